@@ -1,0 +1,13 @@
+# ci/local.mk — the scripts CI and people run, shipped in the tarball.
+dist_noinst_SCRIPTS += ci/setup-debian.sh ci/build.sh ci/test.sh ci/demo.sh
+dist_noinst_DATA += ci/demo.json
+dist_noinst_SCRIPTS += ci/bench-overhead.sh ci/bench-ledger.sh
+EXTRA_DIST += ci/gen-artifact.py
+# Benchmarks' helpers: built by `make bench`, not by default.
+EXTRA_PROGRAMS = ci/spawnloop
+ci_spawnloop_SOURCES = ci/spawnloop.c
+CLEANFILES += ci/spawnloop
+bench: src/perfab ci/spawnloop
+	$(top_srcdir)/ci/bench-overhead.sh $(top_builddir)
+	$(top_srcdir)/ci/bench-ledger.sh $(top_builddir)
+.PHONY: bench

@@ -1,0 +1,204 @@
+#!/bin/sh
+# ci/sanitize.sh [DIR] — perfab under the sanitizers and valgrind (issue #6):
+#
+#  1. an out-of-tree build in DIR/asan (default <top>/_sanitize/asan) with
+#     -fsanitize=address,undefined -fno-sanitize-recover=all, and the whole
+#     `make check` run there with LeakSanitizer on (ASAN_OPTIONS
+#     detect_leaks=1): perfab, its unit tests and its CLI tests, forking
+#     and ptracing children as usual;
+#  2. valgrind memcheck (--leak-check=full) of the core unit tests
+#     (test_stats, test_cli_units, test_workloads_suite) and of perfab
+#     itself: a small `perfab run` (ptrace works under valgrind), `ledger`,
+#     `gate`, and the bad-input exits of `ledger` and `run --config`.
+#
+# The workload programs (perfab-alloc, perfab-spin) are built with UBSan
+# only: ASan's allocator, quarantine and shadow memory change exactly the
+# RSS the memory tests measure, and LeakSanitizer cannot run in a process
+# that perfab ptraces (it needs ptrace itself: "LeakSanitizer does not work
+# under ptrace"). Their code is still under memcheck via
+# test_workloads_suite.
+#
+# Prints one summary line; exits 0 only when everything was clean.
+# Environment: SANITIZE_CC (default clang, else gcc), VALGRIND_BUILD (a
+# configured plain build to take the valgrind binaries from; default
+# <top>/_build when it exists, else DIR/plain), FUZZ_SECONDS (the fuzz
+# smoke inside this make check; default 0 = skipped, ci/fuzz.sh already
+# runs the harnesses under ASan + UBSan).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$top/_sanitize}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+jobs=$(nproc)
+t0=$(date +%s)
+
+cc=${SANITIZE_CC:-}
+if [ -z "$cc" ]; then
+	for c in clang clang-14 gcc; do
+		if command -v "$c" >/dev/null 2>&1; then cc=$c; break; fi
+	done
+fi
+san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+ubsan="-fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+# shellcheck disable=SC3013 # -nt: dash, bash and busybox have it
+if ! [ -x "$top/configure" ] || ! [ "$top/configure" -nt "$top/configure.ac" ]; then
+	(cd "$top" && autoreconf -fi)
+fi
+
+# ---------------------------------------------------------------- ASan
+asan=$out/asan
+mkdir -p "$asan"
+cd "$asan"
+if [ ! -f Makefile ]; then
+	# configure's probe programs must not fail on LeakSanitizer reports.
+	ASAN_OPTIONS=detect_leaks=0 "$top/configure" -q CC="$cc" \
+		CFLAGS="-O1 -g $san" LDFLAGS="$san"
+fi
+make -j"$jobs" >build.log 2>&1 || { cat build.log; echo "sanitize: the ASan build failed"; exit 1; }
+
+# Rebuild the workload programs with UBSan only (see above).
+# shellcheck disable=SC2016 # make syntax, not shell
+wl=$(printf '%s\n' 'pab-print-wl:' \
+	'	@echo $(pkglibexec_PROGRAMS)' \
+	'	@echo $(foreach p,$(pkglibexec_PROGRAMS),$(am_$(subst -,_,$(subst /,_,$(p:$(EXEEXT)=)))_OBJECTS))' |
+	make -s -f Makefile -f - pab-print-wl)
+wl_progs=$(echo "$wl" | sed -n 1p)
+wl_objs=$(echo "$wl" | sed -n 2p)
+# shellcheck disable=SC2086 # lists
+rm -f $wl_progs $wl_objs
+# shellcheck disable=SC2086
+make -j"$jobs" CFLAGS="-O1 -g $ubsan" LDFLAGS="$ubsan" $wl_progs >>build.log 2>&1 ||
+	{ cat build.log; echo "sanitize: rebuilding the workloads failed"; exit 1; }
+
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=2}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+FUZZ_SECONDS=${FUZZ_SECONDS:-0}
+export ASAN_OPTIONS UBSAN_OPTIONS FUZZ_SECONDS
+find . -name '*.trs' -exec rm -f {} +
+set +e
+make -j"$jobs" -k check >check.out 2>&1
+rc=$?
+set -e
+trs=$(find . -name '*.trs')
+count() { # PATTERN: how many test results match
+	[ -n "$trs" ] || { echo 0; return; }
+	# shellcheck disable=SC2086 # paths without blanks
+	cat $trs | grep -c -E "^:test-result: ($1)" || true
+}
+a_pass=$(count PASS)
+a_fail=$(count 'FAIL|ERROR|XPASS')
+a_skip=$(count SKIP)
+if [ "$rc" != 0 ] && [ "$a_fail" = 0 ]; then
+	tail -30 check.out
+	a_fail=1 # the build or the harness failed
+fi
+# shellcheck disable=SC2086,SC2013 # paths without blanks
+for f in $(grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' $trs 2>/dev/null); do
+	log=${f%.trs}.log
+	echo "=== $asan/$log"
+	# A sanitizer report first (its stack), else the end of the log.
+	if grep -q -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
+		grep -A25 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" | head -60
+	else
+		tail -20 "$log"
+	fi
+done
+a_secs=$(( $(date +%s) - t0 ))
+echo "sanitize: ASan+UBSan make check: $a_pass passed, $a_fail failed, $a_skip skipped ($a_secs s)"
+
+# ------------------------------------------------------------- valgrind
+t1=$(date +%s)
+v_clean=0
+v_bad=0
+v_skip=0
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "sanitize: valgrind is not installed: memcheck pass skipped"
+	v_bad=1
+else
+	plain=${VALGRIND_BUILD:-}
+	if [ -z "$plain" ] && [ -f "$top/_build/Makefile" ]; then plain=$top/_build; fi
+	if [ -z "$plain" ]; then
+		plain=$out/plain
+		mkdir -p "$plain"
+		[ -f "$plain/Makefile" ] || (cd "$plain" && "$top/configure" -q CFLAGS="-O1 -g")
+	fi
+	unit="tests/test_stats tests/test_cli_units tests/test_workloads_suite"
+	# shellcheck disable=SC2086
+	make -C "$plain" -j"$jobs" -k all $unit >"$out/plain-build.log" 2>&1 || true
+	vlog=$out/valgrind
+	rm -rf "$vlog"
+	mkdir -p "$vlog"
+	# 109: valgrind found errors (perfab's own exit codes are 0-7).
+	vg="valgrind -q --error-exitcode=109 --leak-check=full
+		--errors-for-leak-kinds=definite,indirect
+		--show-leak-kinds=definite,indirect --track-fds=no"
+	# vrun NAME WANT DIR CMD...: memcheck CMD in DIR. Clean when it exits
+	# with one of the codes in WANT (perfab's verdicts, 2 for bad input)
+	# and valgrind printed nothing (-q: any "==PID==" line is a report).
+	vrun() {
+		name=$1 want=$2 dir=$3
+		shift 3
+		vr=0
+		# shellcheck disable=SC2086 # $vg is a command line
+		(cd "$dir" && HWLOC_COMPONENTS=-x86 CK_FORK=no top_srcdir=$top \
+			exec $vg "$@") >"$vlog/$name.out" 2>"$vlog/$name.log" || vr=$?
+		if grep -q 'Unsupported clone() flags' "$vlog/$name.log"; then
+			v_skip=$((v_skip + 1))
+			echo "valgrind: $name: skipped: perfab starts children with clone(CLONE_VM), which valgrind cannot run ($(grep -m1 'Unsupported clone' "$vlog/$name.log" | sed 's/^==[0-9]*== //'))"
+			return 0
+		fi
+		case " $want " in
+		*" $vr "*)
+			if ! grep -q -E '^==[0-9]+==' "$vlog/$name.log"; then
+				v_clean=$((v_clean + 1))
+				return 0
+			fi ;;
+		esac
+		v_bad=$((v_bad + 1))
+		echo "=== valgrind: $name: exit $vr (wanted $want): $*"
+		grep -v -E '^hwloc|^May be reenabled|^and reloading' "$vlog/$name.log" | head -60
+	}
+	for u in $unit; do
+		if [ -x "$plain/$u" ]; then
+			vrun "${u#tests/}" 0 "$plain" "$plain/$u"
+		else
+			echo "=== valgrind: $u was not built (is check installed?)"
+			v_bad=$((v_bad + 1))
+		fi
+	done
+	P=$plain/src/perfab
+	w=$(mktemp -d "${TMPDIR:-/tmp}/perfab-vg.XXXXXX")
+	echo 'not json' >"$w/bad.json"
+	printf '{"arms": [{"name": "base", "argv": 7}]}' >"$w/bad-config.json"
+	spin=$plain/workloads/perfab-spin
+	printf '{ "arms": [ { "name": "base", "argv": ["%s", "work=2000"] },\n' "$spin" >"$w/config.json"
+	printf '            { "name": "head", "argv": "%s work=2000" } ],\n' "$spin" >>"$w/config.json"
+	printf '  "reps": 2, "timeout": 60 }\n' >>"$w/config.json"
+	# perfab run itself: the tracer under memcheck, children native.
+	vrun run "0 1 3" "$w" "$P" run -q --arm base=/bin/true --arm head=/bin/true \
+		--null-arm --reps 3 --out vg-run.json
+	vrun run-config-workload "0 1 3" "$w" "$P" run -q --config config.json --out wl.json
+	vrun run-bad-config 2 "$w" "$P" run -q --config bad-config.json --out never.json
+	# The ledger on a fresh artifact (made natively) and on the seed
+	# artifacts of the fuzz corpus (verdicts, refusals, sanity gate).
+	(cd "$w" && "$P" run -q --arm base=/bin/true --arm head=/bin/true --null-arm \
+		--reps 6 --out vg.json >/dev/null 2>&1) || true
+	vrun ledger "0 1 3" "$w" "$P" ledger vg.json
+	vrun ledger-json "0 1 3" "$w" "$P" ledger --format json vg.json
+	vrun gate "0 1 3" "$w" "$P" gate vg.json
+	for a in "$top"/tests/fuzz/corpus/artifact/*.json; do
+		vrun "ledger-$(basename "$a" .json)" "0 1 2 3 4 5" "$w" "$P" ledger --format markdown "$a"
+	done
+	vrun ledger-bad-json 2 "$w" "$P" ledger bad.json
+	vrun ledger-no-file 2 "$w" "$P" ledger none.json
+	rm -rf "$w"
+fi
+v_secs=$(( $(date +%s) - t1 ))
+echo "sanitize: valgrind memcheck: $v_clean clean, $v_bad with errors, $v_skip skipped ($v_secs s)"
+
+total=$(( $(date +%s) - t0 ))
+ok=yes
+[ "$a_fail" = 0 ] && [ "$v_bad" = 0 ] || ok=no
+echo "sanitize: ASan+UBSan $a_pass passed, $a_fail failed, $a_skip skipped; valgrind $v_clean clean, $v_bad with errors, $v_skip skipped; $total s; $( [ $ok = yes ] && echo clean || echo NOT CLEAN)"
+[ "$ok" = yes ]

@@ -1,0 +1,7 @@
+# doc/local.mk — fragment of the top-level Makefile.am: the man page and the
+# reference documents. doc/method.md ships with stats/local.mk and
+# doc/workload-protocol.md with workloads/local.mk, beside the code they
+# describe. tests/docs.mk checks that the man page agrees with the code and
+# runs its examples.
+dist_man_MANS += doc/perfab.1
+dist_doc_DATA += doc/artifact-schema.md doc/ledger-json.md doc/env.md doc/ci.md doc/memgate.md

@@ -1,0 +1,144 @@
+/*
+ * argv_split.c — shell-free word splitting for arm commands (argv_split.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "argv_split.h"
+#include "util.h"
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int pab_argv_split(const char *cmd, char ***out, size_t *argc,
+		   const char **why)
+{
+	char **argv = NULL;
+	size_t n = 0, alloc = 0;
+	struct pab_strbuf word = PAB_STRBUF_INIT;
+	const char *p = cmd;
+	int in_word = 0;
+
+	*out = NULL;
+	*argc = 0;
+	for (;;) {
+		char c = *p;
+
+		if (!c || is_blank(c)) {
+			if (in_word) {
+				ALLOC_GROW(argv, n + 2, alloc);
+				argv[n++] = pab_strbuf_detach(&word);
+				in_word = 0;
+			}
+			if (!c)
+				break;
+			p++;
+			continue;
+		}
+		in_word = 1;
+		if (c == '\'') {
+			const char *end = strchr(p + 1, '\'');
+
+			if (!end) {
+				*why = "unterminated single quote";
+				goto out_fail;
+			}
+			pab_strbuf_add(&word, p + 1, (size_t)(end - p - 1));
+			if (!word.buf)
+				pab_strbuf_add(&word, "", 0);
+			p = end + 1;
+		} else if (c == '"') {
+			p++;
+			if (!word.buf)
+				pab_strbuf_add(&word, "", 0);
+			while (*p && *p != '"') {
+				if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+					p++;
+				pab_strbuf_add(&word, p, 1);
+				p++;
+			}
+			if (!*p) {
+				*why = "unterminated double quote";
+				goto out_fail;
+			}
+			p++;
+		} else if (c == '\\') {
+			if (!p[1]) {
+				*why = "trailing backslash";
+				goto out_fail;
+			}
+			pab_strbuf_add(&word, p + 1, 1);
+			p += 2;
+		} else {
+			pab_strbuf_add(&word, p, 1);
+			p++;
+		}
+	}
+	if (!n) {
+		*why = "empty command";
+		goto out_fail;
+	}
+	argv[n] = NULL;
+	*out = argv;
+	*argc = n;
+	return 0;
+
+out_fail:
+	pab_strbuf_release(&word);
+	while (n)
+		free(argv[--n]);
+	free(argv);
+	return -1;
+}
+
+void pab_argv_free(char **argv)
+{
+	char **p;
+
+	if (!argv)
+		return;
+	for (p = argv; *p; p++)
+		free(*p);
+	free(argv);
+}
+
+char **pab_argv_dup(char *const *argv, size_t n)
+{
+	char **copy = xcalloc(n + 1, sizeof(*copy));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		copy[i] = xstrdup(argv[i]);
+	return copy;
+}
+
+char *pab_argv_join(char *const *argv, size_t n)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *a = argv[i];
+
+		if (i)
+			pab_strbuf_addstr(&sb, " ");
+		if (*a && !strpbrk(a, " \t\n\r'\"\\;$`|&<>(){}*?[]#~")) {
+			pab_strbuf_addstr(&sb, a);
+			continue;
+		}
+		/* Single-quote, closing and reopening around embedded quotes. */
+		pab_strbuf_addstr(&sb, "'");
+		for (; *a; a++) {
+			if (*a == '\'')
+				pab_strbuf_addstr(&sb, "'\\''");
+			else
+				pab_strbuf_add(&sb, a, 1);
+		}
+		pab_strbuf_addstr(&sb, "'");
+	}
+	return pab_strbuf_detach(&sb);
+}

@@ -1,0 +1,33 @@
+/*
+ * argv_split.h — turn an arm's COMMAND string into an argv WITHOUT a shell.
+ *
+ * Nothing is expanded or interpreted: no variables, no globbing, no
+ * command substitution, no redirection, no ';' or '|'. Only word splitting
+ * and quoting, so a hostile string can never run anything but argv[0]:
+ *   - words are separated by blanks (space, tab, newline);
+ *   - '...' keeps everything literally up to the next ';
+ *   - "..." keeps everything literally except \" and \\ ;
+ *   - outside quotes, a backslash keeps the next character literally;
+ *   - adjacent quoted/unquoted pieces join into one word: a'b'"c" is abc.
+ * Documented in doc/perfab.1 (ARMS).
+ */
+#ifndef PAB_ARGV_SPLIT_H
+#define PAB_ARGV_SPLIT_H
+
+#include <stddef.h>
+
+/*
+ * pab_argv_split: split cmd into a new NULL-terminated argv (caller frees
+ * with pab_argv_free) and its count in *argc. Returns 0, or -1 with a
+ * static reason in *why ("unterminated single quote", "empty command",
+ * "trailing backslash"); *out is then NULL.
+ */
+int pab_argv_split(const char *cmd, char ***out, size_t *argc,
+		   const char **why);
+void pab_argv_free(char **argv);
+/* A copy of a NULL-terminated argv (n entries), deep. */
+char **pab_argv_dup(char *const *argv, size_t n);
+/* Render argv back so pab_argv_split() gives the same words (for logs). */
+char *pab_argv_join(char *const *argv, size_t n);
+
+#endif /* PAB_ARGV_SPLIT_H */

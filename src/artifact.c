@@ -1,0 +1,900 @@
+/*
+ * artifact.c — experiment <-> JSON, atomic save, validating load
+ * (artifact.h). The key names here are the artifact contract documented in
+ * doc/artifact-schema.md; tests and other tools read them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "argv_split.h"
+#include "artifact.h"
+#include "rotation.h"
+#include "util.h"
+
+/* ------------------------------------------------------------------ */
+/* Saving                                                             */
+
+/*
+ * Streaming writer: the checkpoint is written straight to the file, so
+ * perfab's memory does not grow with the artifact (a cJSON tree of a
+ * 1000-rep run costs tens of MiB), and every number is written exactly
+ * (cJSON's printer rounds to 15 digits when its loose round-trip check
+ * passes, which changes seeds above 1e15). The keys are the contract of
+ * doc/artifact-schema.md.
+ */
+struct jw {
+	FILE *f;
+};
+
+static void jw_str(struct jw *w, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', w->f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", w->f); break;
+		case '\\': fputs("\\\\", w->f); break;
+		case '\n': fputs("\\n", w->f); break;
+		case '\t': fputs("\\t", w->f); break;
+		case '\r': fputs("\\r", w->f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(w->f, "\\u%04x", *p);
+			else
+				fputc(*p, w->f);
+		}
+	}
+	fputc('"', w->f);
+}
+
+static void jw_str_or_null(struct jw *w, const char *s)
+{
+	if (s)
+		jw_str(w, s);
+	else
+		fputs("null", w->f);
+}
+
+static void jw_num(struct jw *w, double v)
+{
+	if (!isfinite(v))
+		fputs("null", w->f);
+	else if (v == floor(v) && fabs(v) < 9007199254740992.0) /* exact integers */
+		fprintf(w->f, "%.0f", v);
+	else
+		fprintf(w->f, "%.17g", v);
+}
+
+static void jw_key(struct jw *w, const char *k)
+{
+	jw_str(w, k);
+	fputc(':', w->f);
+}
+
+/*
+ * A cJSON subtree (host, run, sanity) in the same number format as the
+ * rest: cJSON's own printer writes integers above 1e15 (seeds) in
+ * exponent form, which JSON readers that keep literals compare as text.
+ */
+static void jw_value(struct jw *w, const cJSON *v)
+{
+	const cJSON *it;
+	int first = 1;
+
+	if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+		int obj = cJSON_IsObject(v);
+
+		fputc(obj ? '{' : '[', w->f);
+		cJSON_ArrayForEach(it, v) {
+			if (!first)
+				fputc(',', w->f);
+			first = 0;
+			if (obj)
+				jw_key(w, it->string);
+			jw_value(w, it);
+		}
+		fputc(obj ? '}' : ']', w->f);
+	} else if (cJSON_IsString(v)) {
+		jw_str(w, v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		jw_num(w, v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		fputs(cJSON_IsTrue(v) ? "true" : "false", w->f);
+	} else {
+		fputs("null", w->f);
+	}
+}
+
+static void jw_cjson(struct jw *w, const cJSON *o, int empty_object)
+{
+	if (!o)
+		fputs(empty_object ? "{}" : "null", w->f);
+	else
+		jw_value(w, o);
+}
+
+static void jw_argv(struct jw *w, char *const *argv, size_t argc)
+{
+	size_t i;
+
+	fputc('[', w->f);
+	for (i = 0; i < argc; i++) {
+		if (i)
+			fputc(',', w->f);
+		jw_str(w, argv[i]);
+	}
+	fputc(']', w->f);
+}
+
+static void jw_kv(struct jw *w, const struct pab_kv *kv, size_t n)
+{
+	size_t i;
+
+	fputc('{', w->f);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', w->f);
+		jw_key(w, kv[i].key);
+		jw_str(w, kv[i].value);
+	}
+	fputc('}', w->f);
+}
+
+static void jw_rep(struct jw *w, const struct pab_experiment *e,
+		   const struct pab_rep *rep)
+{
+	size_t k, a, m;
+	int any;
+
+	fprintf(w->f, "{\"block\":%zu,\"order\":[", rep->block);
+	for (k = 0; k < e->n_arms; k++) {
+		if (k)
+			fputc(',', w->f);
+		jw_str(w, e->arms[rep->order[k]].name);
+	}
+	fputs("],\n\"results\":{", w->f);
+	for (a = 0; a < e->n_arms; a++) {
+		if (a)
+			fputc(',', w->f);
+		jw_key(w, e->arms[a].name);
+		fputc('{', w->f);
+		for (m = 0; m < PAB_M_COUNT; m++) {
+			if (m)
+				fputc(',', w->f);
+			jw_key(w, pab_metrics[m].name);
+			jw_num(w, rep->result[a].m[m]);
+		}
+		fputc('}', w->f);
+	}
+	fputs("},\n\"status\":{", w->f);
+	for (a = 0; a < e->n_arms; a++) {
+		const struct pab_arm_result *r = &rep->result[a];
+
+		if (a)
+			fputc(',', w->f);
+		jw_key(w, e->arms[a].name);
+		fprintf(w->f, "{\"exit_code\":%d,\"signal\":", r->exit_code);
+		if (r->term_signal)
+			fprintf(w->f, "%d", r->term_signal);
+		else
+			fputs("null", w->f);
+		fprintf(w->f, ",\"timed_out\":%s,\"tree_limit\":%s,\"failed\":%s",
+			r->timed_out ? "true" : "false", r->tree_limit ? "true" : "false",
+			r->failed ? "true" : "false");
+		if (r->stderr_tail) {
+			fputc(',', w->f);
+			jw_key(w, "stderr_tail");
+			jw_str(w, r->stderr_tail);
+		}
+		fputc('}', w->f);
+	}
+	fputs("},\n\"null_reasons\":{", w->f);
+	any = 0;
+	for (a = 0; a < e->n_arms; a++) {
+		int first = 1;
+
+		for (m = 0; m < PAB_M_COUNT; m++) {
+			const struct pab_arm_result *r = &rep->result[a];
+
+			if (isfinite(r->m[m]) || !r->reason[m])
+				continue;
+			if (first) {
+				if (any)
+					fputc(',', w->f);
+				jw_key(w, e->arms[a].name);
+				fputc('{', w->f);
+				first = 0;
+				any = 1;
+			} else {
+				fputc(',', w->f);
+			}
+			jw_key(w, pab_metrics[m].name);
+			jw_str(w, r->reason[m]);
+		}
+		if (!first)
+			fputc('}', w->f);
+	}
+	fputc('}', w->f);
+	any = 0;
+	for (a = 0; a < e->n_arms; a++) {
+		if (!rep->result[a].checksum)
+			continue;
+		fputs(any ? "," : ",\"checksums\":{", w->f);
+		jw_key(w, e->arms[a].name);
+		jw_str(w, rep->result[a].checksum);
+		any = 1;
+	}
+	if (any)
+		fputc('}', w->f);
+	fputc('}', w->f);
+}
+
+static void write_artifact(FILE *f, const struct pab_experiment *e)
+{
+	struct jw w = { f };
+	size_t i, r, m;
+	int first = 1;
+
+	fputs("{\n", f);
+	jw_key(&w, "schema"); jw_str(&w, e->schema); fputs(",\n", f);
+	jw_key(&w, "perfab_version"); jw_str(&w, e->perfab_version); fputs(",\n", f);
+	jw_key(&w, "protocol"); jw_str(&w, e->protocol); fputs(",\n", f);
+	fprintf(f, "\"complete\":%s,\n", e->complete ? "true" : "false");
+	jw_key(&w, "seed"); jw_num(&w, (double)e->seed); fputs(",\n", f);
+	jw_key(&w, "rules"); jw_str(&w, e->rules); fputs(",\n", f);
+	fputs("\"tolerance\":{", f);
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (pab_metrics[m].judged || e->tolerance[m] != 2.0) {
+			if (!first)
+				fputc(',', f);
+			jw_key(&w, pab_metrics[m].name);
+			jw_num(&w, e->tolerance[m]);
+			first = 0;
+		}
+	fputs("},\n", f);
+	jw_key(&w, "equivalence_margin"); jw_num(&w, e->equivalence_margin); fputs(",\n", f);
+	fprintf(f, "\"reps\":%zu,\n\"max_reps\":%zu,\n", e->reps, e->max_reps);
+	jw_key(&w, "stopped_by"); jw_str_or_null(&w, e->stopped_by); fputs(",\n", f);
+	jw_key(&w, "sanity"); jw_cjson(&w, e->sanity, 0); fputs(",\n", f);
+	jw_key(&w, "host"); jw_cjson(&w, e->host, 1); fputs(",\n", f);
+	jw_key(&w, "run"); jw_cjson(&w, e->run, 1); fputs(",\n", f);
+	fputs("\"arms\":[\n", f);
+	for (i = 0; i < e->n_arms; i++) {
+		const struct pab_arm *arm = &e->arms[i];
+
+		fputs(i ? ",\n{" : "{", f);
+		jw_key(&w, "name"); jw_str(&w, arm->name);
+		fputc(',', f); jw_key(&w, "argv"); jw_argv(&w, arm->argv, arm->argc);
+		fputc(',', f); jw_key(&w, "env"); jw_kv(&w, arm->env, arm->n_env);
+		fputc(',', f); jw_key(&w, "revision"); jw_str_or_null(&w, arm->revision);
+		fputc(',', f); jw_key(&w, "exe"); jw_str_or_null(&w, arm->exe);
+		fputc(',', f); jw_key(&w, "sha256"); jw_str_or_null(&w, arm->sha256);
+		fputc(',', f); jw_key(&w, "preserved"); jw_str_or_null(&w, arm->preserved);
+		fputc('}', f);
+	}
+	fputs("],\n\"rows\":[\n", f);
+	for (i = 0; i < e->n_rows; i++) {
+		const struct pab_row *row = &e->rows[i];
+
+		fputs(i ? ",\n{" : "{", f);
+		jw_key(&w, "name"); jw_str(&w, row->name);
+		fputc(',', f); jw_key(&w, "workload"); jw_str_or_null(&w, row->workload);
+		fputc(',', f); jw_key(&w, "program"); jw_str_or_null(&w, row->program);
+		fputc(',', f); jw_key(&w, "argv"); jw_argv(&w, row->argv, row->argc);
+		fputc(',', f); jw_key(&w, "params"); jw_kv(&w, row->params, row->n_params);
+		fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
+			row->failed ? "true" : "false");
+		jw_key(&w, "fail_reason"); jw_str_or_null(&w, row->fail_reason);
+		fputs(",\"reps\":[\n", f);
+		for (r = 0; r < row->n_reps; r++) {
+			if (r)
+				fputs(",\n", f);
+			jw_rep(&w, e, &row->reps[r]);
+		}
+		fputs("]}", f);
+	}
+	fputs("]\n}\n", f);
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+int pab_artifact_save(const struct pab_experiment *e, const char *path,
+		      char **why)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *dir = dir_of(path);
+	FILE *f = NULL;
+	int fd = -1, dfd, err = 0, ret = -1;
+	long half;
+
+	*why = NULL;
+	pab_crash_point("checkpoint: before the temp file");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = errno;
+		*why = xasprintf("cannot create '%s': %s", tmp, strerror(err));
+		goto out_free;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
+		goto out_unlink;
+	}
+	write_artifact(f, e);
+	/* A crash point with the temp file torn: half of it on disk. */
+	half = ftell(f) / 2;
+	if (fflush(f) == 0 && half > 0 && getenv("PERFAB_TEST_CRASH_AT") &&
+	    ftruncate(fd, half) == 0) {
+		pab_crash_point("checkpoint: temp file half written");
+		rewind(f);
+		write_artifact(f, e);
+	}
+	if (fflush(f) || ferror(f) || fsync(fd)) {
+		err = errno ? errno : EIO;
+		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
+		goto out_unlink;
+	}
+	if (fclose(f)) {
+		f = NULL;
+		fd = -1;
+		err = errno;
+		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
+		goto out_unlink;
+	}
+	f = NULL;
+	fd = -1;
+	pab_crash_point("checkpoint: temp file synced, not renamed");
+	if (rename(tmp, path)) {
+		err = errno;
+		*why = xasprintf("cannot rename '%s' to '%s': %s", tmp, path,
+				 strerror(err));
+		goto out_unlink;
+	}
+	pab_crash_point("checkpoint: renamed, directory not synced");
+	/* The rename is durable only once the directory entry is. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	ret = 0;
+	goto out_free;
+
+out_unlink:
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+out_free:
+	free(dir);
+	free(tmp);
+	if (ret)
+		errno = err;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                            */
+
+struct loader {
+	char *why;
+};
+
+static int fail(struct loader *ld, const char *fmt, ...) PAB_PRINTF(2, 3);
+static int fail(struct loader *ld, const char *fmt, ...)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	va_list ap;
+	char tmp[512];
+
+	if (ld->why)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	pab_strbuf_addstr(&sb, tmp);
+	ld->why = pab_strbuf_detach(&sb);
+	return -1;
+}
+
+static const cJSON *get(struct loader *ld, const cJSON *o, const char *key,
+			const char *ctx)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!v)
+		fail(ld, "%s: missing field '%s'", ctx, key);
+	return v;
+}
+
+static char *get_string(struct loader *ld, const cJSON *o, const char *key,
+			const char *ctx, int nullable)
+{
+	const cJSON *v = get(ld, o, key, ctx);
+
+	if (!v)
+		return NULL;
+	if (nullable && cJSON_IsNull(v))
+		return NULL;
+	if (!cJSON_IsString(v)) {
+		fail(ld, "%s: field '%s' must be a string", ctx, key);
+		return NULL;
+	}
+	return xstrdup(v->valuestring);
+}
+
+static int get_count(struct loader *ld, const cJSON *o, const char *key,
+		     const char *ctx, double max, size_t *out)
+{
+	const cJSON *v = get(ld, o, key, ctx);
+
+	if (!v)
+		return -1;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+	    v->valuedouble < 0 || v->valuedouble > max ||
+	    v->valuedouble != floor(v->valuedouble))
+		return fail(ld, "%s: field '%s' must be a whole number in [0, %.0f]",
+			    ctx, key, max);
+	*out = (size_t)v->valuedouble;
+	return 0;
+}
+
+static int get_bool(struct loader *ld, const cJSON *o, const char *key,
+		    const char *ctx, int *out)
+{
+	const cJSON *v = get(ld, o, key, ctx);
+
+	if (!v)
+		return -1;
+	if (!cJSON_IsBool(v))
+		return fail(ld, "%s: field '%s' must be true or false", ctx, key);
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+static int load_kv(struct loader *ld, const cJSON *o, const char *ctx,
+		   struct pab_kv **kv, size_t *n)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsObject(o))
+		return fail(ld, "%s must be an object of strings", ctx);
+	cJSON_ArrayForEach(it, o) {
+		if (!cJSON_IsString(it))
+			return fail(ld, "%s.%s must be a string", ctx, it->string);
+		pab_kv_set(kv, n, it->string, it->valuestring);
+	}
+	return 0;
+}
+
+static int load_argv(struct loader *ld, const cJSON *a, const char *ctx,
+		     char ***argv, size_t *argc)
+{
+	size_t n, i = 0;
+	const cJSON *it;
+
+	if (!cJSON_IsArray(a))
+		return fail(ld, "%s must be an array of strings", ctx);
+	n = (size_t)cJSON_GetArraySize(a);
+	*argv = xcalloc(n + 1, sizeof(**argv));
+	*argc = n;
+	cJSON_ArrayForEach(it, a) {
+		if (!cJSON_IsString(it))
+			return fail(ld, "%s[%zu] must be a string", ctx, i);
+		(*argv)[i++] = xstrdup(it->valuestring);
+	}
+	return 0;
+}
+
+static int load_arm(struct loader *ld, const cJSON *o, size_t i,
+		    struct pab_arm *arm)
+{
+	char ctx[64], path[80];
+
+	snprintf(ctx, sizeof(ctx), "arms[%zu]", i);
+	if (!cJSON_IsObject(o))
+		return fail(ld, "%s must be an object", ctx);
+	arm->name = get_string(ld, o, "name", ctx, 0);
+	if (!arm->name)
+		return -1;
+	if (!*arm->name)
+		return fail(ld, "%s: empty arm name", ctx);
+	snprintf(path, sizeof(path), "%s.argv", ctx);
+	if (load_argv(ld, get(ld, o, "argv", ctx), path, &arm->argv, &arm->argc))
+		return -1;
+	snprintf(path, sizeof(path), "%s.env", ctx);
+	if (load_kv(ld, get(ld, o, "env", ctx), path, &arm->env, &arm->n_env))
+		return -1;
+	arm->revision = get_string(ld, o, "revision", ctx, 1);
+	arm->sha256 = get_string(ld, o, "sha256", ctx, 1);
+	if (cJSON_GetObjectItemCaseSensitive(o, "exe"))
+		arm->exe = get_string(ld, o, "exe", ctx, 1);
+	if (cJSON_GetObjectItemCaseSensitive(o, "preserved"))
+		arm->preserved = get_string(ld, o, "preserved", ctx, 1);
+	return ld->why ? -1 : 0;
+}
+
+static int load_rep(struct loader *ld, const struct pab_experiment *e,
+		    const cJSON *o, const char *rowctx, size_t ri,
+		    struct pab_rep *rep)
+{
+	char ctx[512];
+	const cJSON *order, *results, *status, *reasons, *sums, *it;
+	size_t k = 0, a, m;
+	unsigned char *seen;
+
+	snprintf(ctx, sizeof(ctx), "%s.reps[%zu]", rowctx, ri);
+	if (!cJSON_IsObject(o))
+		return fail(ld, "%s must be an object", ctx);
+	if (get_count(ld, o, "block", ctx, 1e12, &rep->block))
+		return -1;
+	order = get(ld, o, "order", ctx);
+	if (!order)
+		return -1;
+	if (!cJSON_IsArray(order) ||
+	    (size_t)cJSON_GetArraySize(order) != e->n_arms)
+		return fail(ld, "%s.order must list each of the %zu arms once", ctx,
+			    e->n_arms);
+	seen = xcalloc(e->n_arms, 1);
+	cJSON_ArrayForEach(it, order) {
+		int idx = cJSON_IsString(it) ?
+			pab_experiment_arm_index(e, it->valuestring) : -1;
+
+		if (idx < 0 || seen[idx]) {
+			free(seen);
+			return fail(ld, "%s.order must list each of the %zu arms once",
+				    ctx, e->n_arms);
+		}
+		seen[idx] = 1;
+		rep->order[k++] = (size_t)idx;
+	}
+	free(seen);
+	results = get(ld, o, "results", ctx);
+	if (!results)
+		return -1;
+	if (!cJSON_IsObject(results))
+		return fail(ld, "%s.results must be an object", ctx);
+	status = cJSON_GetObjectItemCaseSensitive(o, "status");
+	reasons = cJSON_GetObjectItemCaseSensitive(o, "null_reasons");
+	sums = cJSON_GetObjectItemCaseSensitive(o, "checksums");
+	for (a = 0; a < e->n_arms; a++) {
+		const char *name = e->arms[a].name;
+		const cJSON *res = cJSON_GetObjectItemCaseSensitive(results, name);
+		const cJSON *why = reasons ?
+			cJSON_GetObjectItemCaseSensitive(reasons, name) : NULL;
+		const cJSON *st = status ?
+			cJSON_GetObjectItemCaseSensitive(status, name) : NULL;
+		const cJSON *sum = sums ?
+			cJSON_GetObjectItemCaseSensitive(sums, name) : NULL;
+		struct pab_arm_result *r = &rep->result[a];
+
+		if (!cJSON_IsObject(res))
+			return fail(ld, "%s.results: missing object for arm '%s'",
+				    ctx, name);
+		cJSON_ArrayForEach(it, res) {
+			const struct pab_metric *met = pab_metric_find(it->string);
+
+			if (!met)
+				continue; /* a metric from a newer perfab: ignored */
+			if (cJSON_IsNull(it))
+				continue;
+			if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) ||
+			    fabs(it->valuedouble) > 1e300)
+				return fail(ld, "%s.results.%s.%s must be a finite number or null",
+					    ctx, name, it->string);
+			r->m[met->id] = it->valuedouble;
+		}
+		for (m = 0; why && cJSON_IsObject(why) && m < PAB_M_COUNT; m++) {
+			const cJSON *w = cJSON_GetObjectItemCaseSensitive(
+				why, pab_metrics[m].name);
+
+			if (cJSON_IsString(w) && !isfinite(r->m[m]))
+				r->reason[m] = xstrdup(w->valuestring);
+		}
+		if (st && cJSON_IsObject(st)) {
+			const cJSON *v;
+
+			v = cJSON_GetObjectItemCaseSensitive(st, "exit_code");
+			if (cJSON_IsNumber(v) && fabs(v->valuedouble) < 1e6)
+				r->exit_code = (int)v->valuedouble;
+			v = cJSON_GetObjectItemCaseSensitive(st, "signal");
+			if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+			    v->valuedouble < 256)
+				r->term_signal = (int)v->valuedouble;
+			r->timed_out = cJSON_IsTrue(
+				cJSON_GetObjectItemCaseSensitive(st, "timed_out"));
+			r->failed = cJSON_IsTrue(
+				cJSON_GetObjectItemCaseSensitive(st, "failed"));
+			r->tree_limit = cJSON_IsTrue(
+				cJSON_GetObjectItemCaseSensitive(st, "tree_limit"));
+			v = cJSON_GetObjectItemCaseSensitive(st, "stderr_tail");
+			if (cJSON_IsString(v))
+				r->stderr_tail = xstrdup(v->valuestring);
+		}
+		if (cJSON_IsString(sum))
+			r->checksum = xstrdup(sum->valuestring);
+	}
+	return 0;
+}
+
+static int load_row(struct loader *ld, const struct pab_experiment *e,
+		    const cJSON *o, size_t i, struct pab_row *row)
+{
+	char ctx[320], path[340];
+	const cJSON *reps, *it, *v;
+	size_t r = 0;
+
+	snprintf(ctx, sizeof(ctx), "rows[%zu]", i);
+	if (!cJSON_IsObject(o))
+		return fail(ld, "%s must be an object", ctx);
+	row->name = get_string(ld, o, "name", ctx, 0);
+	if (!row->name)
+		return -1;
+	snprintf(ctx, sizeof(ctx), "rows[%zu] ('%.200s')", i, row->name);
+	v = cJSON_GetObjectItemCaseSensitive(o, "workload");
+	if (v && !cJSON_IsNull(v))
+		row->workload = get_string(ld, o, "workload", ctx, 1);
+	v = cJSON_GetObjectItemCaseSensitive(o, "program");
+	if (v && !cJSON_IsNull(v))
+		row->program = get_string(ld, o, "program", ctx, 1);
+	if (ld->why)
+		return -1; /* "workload" or "program" is not a string */
+	v = cJSON_GetObjectItemCaseSensitive(o, "argv");
+	if (v) {
+		snprintf(path, sizeof(path), "%s.argv", ctx);
+		if (load_argv(ld, v, path, &row->argv, &row->argc))
+			return -1;
+	} else {
+		row->argv = xcalloc(1, sizeof(*row->argv));
+	}
+	snprintf(path, sizeof(path), "%s.params", ctx);
+	v = cJSON_GetObjectItemCaseSensitive(o, "params");
+	if (v && load_kv(ld, v, path, &row->params, &row->n_params))
+		return -1;
+	if (get_bool(ld, o, "control", ctx, &row->control))
+		return -1;
+	v = cJSON_GetObjectItemCaseSensitive(o, "failed");
+	row->failed = cJSON_IsTrue(v);
+	v = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
+	if (cJSON_IsString(v))
+		row->fail_reason = xstrdup(v->valuestring);
+	reps = get(ld, o, "reps", ctx);
+	if (!reps)
+		return -1;
+	if (!cJSON_IsArray(reps))
+		return fail(ld, "%s.reps must be an array", ctx);
+	cJSON_ArrayForEach(it, reps) {
+		struct pab_rep *rep = pab_row_add_rep(row, e->n_arms);
+
+		if (load_rep(ld, e, it, ctx, r++, rep))
+			return -1;
+	}
+	return 0;
+}
+
+int pab_artifact_parse(const char *text, size_t len,
+		       struct pab_experiment *e, char **why)
+{
+	struct loader ld = { NULL };
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	const cJSON *v, *it;
+	char *schema;
+	size_t i, n;
+	double seed;
+
+	pab_experiment_init(e);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at && at >= text && at <= text + len ?
+			(size_t)(at - text) : 0;
+
+		fail(&ld, "not valid JSON (error near byte %zu)", off);
+		goto out_fail;
+	}
+	/* cJSON stops after the first value: refuse what follows it (two
+	 * artifacts concatenated, or junk appended), as a JSON reader must. */
+	while (end < text + len && *end && strchr(" \t\n\r", *end))
+		end++;
+	if (end != text + len) {
+		fail(&ld, "not valid JSON (data after the top-level value, at byte %zu)",
+		     (size_t)(end - text));
+		goto out_fail;
+	}
+	if (!cJSON_IsObject(root)) {
+		fail(&ld, "the top level must be a JSON object");
+		goto out_fail;
+	}
+	schema = get_string(&ld, root, "schema", "artifact", 0);
+	if (!schema)
+		goto out_fail;
+	if (strcmp(schema, PAB_SCHEMA)) {
+		fail(&ld, "unknown schema '%.100s' (this perfab reads '%s')", schema,
+		     PAB_SCHEMA);
+		free(schema);
+		goto out_fail;
+	}
+	free(schema);
+	free(e->perfab_version);
+	e->perfab_version = get_string(&ld, root, "perfab_version", "artifact", 0);
+	free(e->protocol);
+	e->protocol = get_string(&ld, root, "protocol", "artifact", 0);
+	if (ld.why)
+		goto out_fail;
+	if (strcmp(e->protocol, PAB_PROTOCOL_NAME)) {
+		fail(&ld, "unknown protocol '%.100s' (this perfab knows '%s')",
+		     e->protocol, PAB_PROTOCOL_NAME);
+		goto out_fail;
+	}
+	if (get_bool(&ld, root, "complete", "artifact", &e->complete))
+		goto out_fail;
+	v = get(&ld, root, "seed", "artifact");
+	if (!v)
+		goto out_fail;
+	seed = cJSON_IsNumber(v) ? v->valuedouble : -1;
+	if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != floor(seed)) {
+		fail(&ld, "artifact: field 'seed' must be a whole number in [0, 2^53)");
+		goto out_fail;
+	}
+	e->seed = (uint64_t)seed;
+	v = cJSON_GetObjectItemCaseSensitive(root, "rules");
+	if (v) {
+		if (!cJSON_IsString(v) || (strcmp(v->valuestring, "perfab/1") &&
+					   strcmp(v->valuestring, "rule12"))) {
+			fail(&ld, "artifact: field 'rules' must be \"perfab/1\" or \"rule12\"");
+			goto out_fail;
+		}
+		free(e->rules);
+		e->rules = xstrdup(v->valuestring);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "tolerance");
+	if (cJSON_IsObject(v)) {
+		cJSON_ArrayForEach(it, v) {
+			const struct pab_metric *met = pab_metric_find(it->string);
+
+			if (!met)
+				continue;
+			if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) ||
+			    it->valuedouble > 1000) {
+				fail(&ld, "artifact: tolerance.%s must be a number in [0, 1000]",
+				     it->string);
+				goto out_fail;
+			}
+			e->tolerance[met->id] = it->valuedouble;
+		}
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "equivalence_margin");
+	if (v) {
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) ||
+		    v->valuedouble > 1000) {
+			fail(&ld, "artifact: 'equivalence_margin' must be a number in [0, 1000]");
+			goto out_fail;
+		}
+		e->equivalence_margin = v->valuedouble;
+	}
+	if (get_count(&ld, root, "reps", "artifact", 1e9, &e->reps) ||
+	    get_count(&ld, root, "max_reps", "artifact", 1e9, &e->max_reps))
+		goto out_fail;
+	v = cJSON_GetObjectItemCaseSensitive(root, "stopped_by");
+	if (cJSON_IsString(v))
+		e->stopped_by = xstrdup(v->valuestring);
+	v = cJSON_GetObjectItemCaseSensitive(root, "sanity");
+	if (v && !cJSON_IsNull(v))
+		e->sanity = cJSON_Duplicate(v, 1);
+	v = cJSON_GetObjectItemCaseSensitive(root, "host");
+	e->host = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
+	v = cJSON_GetObjectItemCaseSensitive(root, "run");
+	e->run = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
+
+	v = get(&ld, root, "arms", "artifact");
+	if (!v)
+		goto out_fail;
+	if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v)) {
+		fail(&ld, "artifact: 'arms' must be a non-empty array");
+		goto out_fail;
+	}
+	n = (size_t)cJSON_GetArraySize(v);
+	if (n > 64) {
+		fail(&ld, "artifact: %zu arms is more than perfab handles (64)", n);
+		goto out_fail;
+	}
+	e->arms = xcalloc(n, sizeof(*e->arms));
+	i = 0;
+	cJSON_ArrayForEach(it, v) {
+		e->n_arms = i + 1;
+		if (load_arm(&ld, it, i, &e->arms[i]))
+			goto out_fail;
+		if (pab_experiment_arm_index(e, e->arms[i].name) != (int)i) {
+			fail(&ld, "arms[%zu]: duplicate arm name '%.100s'", i,
+			     e->arms[i].name);
+			goto out_fail;
+		}
+		i++;
+	}
+	v = get(&ld, root, "rows", "artifact");
+	if (!v)
+		goto out_fail;
+	if (!cJSON_IsArray(v)) {
+		fail(&ld, "artifact: 'rows' must be an array");
+		goto out_fail;
+	}
+	n = (size_t)cJSON_GetArraySize(v);
+	e->rows = xcalloc(n ? n : 1, sizeof(*e->rows));
+	i = 0;
+	cJSON_ArrayForEach(it, v) {
+		e->n_rows = i + 1;
+		if (load_row(&ld, e, it, i, &e->rows[i]))
+			goto out_fail;
+		i++;
+	}
+	if (ld.why)
+		goto out_fail; /* a problem recorded on a path that went on */
+	cJSON_Delete(root);
+	*why = NULL;
+	return 0;
+
+out_fail:
+	cJSON_Delete(root);
+	pab_experiment_release(e);
+	*why = ld.why ? ld.why : xstrdup("invalid artifact");
+	return -1;
+}
+
+int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)
+{
+	size_t len;
+	char *text = NULL;
+	char *inner;
+	struct stat st;
+	size_t max;
+	int ret;
+
+	/* Giants are refused before reading a byte; a pipe or device (e.g.
+	 * /dev/stdin) is read with a smaller cap, so /dev/zero ends quickly. */
+	if (!stat(path, &st) && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > PAB_ARTIFACT_MAX_BYTES) {
+		pab_experiment_init(e);
+		pab_experiment_release(e);
+		*why = xasprintf("cannot read '%s': %lld bytes is more than perfab reads (%zu)",
+				 path, (long long)st.st_size, PAB_ARTIFACT_MAX_BYTES);
+		return -1;
+	}
+	max = !stat(path, &st) && !S_ISREG(st.st_mode) ? PAB_STREAM_MAX_BYTES
+						       : PAB_ARTIFACT_MAX_BYTES;
+	text = read_file_max(path, max, &len);
+	if (!text) {
+		pab_experiment_init(e);
+		pab_experiment_release(e);
+		*why = xasprintf("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	ret = pab_artifact_parse(text, len, e, &inner);
+	free(text);
+	if (ret) {
+		*why = xasprintf("'%s': %s", path, inner);
+		free(inner);
+	}
+	return ret;
+}

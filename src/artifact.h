@@ -1,0 +1,41 @@
+/*
+ * artifact.h — the experiment as a JSON document (schema perfab-artifact/1,
+ * doc/artifact-schema.md), saved atomically and loaded with validation.
+ *
+ * Saving never leaves a torn file: the document goes to a temp file in the
+ * same directory, is fsync'ed, renamed over the target, and the directory
+ * is fsync'ed. A kill -9 at any instant leaves either the previous
+ * checkpoint or the new one. Loading trusts nothing: every field is type-
+ * and range-checked, and the first problem is reported with its JSON path.
+ */
+#ifndef PAB_ARTIFACT_H
+#define PAB_ARTIFACT_H
+
+#include <cjson/cJSON.h>
+
+#include "experiment.h"
+
+/* Largest artifact perfab will read (bytes); from a pipe or device. */
+#define PAB_ARTIFACT_MAX_BYTES ((size_t)2 << 30)
+#define PAB_STREAM_MAX_BYTES ((size_t)256 << 20)
+
+/*
+ * pab_artifact_save: write e to path atomically. Returns 0, or -1 with
+ * errno set and a reason (caller frees) in *why; the previous file at path
+ * is then untouched.
+ */
+int pab_artifact_save(const struct pab_experiment *e, const char *path,
+		      char **why);
+
+/*
+ * pab_artifact_parse: fill e (initialised by the call) from a JSON text.
+ * Returns 0, or -1 with a reason (caller frees) naming the offending field;
+ * e is then released.
+ */
+int pab_artifact_parse(const char *text, size_t len,
+		       struct pab_experiment *e, char **why);
+
+/* Read and parse path; same contract, reasons include the path. */
+int pab_artifact_load(const char *path, struct pab_experiment *e, char **why);
+
+#endif /* PAB_ARTIFACT_H */

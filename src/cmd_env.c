@@ -1,0 +1,172 @@
+/*
+ * cmd_env.c — `perfab env`: the host fingerprint every artifact records
+ * and the noise checklist judged from it (hostinfo.h), like `pyperf
+ * system show`. It only reads: every fix is printed, none is applied.
+ *
+ * --fingerprint FILE judges a stored fingerprint instead of this machine:
+ * an artifact (its "host") or a bare fingerprint object, e.g. to see what
+ * was wrong with the machine a surprising run came from.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "hostinfo.h"
+#include "options.h"
+#include "util.h"
+
+/* "1.5 GiB" style for *_bytes keys. New string. */
+static char *human_bytes(double b)
+{
+	if (b >= 1024.0 * 1024 * 1024)
+		return xasprintf("%.1f GiB", b / (1024.0 * 1024 * 1024));
+	return xasprintf("%.0f MiB", b / (1024.0 * 1024));
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* One fingerprint value as text; null shows the recorded reason. */
+static void print_value(const cJSON *v, const cJSON *unreadable)
+{
+	const cJSON *why;
+	char *s;
+
+	if (cJSON_IsNull(v)) {
+		why = cJSON_GetObjectItemCaseSensitive(unreadable, v->string);
+		printf("unknown (%s)\n", cJSON_IsString(why) ? why->valuestring
+							      : "no reason recorded");
+	} else if (cJSON_IsString(v)) {
+		printf("%s\n", *v->valuestring ? v->valuestring : "(none)");
+	} else if (cJSON_IsBool(v)) {
+		printf("%s\n", cJSON_IsTrue(v) ? "yes" : "no");
+	} else if (cJSON_IsNumber(v) && ends_with(v->string, "_bytes")) {
+		s = human_bytes(v->valuedouble);
+		printf("%s\n", s);
+		free(s);
+	} else {
+		s = cJSON_PrintUnformatted(v);
+		printf("%s\n", s ? s : "?");
+		cJSON_free(s);
+	}
+}
+
+static void print_text(const cJSON *host, const cJSON *checklist)
+{
+	const cJSON *unreadable = cJSON_GetObjectItemCaseSensitive(host, "unreadable");
+	const cJSON *v, *it;
+	int color = use_color(1);
+
+	printf("host\n");
+	cJSON_ArrayForEach(v, host) {
+		if (!v->string || !strcmp(v->string, "unreadable"))
+			continue;
+		printf("  %-22s ", v->string);
+		print_value(v, unreadable);
+	}
+	printf("\nchecklist\n");
+	cJSON_ArrayForEach(it, checklist) {
+		const char *name = cJSON_GetObjectItemCaseSensitive(it, "item")->valuestring;
+		const char *status = cJSON_GetObjectItemCaseSensitive(it, "status")->valuestring;
+		const char *detail = cJSON_GetObjectItemCaseSensitive(it, "detail")->valuestring;
+		const cJSON *fix = cJSON_GetObjectItemCaseSensitive(it, "fix");
+		const char *on = "", *off = "";
+
+		if (color) {
+			on = !strcmp(status, "OK") ? "\033[32m"
+			     : !strcmp(status, "WARNING") ? "\033[33m" : "\033[35m";
+			off = "\033[0m";
+		}
+		printf("  %s%-8s%s %-20s %s\n", on, status, off, name, detail);
+		if (cJSON_IsString(fix))
+			printf("  %-8s %-20s fix: %s\n", "", "", fix->valuestring);
+	}
+}
+
+/* The fingerprint in path: an artifact's "host" or a bare object. */
+static cJSON *load_fingerprint(const char *path)
+{
+	char *text = read_file_max(path, 1 << 28, NULL);
+	cJSON *root, *host;
+
+	if (!text)
+		die(PAB_EXIT_USAGE, "cannot read fingerprint '%s': %s", path, strerror(errno));
+	root = cJSON_Parse(text);
+	free(text);
+	if (!cJSON_IsObject(root))
+		die(PAB_EXIT_USAGE, "fingerprint '%s' is not a JSON object: give an "
+		    "artifact or the output of perfab env --format json", path);
+	/* `perfab env --format json` output: {"host": ..., "checklist": ...};
+	 * an artifact has "host" too. */
+	host = cJSON_DetachItemFromObjectCaseSensitive(root, "host");
+	if (host) {
+		cJSON_Delete(root);
+		root = host;
+	}
+	/* An artifact's host carries the checklist judged when it ran; it is
+	 * judged again here, so the stored copy must not pass as a field. */
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "checklist");
+	if (!cJSON_IsObject(root) || (!pab_host_cpu_model(root) &&
+	    !cJSON_GetObjectItemCaseSensitive(root, "kernel")))
+		die(PAB_EXIT_USAGE, "'%s' holds no host fingerprint (no cpu_model, no "
+		    "kernel): give an artifact or perfab env --format json output", path);
+	return root;
+}
+
+int cmd_env(int argc, char **argv)
+{
+	const char *usage = "perfab env [--format text|json] [--fingerprint FILE]";
+	const char *format = "text", *from = NULL;
+	struct pab_strlist pos = { 0 };
+	const struct pab_option opts[] = {
+		OPT_STRING('f', "format", &format, "FMT", "text (default) or json"),
+		OPT_STRING(0, "fingerprint", &from, "FILE",
+			   "judge the fingerprint stored in FILE (an artifact, or env "
+			   "--format json output) instead of this machine"),
+		OPT_END(),
+	};
+	cJSON *host, *checklist;
+	int json;
+
+	pab_parse_options(argc, argv, opts, usage,
+			  "Show the host fingerprint recorded in every artifact and a "
+			  "checklist of what will add noise, each with the command that "
+			  "fixes it. Reads only; changes nothing.", &pos);
+	if (pos.n)
+		pab_usage_error(opts, usage, "unexpected argument '%s'", pos.v[0]);
+	if (!strcmp(format, "json"))
+		json = 1;
+	else if (!strcmp(format, "text"))
+		json = 0;
+	else
+		pab_usage_error(opts, usage, "unknown --format '%s' (text or json)", format);
+	host = from ? load_fingerprint(from) : pab_host_fingerprint();
+	checklist = pab_host_warnings(host);
+	if (json) {
+		cJSON *root = cJSON_CreateObject();
+		char *text;
+
+		cJSON_AddItemToObject(root, "host", host);
+		cJSON_AddItemToObject(root, "checklist", checklist);
+		text = cJSON_Print(root);
+		printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(root);
+	} else {
+		print_text(host, checklist);
+		cJSON_Delete(host);
+		cJSON_Delete(checklist);
+	}
+	pab_strlist_release(&pos);
+	if (fflush(stdout))
+		die_errno("cannot write to stdout");
+	return 0;
+}

@@ -1,0 +1,1510 @@
+/*
+ * cmd_run.c — `perfab run`: set up arms and rows, run the rotate-reverse/1
+ * rotation on pinned cores, measure every child, checkpoint after every
+ * rep, apply the sanity gate and adaptive reps, and print the ledger.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "argv_split.h"
+#include "artifact.h"
+#include "builtin.h"
+#include "cgroup.h"
+#include "counters.h"
+#include "digest.h"
+#include "hostinfo.h"
+#include "ledger.h"
+#include "options.h"
+#include "pin.h"
+#include "proc.h"
+#include "rotation.h"
+#include "runconf.h"
+#include "sampler.h"
+#include "runchild.h"
+#include "util.h"
+#include "../workloads/suite.h"
+
+extern char **environ;
+
+static const char run_usage[] =
+	"perfab run [--config FILE] [--arms base,head] [--null-arm] [--arm NAME=COMMAND]...\n"
+	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
+	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
+	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
+	"                  [--rules perfab/1|rule12] [--controls SEL] [--scale X]\n"
+	"       perfab run --resume FILE";
+
+#define ADAPTIVE_STEP 5
+#define SANITY_FACTOR 1.5
+#define SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
+
+struct run {
+	struct pab_experiment e;
+	struct pab_pin *pin;
+	struct pab_sampler *sampler;
+	const char *out;
+	char *tmpdir, *report_path;
+	char **base_env;           /* inherited environment minus PERFAB_* */
+	size_t n_base_env;
+	double scale;
+	int64_t timeout_ns;
+	int quiet;
+	int color;
+	size_t *row_target;        /* reps each row should reach */
+	const char **events;       /* --counters (NULL: the default set) */
+	size_t n_events;
+	int use_cgroup;
+	long max_procs;
+	size_t checkpoints;        /* written so far */
+};
+
+/* What at_gate() attached to one child. */
+struct gate_probes {
+	const struct run *r;
+	struct pab_counters *counters;
+	struct pab_cgroup *cgroup;
+	char *cgroup_why;
+};
+
+/* Runs while the child waits at the gate: counters and cgroup on it. */
+static void at_gate(pid_t pid, void *arg)
+{
+	struct gate_probes *g = arg;
+
+	g->counters = pab_counters_open(pid, g->r->events, g->r->n_events);
+	if (!g->r->use_cgroup) {
+		g->cgroup_why = xstrdup("cgroup placement disabled (--no-cgroup)");
+		return;
+	}
+	g->cgroup = pab_cgroup_new(&g->cgroup_why);
+	if (g->cgroup && pab_cgroup_attach(g->cgroup, pid)) {
+		g->cgroup_why = xasprintf("cannot move the child into '%s': %s",
+					  pab_cgroup_path(g->cgroup), strerror(errno));
+		pab_cgroup_free(g->cgroup);
+		g->cgroup = NULL;
+	}
+}
+
+/* Read what at_gate() attached into res, then release it. */
+static void collect_probes(struct gate_probes *g, struct pab_arm_result *res)
+{
+	size_t i;
+
+	for (i = 0; g->counters && i < pab_counters_count(g->counters); i++) {
+		const struct pab_metric *m =
+			pab_metric_find(pab_counters_name(g->counters, i));
+		const char *why;
+		double v;
+
+		if (!m)
+			continue;
+		if (!pab_counters_read(g->counters, i, &v, &why))
+			res->m[m->id] = v;
+		else
+			pab_arm_result_null(res, m->id, why);
+	}
+	pab_counters_close(g->counters);
+	if (g->cgroup) {
+		const char *why;
+		double peak;
+
+		if (!pab_cgroup_peak(g->cgroup, &peak, &why))
+			res->m[PAB_M_CGROUP_PEAK] = peak;
+		else
+			pab_arm_result_null(res, PAB_M_CGROUP_PEAK, why);
+		pab_cgroup_free(g->cgroup);
+	} else {
+		pab_arm_result_null(res, PAB_M_CGROUP_PEAK,
+				    g->cgroup_why ? g->cgroup_why : "no cgroup");
+	}
+	free(g->cgroup_why);
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup                                                              */
+
+/* Die on a bad --arms list before anything is allocated or moved. */
+static void check_arm_list(const struct pab_experiment *e, const char *list)
+{
+	const char *p = list, *comma, *q;
+	size_t i;
+
+	for (;; p = comma + 1) {
+		size_t len;
+
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (!len)
+			die(PAB_EXIT_USAGE, "--arms '%s' has an empty name", list);
+		for (i = 0; i < e->n_arms; i++)
+			if (strlen(e->arms[i].name) == len && !strncmp(e->arms[i].name, p, len))
+				break;
+		if (i == e->n_arms) {
+			struct pab_strbuf known = PAB_STRBUF_INIT;
+
+			for (i = 0; i < e->n_arms; i++)
+				pab_strbuf_addf(&known, "%s'%s'", i ? ", " : "", e->arms[i].name);
+			die(PAB_EXIT_USAGE, "unknown arm '%.*s' in --arms (defined: %s)", (int)len,
+			    p, known.buf ? known.buf : "none");
+		}
+		for (q = list; q < p; q++)
+			if ((q == list || q[-1] == ',') && !strncmp(q, p, len) &&
+			    (q[len] == ',' || !q[len]))
+				die(PAB_EXIT_USAGE, "arm '%.*s' is listed twice in --arms", (int)len, p);
+		if (!comma)
+			break;
+	}
+}
+
+static void select_arms(struct pab_experiment *e, const char *list)
+{
+	struct pab_arm *picked;
+	size_t n = 0, i;
+	char *copy, *p, *comma;
+
+	check_arm_list(e, list);
+	copy = xstrdup(list);
+	p = copy;
+	picked = xcalloc(e->n_arms ? e->n_arms : 1, sizeof(*picked));
+	for (;; p = comma + 1) {
+		int idx;
+
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		idx = pab_experiment_arm_index(e, p); /* found: checked above */
+		picked[n++] = e->arms[idx];
+		memset(&e->arms[idx], 0, sizeof(e->arms[idx]));
+		e->arms[idx].name = xstrdup(""); /* moved out */
+		if (!comma)
+			break;
+	}
+	/* Arms not selected are dropped. */
+	for (i = 0; i < e->n_arms; i++)
+		pab_arm_release(&e->arms[i]);
+	free(e->arms);
+	e->arms = picked;
+	e->n_arms = n;
+	free(copy);
+}
+
+static void add_null_arm(struct pab_experiment *e)
+{
+	int b = pab_ledger_base_arm(e);
+	struct pab_arm *base, *null;
+	size_t i;
+
+	if (pab_experiment_null_index(e) >= 0)
+		die(PAB_EXIT_USAGE, "--null-arm: an arm is already called 'null'");
+	e->arms = xrealloc(e->arms, (e->n_arms + 1) * sizeof(*e->arms));
+	base = &e->arms[b];
+	null = &e->arms[e->n_arms++];
+	memset(null, 0, sizeof(*null));
+	null->name = xstrdup("null");
+	null->argv = pab_argv_dup(base->argv, base->argc);
+	null->argc = base->argc;
+	for (i = 0; i < base->n_env; i++)
+		pab_kv_set(&null->env, &null->n_env, base->env[i].key,
+			   base->env[i].value);
+	if (base->revision)
+		null->revision = xstrdup(base->revision);
+}
+
+static const char *workload_dir(void)
+{
+	const char *d = getenv("PERFAB_WORKLOAD_DIR");
+
+	return d && *d ? d : PKGLIBEXECDIR;
+}
+
+/* The executable that arm runs for row (new string) or NULL + reason. */
+static char *exe_for(const struct pab_arm *arm, const struct pab_row *row,
+		     char **why)
+{
+	char *exe, *cand;
+
+	*why = NULL;
+	if (arm->argc) {
+		exe = pab_resolve_exe(arm->argv[0]);
+		if (!exe)
+			*why = xasprintf("arm '%s': cannot run '%s': %s (give a path or put it on PATH)",
+					 arm->name, arm->argv[0], strerror(errno));
+		return exe;
+	}
+	if (!row->program) {
+		*why = xasprintf("arm '%s' has no command, and row '%s' is not a built-in workload",
+				 arm->name, row->name);
+		return NULL;
+	}
+	cand = xasprintf("%s/%s", workload_dir(), row->program);
+	exe = pab_resolve_exe(cand);
+	if (!exe)
+		*why = xasprintf("built-in program '%s' not found (%s); set PERFAB_WORKLOAD_DIR",
+				 cand, strerror(errno));
+	free(cand);
+	return exe;
+}
+
+static void resolve_arms(struct run *r)
+{
+	struct pab_experiment *e = &r->e;
+	size_t a, len0 = 0;
+
+	for (a = 0; a < e->n_arms; a++) {
+		struct pab_arm *arm = &e->arms[a];
+		char *why;
+
+		arm->exe = exe_for(arm, &e->rows[0], &why);
+		if (!arm->exe)
+			die(PAB_EXIT_USAGE, "%s", why);
+		arm->sha256 = pab_sha256_file(arm->exe);
+		if (!arm->sha256)
+			die_errno("cannot read '%s' to digest it", arm->exe);
+		if (!a)
+			len0 = strlen(arm->exe);
+		else if (strlen(arm->exe) != len0)
+			warning("arm executables have paths of different lengths ('%s' vs '%s'): "
+				"identical binaries have measured 17%% apart for that alone; "
+				"use paths of equal length", e->arms[0].exe, arm->exe);
+	}
+}
+
+static void build_base_env(struct run *r)
+{
+	char **p;
+
+	for (p = environ; *p; p++)
+		if (strncmp(*p, "PERFAB_", 7))
+			r->n_base_env++;
+	r->base_env = xcalloc(r->n_base_env + 1, sizeof(*r->base_env));
+	r->n_base_env = 0;
+	for (p = environ; *p; p++)
+		if (strncmp(*p, "PERFAB_", 7))
+			r->base_env[r->n_base_env++] = *p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Measuring one child                                                */
+
+static char *params_string(const struct pab_row *row)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < row->n_params; i++)
+		pab_strbuf_addf(&sb, "%s%s=%s", i ? "," : "", row->params[i].key,
+				row->params[i].value);
+	return pab_strbuf_detach(&sb);
+}
+
+/* The full environment for (row, arm, mode); strings freed by free_env. */
+static char **make_env(const struct run *r, const struct pab_row *row,
+		       const struct pab_arm *arm, const char *mode,
+		       uint64_t seed, char ***owned)
+{
+	size_t n = 0, i, k, n_own = 0;
+	char **env = xcalloc(r->n_base_env + arm->n_env + 8, sizeof(*env));
+	char **own = xcalloc(arm->n_env + 8, sizeof(*own));
+	char *params = params_string(row);
+
+	for (i = 0; i < r->n_base_env; i++) {
+		const char *v = r->base_env[i];
+		int overridden = 0;
+
+		for (k = 0; k < arm->n_env; k++) {
+			size_t kl = strlen(arm->env[k].key);
+
+			if (!strncmp(v, arm->env[k].key, kl) && v[kl] == '=')
+				overridden = 1;
+		}
+		if (!overridden)
+			env[n++] = (char *)v;
+	}
+	for (k = 0; k < arm->n_env; k++)
+		env[n++] = own[n_own++] = xasprintf("%s=%s", arm->env[k].key,
+						    arm->env[k].value);
+	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_PROTOCOL,
+					    PAB_WORKLOAD_PROTOCOL);
+	/* Only built-in rows name a suite row; a plain command keeps its own. */
+	if (row->workload) {
+		env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_ROW, row->workload);
+		env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_PARAMS, params);
+	}
+	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_MODE, mode);
+	env[n++] = own[n_own++] = xasprintf("%s=%llu", PAB_ENV_SEED,
+					    (unsigned long long)seed);
+	env[n++] = own[n_own++] = xasprintf("%s=%.17g", PAB_ENV_SCALE, r->scale);
+	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_REPORT,
+					    r->report_path);
+	free(params);
+	*owned = own;
+	return env;
+}
+
+static void free_env(char **env, char **own)
+{
+	char **p;
+
+	for (p = own; *p; p++)
+		free(*p);
+	free(own);
+	free(env);
+}
+
+static char **make_argv(const struct pab_arm *arm, const struct pab_row *row,
+			const char *exe)
+{
+	size_t n = (arm->argc ? arm->argc : 1) + row->argc, i, k = 0;
+	char **argv = xcalloc(n + 1, sizeof(*argv));
+
+	if (arm->argc)
+		for (i = 0; i < arm->argc; i++)
+			argv[k++] = arm->argv[i];
+	else
+		argv[k++] = (char *)exe;
+	for (i = 0; i < row->argc; i++)
+		argv[k++] = row->argv[i];
+	return argv;
+}
+
+static double json_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+/*
+ * Read the workload's report into res. Returns 1 when the child spoke the
+ * protocol, 0 when there was no report, -1 when the report was malformed.
+ */
+static int read_report(const struct run *r, struct pab_arm_result *res,
+		       int latency, char **why)
+{
+	size_t len;
+	char *text = read_file_max(r->report_path, 64 << 20, &len);
+	cJSON *root;
+	const cJSON *v;
+	double ops, elapsed;
+	static const struct {
+		const char *key;
+		enum pab_metric_id id;
+	} map[] = {
+		{ "drain_rss_bytes", PAB_M_DRAIN_RSS },
+		{ "release_bound_rss_bytes", PAB_M_RELEASE_BOUND_RSS },
+		{ "release_ms", PAB_M_RELEASE_MS },
+		{ "rss_floor_bytes", PAB_M_RSS_FLOOR },
+	};
+	size_t i;
+
+	*why = NULL;
+	if (!text)
+		return 0;
+	root = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		*why = xstrdup("the workload report is not a JSON object");
+		return -1;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "protocol");
+	if (!cJSON_IsString(v) || strcmp(v->valuestring, PAB_WORKLOAD_PROTOCOL)) {
+		cJSON_Delete(root);
+		*why = xasprintf("the workload report does not speak %s",
+				 PAB_WORKLOAD_PROTOCOL);
+		return -1;
+	}
+	if (latency) {
+		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns");
+		size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
+		double *xs = xcalloc(cap ? cap : 1, sizeof(*xs));
+
+		cJSON_ArrayForEach(v, lat)
+			if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
+			    v->valuedouble >= 0)
+				xs[n++] = v->valuedouble;
+		if (n) {
+			if (pab_quantile(xs, n, 0.99, &res->m[PAB_M_P99]))
+				pab_arm_result_null(res, PAB_M_P99,
+						    "cannot compute p99 of the latency samples");
+		} else {
+			pab_arm_result_null(res, PAB_M_P99,
+					    "the latency replay reported no samples");
+		}
+		free(xs);
+		cJSON_Delete(root);
+		return 1;
+	}
+	ops = json_num(root, "ops");
+	elapsed = json_num(root, "elapsed_s");
+	if (ops >= 0 && elapsed > 0)
+		res->m[PAB_M_THROUGHPUT] = ops / elapsed;
+	else
+		pab_arm_result_null(res, PAB_M_THROUGHPUT,
+				    "the workload report lacks ops or elapsed_s");
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		double x = json_num(root, map[i].key);
+
+		if (x >= 0)
+			res->m[map[i].id] = x;
+		else
+			pab_arm_result_null(res, map[i].id,
+					    "the workload did not report it");
+	}
+	if (!isfinite(res->m[PAB_M_PEAK_RSS])) {
+		double hwm = json_num(root, "vmhwm_bytes");
+
+		if (hwm > 0)
+			res->m[PAB_M_PEAK_RSS] = hwm;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "checksum");
+	if (cJSON_IsString(v))
+		res->checksum = xstrdup(v->valuestring);
+	cJSON_Delete(root);
+	return 1;
+}
+
+/* Whatever is still NaN without a reason gets one: never a silent null. */
+static void fill_not_probed(struct pab_arm_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < PAB_M_COUNT; i++)
+		if (!isfinite(res->m[i]) && !res->reason[i])
+			pab_arm_result_null(res, (enum pab_metric_id)i,
+					    "not measured for this arm");
+}
+
+/* Run one child; fill res. Returns 1 when it spoke the protocol. */
+static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
+		   int latency, uint64_t seed, struct pab_arm_result *res)
+{
+	struct pab_arm *arm = &r->e.arms[arm_idx];
+	struct pab_spawn_opts o = { 0 };
+	struct pab_spawn_result sr;
+	struct gate_probes probes = { r, NULL, NULL, NULL };
+	char **env, **own, **argv, *exe, *why = NULL;
+	int spoke;
+
+	exe = exe_for(arm, row, &why);
+	if (!exe)
+		die(PAB_EXIT_USAGE, "%s", why);
+	argv = make_argv(arm, row, exe);
+	env = make_env(r, row, arm, latency ? "latency" : "throughput", seed, &own);
+	unlink(r->report_path);
+	o.exe = exe;
+	o.argv = argv;
+	o.envp = env;
+	o.pin = r->pin;
+	o.sampler = latency ? NULL : r->sampler;
+	o.timeout_ns = r->timeout_ns;
+	o.kill_grace_ns = 2000000000;
+	o.max_procs = r->max_procs;
+	if (!latency) {
+		o.at_gate = at_gate;
+		o.at_gate_arg = &probes;
+	}
+	if (pab_spawn_measure(&o, &sr))
+		die_errno("cannot run arm '%s' of row '%s'", arm->name, row->name);
+	free_env(env, own);
+	free(argv);
+	if (sr.spawn_errno)
+		die(PAB_EXIT_USAGE, "arm '%s': cannot execute '%s': %s", arm->name, exe,
+		    strerror(sr.spawn_errno));
+	free(exe);
+
+	res->exit_code = sr.exit_code;
+	res->term_signal = sr.term_signal;
+	res->timed_out = sr.timed_out;
+	res->tree_limit = sr.tree_limit_hit;
+	res->failed = sr.exit_code != 0 || sr.term_signal || sr.timed_out;
+	if (res->failed && sr.stderr_tail[0]) {
+		free(res->stderr_tail);
+		res->stderr_tail = xstrdup(sr.stderr_tail);
+	}
+	if (latency) {
+		spoke = read_report(r, res, 1, &why);
+		if (spoke <= 0)
+			pab_arm_result_null(res, PAB_M_P99,
+					    why ? why : "the latency replay wrote no report");
+		free(why);
+		return spoke > 0;
+	}
+	collect_probes(&probes, res);
+	res->m[PAB_M_WALL] = (double)sr.wall_ns / 1e9;
+	res->m[PAB_M_USER] = (double)sr.ru.ru_utime.tv_sec + sr.ru.ru_utime.tv_usec / 1e6;
+	res->m[PAB_M_SYS] = (double)sr.ru.ru_stime.tv_sec + sr.ru.ru_stime.tv_usec / 1e6;
+	res->m[PAB_M_CPU] = res->m[PAB_M_USER] + res->m[PAB_M_SYS];
+	res->m[PAB_M_MINOR_FAULTS] = (double)sr.ru.ru_minflt;
+	res->m[PAB_M_MAJOR_FAULTS] = (double)sr.ru.ru_majflt;
+	res->m[PAB_M_VOL_CTX] = (double)sr.ru.ru_nvcsw;
+	res->m[PAB_M_INVOL_CTX] = (double)sr.ru.ru_nivcsw;
+	if (!sr.own_hwm_why)
+		res->m[PAB_M_PEAK_RSS] = (double)sr.own_hwm_bytes;
+	if (sr.tree.samples) {
+		res->m[PAB_M_TREE_PEAK_RSS] = (double)sr.tree.rss_bytes;
+		res->m[PAB_M_TREE_PEAK_PSS] = (double)sr.tree.pss_bytes;
+	} else {
+		pab_arm_result_null(res, PAB_M_TREE_PEAK_RSS, sr.tree.why ? sr.tree.why : "not sampled");
+		pab_arm_result_null(res, PAB_M_TREE_PEAK_PSS, sr.tree.why ? sr.tree.why : "not sampled");
+	}
+	spoke = read_report(r, res, 0, &why);
+	if (spoke < 0)
+		warning("row '%s' arm '%s': %s", row->name, arm->name, why);
+	if (spoke <= 0) {
+		static const enum pab_metric_id by_report[] = {
+			PAB_M_DRAIN_RSS, PAB_M_RELEASE_BOUND_RSS, PAB_M_RELEASE_MS,
+			PAB_M_RSS_FLOOR, PAB_M_P99,
+		};
+		size_t i;
+
+		res->m[PAB_M_THROUGHPUT] = sr.wall_ns > 0 ? 1e9 / (double)sr.wall_ns : NAN;
+		for (i = 0; i < sizeof(by_report) / sizeof(by_report[0]); i++)
+			pab_arm_result_null(res, by_report[i],
+					    "the command does not speak perfab-workload/1");
+	}
+	free(why);
+	if (!isfinite(res->m[PAB_M_PEAK_RSS]))
+		pab_arm_result_null(res, PAB_M_PEAK_RSS,
+				    sr.own_hwm_why ? sr.own_hwm_why : "not read");
+	fill_not_probed(res);
+	return spoke > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The loop                                                           */
+
+static void checkpoint(struct run *r)
+{
+	char *why;
+
+	if (pab_artifact_save(&r->e, r->out, &why))
+		die(PAB_EXIT_RUNTIME, "cannot write checkpoint '%s': %s (%s)", r->out, why,
+		    r->checkpoints ?
+		    "the previous checkpoint is intact: free space, then perfab run --resume it" :
+		    "nothing was measured yet: choose another --out");
+	r->checkpoints++;
+}
+
+static void progress(const struct run *r, size_t row, size_t rep,
+		     size_t arm, const char *what)
+{
+	if (r->quiet)
+		return;
+	fprintf(stderr, "%srow %zu/%zu %s · rep %zu/%zu · arm %s%s%s\n",
+		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, r->e.rows[row].name,
+		rep + 1, r->row_target[row], r->e.arms[arm].name, what,
+		r->color ? "\033[0m" : "");
+}
+
+/* "exited with status 2", "was killed by signal 11 (...)", "timed out". */
+static char *describe_failure(const struct pab_arm *arm, size_t rep,
+			      const struct pab_arm_result *res)
+{
+	if (res->timed_out)
+		return xasprintf("arm '%s' rep %zu timed out", arm->name, rep + 1);
+	if (res->tree_limit)
+		return xasprintf("arm '%s' rep %zu was killed: its process tree passed --max-procs",
+				 arm->name, rep + 1);
+	if (res->term_signal)
+		return xasprintf("arm '%s' rep %zu was killed by signal %d (%s)",
+				 arm->name, rep + 1, res->term_signal,
+				 strsignal(res->term_signal));
+	return xasprintf("arm '%s' rep %zu exited with status %d", arm->name,
+			 rep + 1, res->exit_code);
+}
+
+/* Print the last lines a failed child wrote to stderr, indented. */
+static void show_stderr_tail(const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+	const char *p, *line;
+	int lines = 0;
+
+	if (!len)
+		return;
+	for (p = text + len; p > text && lines < 6; p--)
+		if (p[-1] == '\n' && p != text + len)
+			lines++;
+	for (line = p; *line;) {
+		const char *nl = strchr(line, '\n');
+
+		fprintf(stderr, "  | %.*s\n", (int)(nl ? nl - line : (long)strlen(line)), line);
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+}
+
+/* One rep of one row: every arm in rotation order, then latency replays. */
+static void run_rep(struct run *r, size_t ri)
+{
+	struct pab_row *row = &r->e.rows[ri];
+	size_t n = r->e.n_arms, k, rep_idx = row->n_reps;
+	struct pab_rep *rep = pab_row_add_rep(row, n);
+	uint64_t seed = (r->e.seed + rep_idx) & ((1ULL << 53) - 1);
+	int spoke = 1;
+
+	rep->block = pab_rotation_block(n, rep_idx);
+	pab_rotation_order(n, rep_idx, rep->order);
+	for (k = 0; k < n; k++) {
+		size_t a = rep->order[k];
+
+		progress(r, ri, rep_idx, a, "");
+		pab_crash_point("before a child");
+		if (!measure(r, row, a, 0, seed, &rep->result[a]))
+			spoke = 0;
+		if (rep->result[a].failed) {
+			char *what = describe_failure(&r->e.arms[a], rep_idx,
+						      &rep->result[a]);
+
+			warning("row '%s': %s; the row is marked failed and gets no more reps",
+				row->name, what);
+			show_stderr_tail(rep->result[a].stderr_tail);
+			if (!row->failed) {
+				row->failed = 1;
+				row->fail_reason = what;
+			} else {
+				free(what);
+			}
+		}
+	}
+	/* p99 from a separate replay, so the throughput run has no clocks. */
+	for (k = 0; spoke && !row->failed && k < n; k++) {
+		size_t a = rep->order[k];
+
+		progress(r, ri, rep_idx, a, " (latency replay)");
+		pab_crash_point("before a latency replay");
+		measure(r, row, a, 1, seed, &rep->result[a]);
+	}
+}
+
+/* Sanity gate after rep 0: 1 when a head's memory blew up. */
+static int sanity_gate(struct run *r)
+{
+	static const enum pab_metric_id checked[] = {
+		PAB_M_PEAK_RSS, PAB_M_DRAIN_RSS, PAB_M_RELEASE_BOUND_RSS,
+	};
+	struct pab_experiment *e = &r->e;
+	int base = pab_ledger_base_arm(e), tripped = 0;
+	size_t ri, a, i;
+
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_rep *rep = &e->rows[ri].reps[0];
+
+		for (a = 0; a < e->n_arms; a++) {
+			if ((int)a == base || !strcmp(e->arms[a].name, "null"))
+				continue;
+			for (i = 0; i < 3; i++) {
+				double b = rep->result[base].m[checked[i]];
+				double h = rep->result[a].m[checked[i]];
+				cJSON *cell;
+
+				if (!isfinite(b) || !isfinite(h) ||
+				    h <= SANITY_FACTOR * b + SANITY_SLACK_BYTES)
+					continue;
+				if (!e->sanity)
+					e->sanity = cJSON_CreateArray();
+				cell = cJSON_CreateObject();
+				cJSON_AddStringToObject(cell, "row", e->rows[ri].name);
+				cJSON_AddStringToObject(cell, "arm", e->arms[a].name);
+				cJSON_AddStringToObject(cell, "metric",
+							pab_metrics[checked[i]].name);
+				cJSON_AddNumberToObject(cell, "base", b);
+				cJSON_AddNumberToObject(cell, "head", h);
+				cJSON_AddItemToArray(e->sanity, cell);
+				fprintf(stderr,
+					"perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
+					"(more than 1.5x base + 8 MiB)\n",
+					e->arms[a].name, e->rows[ri].name,
+					pab_metrics[checked[i]].name, b / 1048576.0,
+					h / 1048576.0);
+				tripped = 1;
+			}
+		}
+	}
+	return tripped;
+}
+
+/* 1 when some judged cell of experiment row `row` is still INCONCLUSIVE. */
+static int row_undecided(const struct pab_ledger *l, size_t row)
+{
+	size_t c;
+
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == row && l->cells[c].res.verdict == PAB_INCONCLUSIVE)
+			return 1;
+	return 0;
+}
+
+/*
+ * Adaptive reps (perfab/1, issue #8): rows with any judged cell still
+ * INCONCLUSIVE get ADAPTIVE_STEP more reps, rounded up to complete blocks,
+ * up to --max-reps; rows whose every cell is PASS or FAIL stop. Returns 1
+ * when any row's target rose.
+ */
+static int adaptive_step(struct run *r)
+{
+	struct pab_ledger l;
+	struct pab_ledger_opts lo;
+	size_t ri, n = r->e.n_arms;
+	int more = 0;
+	char *why;
+
+	pab_ledger_opts_init(&lo, &r->e);
+	if (pab_ledger_build(&r->e, &lo, &l, &why)) {
+		free(why);
+		return 0;
+	}
+	for (ri = 0; ri < r->e.n_rows; ri++) {
+		size_t target;
+
+		if (r->e.rows[ri].failed || !row_undecided(&l, ri) ||
+		    r->row_target[ri] >= r->e.max_reps)
+			continue;
+		target = pab_rotation_round_up(n, r->row_target[ri] + ADAPTIVE_STEP);
+		if (target > r->e.max_reps)
+			target = r->e.max_reps;
+		if (target > r->row_target[ri]) {
+			if (!r->quiet)
+				note("row '%s' has undecided cells after %zu reps: running to %zu",
+				     r->e.rows[ri].name, r->row_target[ri], target);
+			r->row_target[ri] = target;
+			more = 1;
+		}
+	}
+	pab_ledger_release(&l);
+	return more;
+}
+
+static int run_loop(struct run *r, int sanity_enabled)
+{
+	struct pab_experiment *e = &r->e;
+	size_t ri;
+	int first_pass = 1;
+
+	for (;;) {
+		int any = 0;
+
+		/* Rep-major: one rep of every row that still needs one. */
+		for (ri = 0; ri < e->n_rows; ri++) {
+			if (e->rows[ri].n_reps >= r->row_target[ri] || e->rows[ri].failed)
+				continue;
+			run_rep(r, ri);
+			checkpoint(r);
+			any = 1;
+		}
+		if (first_pass && sanity_enabled && sanity_gate(r)) {
+			e->stopped_by = xstrdup("sanity-gate");
+			checkpoint(r);
+			return PAB_EXIT_SANITY;
+		}
+		first_pass = 0;
+		if (any)
+			continue;
+		if (!adaptive_step(r))
+			break;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void setup_tmp(struct run *r)
+{
+	char tmpl[] = "/tmp/perfab-XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char *t = tmp && *tmp ? xasprintf("%s/perfab-XXXXXX", tmp) : xstrdup(tmpl);
+
+	if (!mkdtemp(t))
+		die_errno("cannot create a temporary directory '%s'", t);
+	r->tmpdir = t;
+	r->report_path = xasprintf("%s/report.json", t);
+}
+
+static void cleanup_tmp(struct run *r)
+{
+	unlink(r->report_path);
+	rmdir(r->tmpdir);
+	free(r->report_path);
+	free(r->tmpdir);
+}
+
+static uint64_t random_seed(void)
+{
+	uint64_t s = 0;
+
+	if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
+		s = (uint64_t)now_monotonic_ns() ^ ((uint64_t)getpid() << 32);
+	return s & ((1ULL << 53) - 1);
+}
+
+static void print_medians(FILE *f, const struct pab_experiment *e);
+
+static cJSON *string_or_null_json(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+/* --counters a,b,c: checked up front; only metrics perfab records. */
+static void parse_counters(struct run *r, const char *list)
+{
+	char *copy = xstrdup(list), *p = copy, *comma, *why;
+	size_t i;
+
+	for (;; p = comma + 1) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p)
+			die(PAB_EXIT_USAGE, "--counters '%s' has an empty event name", list);
+		r->events = xrealloc(r->events, (r->n_events + 1) * sizeof(*r->events));
+		r->events[r->n_events++] = xstrdup(p);
+		if (!comma)
+			break;
+	}
+	free(copy);
+	if (pab_counters_check_events(r->events, r->n_events, &why))
+		die(PAB_EXIT_USAGE, "--counters: %s", why);
+	for (i = 0; i < r->n_events; i++) {
+		char *name = xstrdup(r->events[i]), *colon = strchr(name, ':');
+
+		if (colon)
+			*colon = '\0';
+		if (!pab_metric_find(name))
+			die(PAB_EXIT_USAGE,
+			    "--counters: '%s' is not a counter perfab records: hardware events "
+			    "instructions and cycles (task-clock, page-faults and context-switches "
+			    "are always recorded)",
+			    r->events[i]);
+		free(name);
+	}
+}
+
+/*
+ * Test hook: PERFAB_TEST_BALLAST_MIB=N makes perfab itself resident by N
+ * MiB before it spawns anything, to prove children's peak_rss does not
+ * inherit perfab's peak (tests/cli_peak_rss.sh). Never freed: it must
+ * stay resident for the whole run.
+ */
+static void test_ballast(void)
+{
+	const char *s = getenv("PERFAB_TEST_BALLAST_MIB");
+	uint64_t mib;
+	char *p;
+
+	if (!s || parse_u64(s, 1, 1 << 16, &mib))
+		return;
+	p = xmalloc(mib << 20);
+	memset(p, 1, mib << 20);
+	__asm__ volatile("" : : "r"(p) : "memory");
+}
+
+/* Options of `perfab run`, as parsed. */
+struct run_opts {
+	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
+	const char *counters, *resume, *shard, *preserve;
+	struct pab_strlist arm_specs, tolerances, head_env;
+	int null_arm, no_sanity, quiet, no_cgroup;
+	uint64_t reps, max_reps, seed, max_procs;
+	double timeout_s, interval_ms, scale, margin;
+};
+
+/* "K=V K2=V2" into kv; every word must be K=V with a valid K. */
+static void parse_env_item(const char *item, struct pab_kv **kv, size_t *n)
+{
+	char **words;
+	size_t nw, i;
+	const char *why;
+
+	if (pab_argv_split(item, &words, &nw, &why))
+		die(PAB_EXIT_USAGE, "--head-env: empty variant in '%s': every item between "
+		    "'||' needs at least one K=V", item);
+	for (i = 0; i < nw; i++) {
+		char *eq = strchr(words[i], '='), *key;
+
+		if (!eq || eq == words[i])
+			die(PAB_EXIT_USAGE, "--head-env: '%s' is not K=V", words[i]);
+		key = xstrndup(words[i], (size_t)(eq - words[i]));
+		pab_kv_set(kv, n, key, eq + 1);
+		free(key);
+	}
+	pab_argv_free(words);
+}
+
+/* Split "a || b || c" into items; an empty item is an error. */
+static size_t split_variants(const char *list, char ***items)
+{
+	size_t n = 0;
+	const char *p = list;
+
+	*items = NULL;
+	for (;;) {
+		const char *bar = strstr(p, "||");
+		size_t len = bar ? (size_t)(bar - p) : strlen(p), k = 0;
+		char *item;
+
+		while (k < len && (p[k] == ' ' || p[k] == '\t'))
+			k++;
+		if (k == len) {
+			size_t i;
+
+			for (i = 0; i < n; i++)
+				free((*items)[i]);
+			free(*items);
+			*items = NULL;
+			die(PAB_EXIT_USAGE, "--head-env '%s' has an empty variant", list);
+		}
+		item = xstrndup(p, len);
+		*items = xrealloc(*items, (n + 1) * sizeof(**items));
+		(*items)[n++] = item;
+		if (!bar)
+			break;
+		p = bar + 2;
+	}
+	return n;
+}
+
+/*
+ * --head-env lists: variant v of the head arm gets item v of every list
+ * (a one-item list applies to all). Arms: head, hd01, hd02, ... — four
+ * characters like base/head/null, so argv and env lengths stay equal.
+ */
+static void add_head_variants(struct pab_experiment *e,
+			      const struct pab_strlist *lists)
+{
+	size_t n_var = 1, l, v, i;
+	int h = pab_experiment_arm_index(e, "head");
+	char ***items = xcalloc(lists->n, sizeof(*items));
+	size_t *counts = xcalloc(lists->n, sizeof(*counts));
+	struct pab_arm *arms;
+
+	if (h < 0)
+		die(PAB_EXIT_USAGE, "--head-env needs an arm called 'head' to vary");
+	for (l = 0; l < lists->n; l++) {
+		counts[l] = split_variants(lists->v[l], &items[l]);
+		if (counts[l] > 1) {
+			if (n_var > 1 && counts[l] != n_var)
+				die(PAB_EXIT_USAGE, "--head-env lists have %zu and %zu variants: "
+				    "they must match (or have one item)", n_var, counts[l]);
+			n_var = counts[l];
+		}
+	}
+	if (n_var > 99)
+		die(PAB_EXIT_USAGE, "--head-env: %zu variants is more than 99", n_var);
+	/* New arm list: everything up to head, head and its variants, the rest. */
+	arms = xcalloc(e->n_arms + n_var - 1, sizeof(*arms));
+	for (i = 0; i <= (size_t)h; i++)
+		arms[i] = e->arms[i];
+	for (v = 1; v < n_var; v++) {
+		struct pab_arm *a = &arms[h + v];
+		const struct pab_arm *head = &e->arms[h];
+
+		a->name = xasprintf("hd%02zu", v);
+		if (pab_experiment_arm_index(e, a->name) >= 0)
+			die(PAB_EXIT_USAGE, "--head-env: an arm is already called '%s'", a->name);
+		a->argv = pab_argv_dup(head->argv, head->argc);
+		a->argc = head->argc;
+		for (i = 0; i < head->n_env; i++)
+			pab_kv_set(&a->env, &a->n_env, head->env[i].key, head->env[i].value);
+		if (head->revision)
+			a->revision = xstrdup(head->revision);
+	}
+	for (i = (size_t)h + 1; i < e->n_arms; i++)
+		arms[i + n_var - 1] = e->arms[i];
+	free(e->arms);
+	e->arms = arms;
+	e->n_arms += n_var - 1;
+	for (v = 0; v < n_var; v++)
+		for (l = 0; l < lists->n; l++)
+			parse_env_item(items[l][counts[l] > 1 ? v : 0],
+				       &e->arms[h + v].env, &e->arms[h + v].n_env);
+	for (l = 0; l < lists->n; l++) {
+		for (i = 0; i < counts[l]; i++)
+			free(items[l][i]);
+		free(items[l]);
+	}
+	free(items);
+	free(counts);
+}
+
+/* --shard I/N: keep rows i with i % N == I - 1 (deterministic). */
+static void apply_shard(struct pab_experiment *e, const char *spec)
+{
+	const char *slash = strchr(spec, '/');
+	char *left;
+	uint64_t k, n;
+	size_t i, kept = 0;
+	int bad;
+
+	left = slash ? xstrndup(spec, (size_t)(slash - spec)) : xstrdup("");
+	bad = !slash || parse_u64(left, 1, 1000, &k) || parse_u64(slash + 1, 1, 1000, &n) || k > n;
+	free(left);
+	if (bad)
+		die(PAB_EXIT_USAGE, "--shard '%s': write I/N with 1 <= I <= N <= 1000", spec);
+	for (i = 0; i < e->n_rows; i++) {
+		if (i % n == k - 1) {
+			if (kept != i) {
+				struct pab_row tmp = e->rows[kept];
+
+				e->rows[kept] = e->rows[i];
+				e->rows[i] = tmp;
+			}
+			kept++;
+		}
+	}
+	if (!kept)
+		die(PAB_EXIT_USAGE, "--shard %s gets no rows: there are only %zu rows", spec,
+		    e->n_rows);
+	while (e->n_rows > kept)
+		pab_row_release(&e->rows[--e->n_rows], e->n_arms);
+}
+
+/* --preserve-builds DIR: copy each arm's executable, digest-checked. */
+static void preserve_builds(struct pab_experiment *e, const char *dir)
+{
+	size_t a;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		die_errno("cannot create --preserve-builds directory '%s'", dir);
+	for (a = 0; a < e->n_arms; a++) {
+		struct pab_arm *arm = &e->arms[a];
+		const char *base = strrchr(arm->exe, '/');
+		char *sub = xasprintf("%s/%s", dir, arm->name), *dst, *sum;
+
+		if (mkdir(sub, 0755) && errno != EEXIST)
+			die_errno("cannot create '%s'", sub);
+		dst = xasprintf("%s/%s", sub, base ? base + 1 : arm->exe);
+		sum = pab_copy_file(arm->exe, dst);
+		if (!sum)
+			die_errno("cannot copy '%s' to '%s'", arm->exe, dst);
+		if (strcmp(sum, arm->sha256))
+			die(PAB_EXIT_RUNTIME, "'%s' changed while it was being copied (sha256 %s, then %s)",
+			    arm->exe, arm->sha256, sum);
+		free(arm->preserved);
+		arm->preserved = dst;
+		free(sum);
+		free(sub);
+	}
+}
+
+/* Build a fresh experiment from config and options. */
+static void setup_fresh(struct run *r, struct run_opts *o)
+{
+	struct pab_config_settings cs;
+	size_t i;
+	char *why;
+
+	cs.reps = cs.max_reps = cs.seed = cs.timeout_s = cs.scale = NAN;
+	cs.controls = cs.workloads = NULL;
+	if (o->config && pab_config_load(o->config, &r->e, &cs, &why))
+		die(PAB_EXIT_USAGE, "%s", why);
+	for (i = 0; i < o->arm_specs.n; i++)
+		if (pab_arm_from_spec(&r->e, o->arm_specs.v[i], &why))
+			die(PAB_EXIT_USAGE, "%s", why);
+	if (!r->e.n_arms)
+		die(PAB_EXIT_USAGE, "no arms: give --arm NAME=COMMAND (twice or more) or --config FILE");
+	if (o->arms)
+		select_arms(&r->e, o->arms);
+	if (o->head_env.n)
+		add_head_variants(&r->e, &o->head_env);
+	if (o->null_arm)
+		add_null_arm(&r->e);
+	if (r->e.n_arms < 2)
+		die(PAB_EXIT_USAGE, "one arm ('%s') is nothing to compare: add a head arm or --null-arm",
+		    r->e.arms[0].name);
+	if (!o->workloads)
+		o->workloads = cs.workloads;
+	for (i = 0; i < r->e.n_arms; i++)
+		if (!r->e.arms[i].argc && !(o->workloads || r->e.n_rows))
+			die(PAB_EXIT_USAGE, "arm '%s' has an empty command", r->e.arms[i].name);
+
+	/* Rows: config rows, then built-in rows by --workloads, else one row. */
+	if (o->workloads) {
+		size_t before = r->e.n_rows;
+
+		for (i = 0; i < pab_suite_count(); i++) {
+			const char *name = pab_suite_row(i)->name;
+			size_t k;
+
+			if (!pab_suite_select(o->workloads, name))
+				continue;
+			for (k = 0; k < r->e.n_rows; k++)
+				if (!strcmp(r->e.rows[k].name, name))
+					die(PAB_EXIT_USAGE, "row '%s' comes both from the config and from "
+					    "--workloads: rename the config row or narrow the selection", name);
+			pab_add_builtin_row(&r->e, pab_suite_row(i));
+		}
+		if (r->e.n_rows == before)
+			die(PAB_EXIT_USAGE, "--workloads '%s' selects no row (see perfab workloads)",
+			    o->workloads);
+	}
+	if (!r->e.n_rows) {
+		r->e.rows = xcalloc(1, sizeof(*r->e.rows));
+		r->e.n_rows = 1;
+		r->e.rows[0].name = xstrdup("command");
+		r->e.rows[0].argv = xcalloc(1, sizeof(char *));
+	}
+	if (o->shard)
+		apply_shard(&r->e, o->shard);
+	if (!o->controls)
+		o->controls = cs.controls;
+	if (o->controls)
+		for (i = 0; i < r->e.n_rows; i++)
+			if (pab_suite_select(o->controls, r->e.rows[i].name))
+				r->e.rows[i].control = 1;
+	for (i = 0; i < o->tolerances.n; i++)
+		if (pab_parse_tolerance(&r->e, o->tolerances.v[i], &why))
+			die(PAB_EXIT_USAGE, "%s", why);
+	if (o->rules) {
+		enum pab_rules rr;
+
+		if (pab_rules_parse(o->rules, &rr))
+			die(PAB_EXIT_USAGE, "--rules '%s': use perfab/1 or rule12", o->rules);
+		free(r->e.rules);
+		r->e.rules = xstrdup(pab_rules_name(rr));
+	}
+	if (o->margin >= 0)
+		r->e.equivalence_margin = o->margin;
+
+	/* Reps, seed, timeout, scale: CLI over config over defaults. */
+	if (!o->reps)
+		o->reps = isfinite(cs.reps) ? (uint64_t)cs.reps : 12;
+	if (!o->max_reps)
+		o->max_reps = isfinite(cs.max_reps) ? (uint64_t)cs.max_reps : o->reps;
+	if (o->max_reps < o->reps)
+		die(PAB_EXIT_USAGE, "--max-reps %llu is below --reps %llu",
+		    (unsigned long long)o->max_reps, (unsigned long long)o->reps);
+	r->e.reps = pab_rotation_round_up(r->e.n_arms, o->reps);
+	r->e.max_reps = pab_rotation_round_up(r->e.n_arms, o->max_reps);
+	if (r->e.reps != o->reps)
+		note("--reps %llu rounded up to %zu: complete blocks of %zu arms",
+		     (unsigned long long)o->reps, r->e.reps, r->e.n_arms);
+	if (o->seed == UINT64_MAX)
+		o->seed = isfinite(cs.seed) ? (uint64_t)cs.seed : random_seed();
+	r->e.seed = o->seed;
+	if (o->timeout_s < 0)
+		o->timeout_s = isfinite(cs.timeout_s) ? cs.timeout_s : 600;
+	if (!(o->scale > 0))
+		o->scale = isfinite(cs.scale) ? cs.scale : 1.0;
+	pab_config_settings_release(&cs);
+
+	resolve_arms(r);
+	if (o->preserve)
+		preserve_builds(&r->e, o->preserve);
+	r->e.host = pab_host_fingerprint();
+	cJSON_AddItemToObject(r->e.host, "checklist", pab_host_warnings(r->e.host));
+	r->e.run = cJSON_CreateObject();
+	cJSON_AddNumberToObject(r->e.run, "sample_interval_ms", o->interval_ms);
+	cJSON_AddNumberToObject(r->e.run, "timeout_s", o->timeout_s);
+	cJSON_AddNumberToObject(r->e.run, "scale", o->scale);
+	cJSON_AddNumberToObject(r->e.run, "max_procs", (double)o->max_procs);
+	cJSON_AddBoolToObject(r->e.run, "cgroup", !o->no_cgroup);
+	cJSON_AddBoolToObject(r->e.run, "sanity_gate", !o->no_sanity);
+	cJSON_AddItemToObject(r->e.run, "shard", string_or_null_json(o->shard));
+	cJSON_AddItemToObject(r->e.run, "counters", string_or_null_json(o->counters));
+	cJSON_AddItemToObject(r->e.run, "cpus", string_or_null_json(o->cpus));
+}
+
+static double run_number(const cJSON *run, const char *key, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : dflt;
+}
+
+static const char *run_string(const cJSON *run, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/*
+ * --resume FILE: the interrupted run's own arms, rows, seed, protocol and
+ * settings; refuse if an executable changed (digest) or nothing is left.
+ */
+static void setup_resume(struct run *r, struct run_opts *o)
+{
+	struct pab_experiment *e = &r->e;
+	char *why, *dir, *base, *prefix;
+	size_t a;
+	DIR *d;
+	struct dirent *de;
+
+	if (o->config || o->arm_specs.n || o->arms || o->null_arm || o->workloads ||
+	    o->head_env.n || o->shard || o->reps || o->max_reps || o->seed != UINT64_MAX ||
+	    o->tolerances.n || o->rules || o->controls || o->preserve || o->scale > 0 ||
+	    o->out || o->margin >= 0 || o->no_sanity || o->max_procs || o->interval_ms > 0 ||
+	    o->counters || o->no_cgroup)
+		die(PAB_EXIT_USAGE, "--resume continues a run with its own arms, rows and settings: "
+		    "give only --resume FILE (and --cpus, --timeout, --quiet)");
+	pab_experiment_release(e);
+	if (pab_artifact_load(o->resume, e, &why))
+		die(PAB_EXIT_USAGE, "cannot resume: %s", why);
+	if (e->complete)
+		die(PAB_EXIT_USAGE, "'%s' is already complete: nothing to resume (perfab ledger %s)",
+		    o->resume, o->resume);
+	if (e->stopped_by && !strcmp(e->stopped_by, "sanity-gate"))
+		die(PAB_EXIT_USAGE, "'%s' was stopped by the sanity gate: rerun with --no-sanity-gate "
+		    "instead of resuming", o->resume);
+	if (!e->n_rows)
+		die(PAB_EXIT_USAGE, "'%s' has no rows to resume", o->resume);
+	for (a = 0; a < e->n_arms; a++) {
+		struct pab_arm *arm = &e->arms[a];
+		char *recorded = arm->sha256, *exe_why;
+
+		arm->sha256 = NULL;
+		free(arm->exe);
+		arm->exe = exe_for(arm, &e->rows[0], &exe_why);
+		if (!arm->exe)
+			die(PAB_EXIT_USAGE, "cannot resume: %s", exe_why);
+		arm->sha256 = pab_sha256_file(arm->exe);
+		if (!arm->sha256)
+			die_errno("cannot read '%s' to digest it", arm->exe);
+		if (!recorded || strcmp(recorded, arm->sha256))
+			die(PAB_EXIT_REFUSED, "cannot resume: arm '%s' executable '%s' changed since the "
+			    "run started (sha256 %s, recorded %s); rerun from scratch",
+			    arm->name, arm->exe, arm->sha256, recorded ? recorded : "none");
+		free(recorded);
+	}
+	o->out = o->resume;
+	o->interval_ms = run_number(e->run, "sample_interval_ms", 10);
+	if (o->timeout_s < 0)
+		o->timeout_s = run_number(e->run, "timeout_s", 600);
+	o->scale = run_number(e->run, "scale", 1);
+	o->max_procs = (uint64_t)run_number(e->run, "max_procs", 512);
+	o->no_cgroup = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e->run, "cgroup"));
+	o->no_sanity = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e->run, "sanity_gate"));
+	o->counters = run_string(e->run, "counters");
+	if (!o->cpus)
+		o->cpus = run_string(e->run, "cpus");
+	/* A checkpoint torn by the crash may have left its temp file. */
+	dir = xstrdup(o->resume);
+	base = strrchr(dir, '/');
+	if (base)
+		*base++ = '\0';
+	prefix = xasprintf("%s.tmp.", base ? base : dir);
+	d = opendir(base ? (*dir ? dir : "/") : ".");
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
+			char *stale = base ? xasprintf("%s/%s", *dir ? dir : "", de->d_name)
+					   : xstrdup(de->d_name);
+
+			unlink(stale);
+			free(stale);
+		}
+	if (d)
+		closedir(d);
+	free(prefix);
+	free(dir);
+	if (!o->quiet)
+		note("resuming '%s': %zu arms, %zu rows, seed %llu", o->resume, e->n_arms,
+		     e->n_rows, (unsigned long long)e->seed);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct pab_strlist pos = { 0 };
+	struct run r;
+	size_t i;
+	int ret;
+	char *why;
+	const struct pab_option opts[] = {
+		OPT_STRING(0, "config", &o.config, "FILE", "arms, rows and settings from a JSON file"),
+		OPT_LIST(0, "arm", &o.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
+		OPT_STRING(0, "arms", &o.arms, "A,B", "select and order arms (base: the arm named base, else the first)"),
+		OPT_FLAG(0, "null-arm", &o.null_arm, "add arm 'null': base's exact argv and env again"),
+		OPT_LIST(0, "head-env", &o.head_env, "'K=V || K=V2'", "head variants in one rotation: arms head, hd01, ..."),
+		OPT_STRING('w', "workloads", &o.workloads, "SEL", "built-in rows: =exact, substring, '|'"),
+		OPT_U64('n', "reps", &o.reps, "N", "reps per row, rounded up to complete blocks (default 12)", 1, 1000000),
+		OPT_U64(0, "max-reps", &o.max_reps, "N", "adaptive cap for INCONCLUSIVE rows (default: --reps)", 1, 1000000),
+		OPT_STRING('o', "out", &o.out, "FILE", "artifact path (default perfab-run.json)"),
+		OPT_STRING(0, "resume", &o.resume, "FILE", "continue an interrupted run from its checkpoint"),
+		OPT_STRING(0, "shard", &o.shard, "I/N", "run only rows i with i mod N = I-1 (for pooling)"),
+		OPT_STRING(0, "cpus", &o.cpus, "LIST", "CPUs for the children, e.g. 1-3"),
+		OPT_FLAG(0, "no-sanity-gate", &o.no_sanity, "do not stop when a head's RSS blows up at rep 0"),
+		OPT_STRING(0, "preserve-builds", &o.preserve, "DIR", "copy each arm's executable (SHA-256 checked) first"),
+		OPT_U64(0, "seed", &o.seed, "N", "seed for workloads (default: random, recorded)", 0, 9007199254740991.0),
+		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "kill a child (its whole group) after S seconds (default 600, 0 = none)", 0, 1e7),
+		OPT_U64(0, "max-procs", &o.max_procs, "N", "kill a child whose process tree exceeds N processes (default 512)", 1, 1000000),
+		OPT_DOUBLE(0, "sample-interval", &o.interval_ms, "MS", "tree RSS/PSS sampling interval (default 10)", 0.1, 60000),
+		OPT_LIST(0, "tolerance", &o.tolerances, "[METRIC=]PCT", "perfab/1 tolerance (default 2 for every metric)"),
+		OPT_STRING(0, "rules", &o.rules, "RULES", "perfab/1 (default) or rule12"),
+		OPT_STRING(0, "controls", &o.controls, "SEL", "rows that must stay unchanged"),
+		OPT_DOUBLE(0, "equivalence-margin", &o.margin, "PCT", "controls' equivalence margin (default 3)", 0, 1000),
+		OPT_DOUBLE(0, "scale", &o.scale, "X", "scale built-in workloads' work (default 1)", 1e-6, 1e6),
+		OPT_STRING(0, "counters", &o.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
+		OPT_FLAG(0, "no-cgroup", &o.no_cgroup, "do not place children in cgroups of their own"),
+		OPT_FLAG('q', "quiet", &o.quiet, "no progress lines"),
+		OPT_END(),
+	};
+
+	/* Zero / negative = "not given", so --resume can refuse what it ignores. */
+	memset(&o, 0, sizeof(o));
+	o.seed = UINT64_MAX;
+	o.timeout_s = -1;
+	o.margin = -1;
+	pab_parse_options(argc, argv, opts, run_usage,
+			  "Run arms through balanced rotated blocks, measure every child, checkpoint\n"
+			  "an artifact after every rep, and print the ledger.",
+			  &pos);
+	if (pos.n)
+		pab_usage_error(opts, run_usage, "unexpected argument '%s'", pos.v[0]);
+
+	test_ballast();
+	memset(&r, 0, sizeof(r));
+	pab_experiment_init(&r.e);
+	r.quiet = o.quiet;
+	r.color = use_color(STDERR_FILENO);
+	if (o.resume) {
+		setup_resume(&r, &o);
+	} else {
+		if (!o.out)
+			o.out = "perfab-run.json";
+		if (!(o.interval_ms > 0))
+			o.interval_ms = 10;
+		if (!o.max_procs)
+			o.max_procs = 512;
+		setup_fresh(&r, &o);
+	}
+	r.out = o.out;
+	r.timeout_ns = (int64_t)(o.timeout_s * 1e9);
+	r.scale = o.scale;
+	r.max_procs = (long)o.max_procs;
+	r.use_cgroup = !o.no_cgroup;
+	if (o.counters)
+		parse_counters(&r, o.counters);
+	r.pin = pab_pin_new(o.cpus, &why);
+	if (!r.pin)
+		die(PAB_EXIT_USAGE, "%s", why);
+	pab_spawn_setup();
+	r.sampler = pab_sampler_new(r.pin, (int64_t)(o.interval_ms * 1e6));
+	if (!r.sampler)
+		die_errno("cannot start the RSS sampler thread");
+	build_base_env(&r);
+	setup_tmp(&r);
+	cJSON_DeleteItemFromObject(r.e.run, "binding");
+	cJSON_AddItemToObject(r.e.run, "binding", pab_pin_describe(r.pin));
+	r.row_target = xcalloc(r.e.n_rows, sizeof(*r.row_target));
+	for (i = 0; i < r.e.n_rows; i++) {
+		size_t done = pab_rotation_round_up(r.e.n_arms, r.e.rows[i].n_reps);
+
+		r.row_target[i] = r.e.rows[i].n_reps ? (done > r.e.reps ? done : r.e.reps)
+						     : r.e.reps;
+	}
+
+	checkpoint(&r); /* the empty checkpoint, before any measurement */
+	ret = run_loop(&r, !o.no_sanity);
+	{
+		/* Record the binding actually obtained and the sampler's cost. */
+		int64_t cpu_ns;
+		uint64_t samples, own_hwm;
+
+		pab_sampler_cost(r.sampler, &cpu_ns, &samples);
+		cJSON_ReplaceItemInObject(r.e.run, "binding", pab_pin_describe(r.pin));
+		cJSON_DeleteItemFromObject(r.e.run, "sampler_cpu_s");
+		cJSON_DeleteItemFromObject(r.e.run, "sampler_samples");
+		cJSON_AddNumberToObject(r.e.run, "sampler_cpu_s", (double)cpu_ns / 1e9);
+		cJSON_AddNumberToObject(r.e.run, "sampler_samples", (double)samples);
+		/* perfab's own high-water mark: measuring must stay small. */
+		cJSON_DeleteItemFromObject(r.e.run, "perfab_peak_rss");
+		if (!pab_proc_status_bytes(getpid(), "VmHWM", &own_hwm))
+			cJSON_AddNumberToObject(r.e.run, "perfab_peak_rss", (double)own_hwm);
+	}
+	if (!ret) {
+		/* Preserved copies must still match what ran. */
+		for (i = 0; i < r.e.n_arms; i++) {
+			char *now = pab_sha256_file(r.e.arms[i].exe);
+
+			if (!now || strcmp(now, r.e.arms[i].sha256))
+				warning("arm '%s': '%s' changed during the run (sha256 now %s); "
+					"the artifact records the digest it started with",
+					r.e.arms[i].name, r.e.arms[i].exe, now ? now : "unreadable");
+			free(now);
+		}
+		r.e.complete = 1;
+		checkpoint(&r);
+	}
+	pab_sampler_free(r.sampler);
+	cleanup_tmp(&r);
+	if (!o.quiet)
+		note("artifact written to '%s'", r.out);
+
+	print_medians(stdout, &r.e);
+	if (ret == PAB_EXIT_SANITY) {
+		fprintf(stderr, "perfab: the sanity gate stopped the run after rep 1; the artifact "
+			"'%s' keeps the samples (rerun with --no-sanity-gate to measure anyway)\n",
+			r.out);
+	} else {
+		struct pab_ledger l;
+		struct pab_ledger_opts lo;
+
+		pab_ledger_opts_init(&lo, &r.e);
+		if (pab_ledger_build(&r.e, &lo, &l, &why)) {
+			fprintf(stderr, "perfab: no verdict: %s\n", why);
+			free(why);
+			ret = PAB_EXIT_REFUSED;
+		} else {
+			fputc('\n', stdout);
+			pab_ledger_print(stdout, &r.e, &l, PAB_LEDGER_TEXT);
+			ret = pab_verdict_exit_code(l.overall);
+			pab_ledger_release(&l);
+		}
+	}
+	pab_pin_free(r.pin);
+	free(r.row_target);
+	free(r.base_env);
+	for (i = 0; i < r.n_events; i++)
+		free((char *)r.events[i]);
+	free(r.events);
+	pab_experiment_release(&r.e);
+	pab_strlist_release(&o.arm_specs);
+	pab_strlist_release(&o.tolerances);
+	pab_strlist_release(&o.head_env);
+	pab_strlist_release(&pos);
+	return ret;
+}
+
+/* Per row and arm: the median of the headline metrics. */
+static void print_medians(FILE *f, const struct pab_experiment *e)
+{
+	static const enum pab_metric_id shown[] = {
+		PAB_M_THROUGHPUT, PAB_M_WALL, PAB_M_CPU, PAB_M_PEAK_RSS,
+		PAB_M_MINOR_FAULTS,
+	};
+	size_t ri, a, k, rep;
+
+	fprintf(f, "%-28s %-8s %4s %14s %10s %10s %12s %12s\n", "row", "arm", "n",
+		"throughput/s", "wall s", "cpu s", "peak RSS MiB", "minor flt");
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_row *row = &e->rows[ri];
+
+		for (a = 0; a < e->n_arms; a++) {
+			double med[5];
+			double *xs = xcalloc(row->n_reps ? row->n_reps : 1, sizeof(*xs));
+
+			for (k = 0; k < 5; k++) {
+				for (rep = 0; rep < row->n_reps; rep++)
+					xs[rep] = row->reps[rep].result[a].m[shown[k]];
+				if (pab_median(xs, row->n_reps, &med[k]))
+					med[k] = NAN;
+			}
+			free(xs);
+			fprintf(f, "%-28s %-8s %4zu %14.4g %10.4f %10.4f %12.1f %12.0f\n",
+				row->name, e->arms[a].name, row->n_reps, med[0], med[1],
+				med[2], med[3] / 1048576.0, med[4]);
+		}
+	}
+}

@@ -1,0 +1,17 @@
+/*
+ * digest.h — SHA-256 of a file (nettle), as 64 lowercase hex digits, so an
+ * artifact pins the exact executables an arm ran.
+ */
+#ifndef PAB_DIGEST_H
+#define PAB_DIGEST_H
+
+/* New hex string, or NULL with errno set when path cannot be read. */
+char *pab_sha256_file(const char *path);
+
+/*
+ * pab_copy_file: copy src to dst (mode 0755), fsync'ed; returns the
+ * SHA-256 of the bytes copied (new string), or NULL with errno set.
+ */
+char *pab_copy_file(const char *src, const char *dst);
+
+#endif /* PAB_DIGEST_H */

@@ -1,0 +1,228 @@
+/*
+ * experiment.c — lifetime and queries of the in-memory experiment
+ * (experiment.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "argv_split.h"
+#include "experiment.h"
+#include "rotation.h"
+#include "util.h"
+
+void pab_experiment_init(struct pab_experiment *e)
+{
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	e->schema = xstrdup(PAB_SCHEMA);
+	e->perfab_version = xstrdup(PACKAGE_VERSION);
+	e->protocol = xstrdup(PAB_PROTOCOL_NAME);
+	e->rules = xstrdup("perfab/1");
+	for (i = 0; i < PAB_M_COUNT; i++)
+		e->tolerance[i] = 2.0;
+	e->equivalence_margin = 3.0;
+}
+
+void pab_kv_release(struct pab_kv *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+const char *pab_kv_get(const struct pab_kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].value;
+	return NULL;
+}
+
+void pab_kv_set(struct pab_kv **kv, size_t *n, const char *key,
+		const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*kv)[i].key, key)) {
+			free((*kv)[i].value);
+			(*kv)[i].value = xstrdup(value);
+			return;
+		}
+	*kv = xrealloc(*kv, (*n + 1) * sizeof(**kv));
+	(*kv)[*n].key = xstrdup(key);
+	(*kv)[*n].value = xstrdup(value);
+	(*n)++;
+}
+
+void pab_arm_result_init(struct pab_arm_result *r)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < PAB_M_COUNT; i++)
+		r->m[i] = NAN;
+}
+
+void pab_arm_result_release(struct pab_arm_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < PAB_M_COUNT; i++)
+		free(r->reason[i]);
+	free(r->checksum);
+	free(r->stderr_tail);
+	pab_arm_result_init(r);
+}
+
+void pab_arm_result_null(struct pab_arm_result *r, enum pab_metric_id id,
+			 const char *reason)
+{
+	r->m[id] = NAN;
+	free(r->reason[id]);
+	r->reason[id] = xstrdup(reason);
+}
+
+struct pab_rep *pab_row_add_rep(struct pab_row *row, size_t n_arms)
+{
+	struct pab_rep *rep;
+	size_t i;
+
+	ALLOC_GROW(row->reps, row->n_reps + 1, row->reps_alloc);
+	rep = &row->reps[row->n_reps++];
+	rep->block = 0;
+	rep->order = xcalloc(n_arms, sizeof(*rep->order));
+	rep->result = xcalloc(n_arms, sizeof(*rep->result));
+	for (i = 0; i < n_arms; i++)
+		pab_arm_result_init(&rep->result[i]);
+	return rep;
+}
+
+void pab_arm_release(struct pab_arm *arm)
+{
+	free(arm->name);
+	pab_argv_free(arm->argv);
+	pab_kv_release(arm->env, arm->n_env);
+	free(arm->revision);
+	free(arm->exe);
+	free(arm->sha256);
+	free(arm->preserved);
+	memset(arm, 0, sizeof(*arm));
+}
+
+void pab_row_release(struct pab_row *row, size_t n_arms)
+{
+	size_t r, a;
+
+	free(row->name);
+	free(row->workload);
+	free(row->program);
+	pab_argv_free(row->argv);
+	pab_kv_release(row->params, row->n_params);
+	for (r = 0; r < row->n_reps; r++) {
+		for (a = 0; a < n_arms; a++)
+			pab_arm_result_release(&row->reps[r].result[a]);
+		free(row->reps[r].result);
+		free(row->reps[r].order);
+	}
+	free(row->reps);
+	free(row->fail_reason);
+}
+
+void pab_experiment_release(struct pab_experiment *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n_rows; i++)
+		pab_row_release(&e->rows[i], e->n_arms);
+	free(e->rows);
+	for (i = 0; i < e->n_arms; i++)
+		pab_arm_release(&e->arms[i]);
+	free(e->arms);
+	free(e->schema);
+	free(e->perfab_version);
+	free(e->protocol);
+	free(e->rules);
+	free(e->stopped_by);
+	cJSON_Delete(e->host);
+	cJSON_Delete(e->run);
+	cJSON_Delete(e->sanity);
+	memset(e, 0, sizeof(*e));
+}
+
+int pab_experiment_arm_index(const struct pab_experiment *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < e->n_arms; i++)
+		if (!strcmp(e->arms[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int pab_experiment_null_index(const struct pab_experiment *e)
+{
+	return pab_experiment_arm_index(e, "null");
+}
+
+int pab_experiment_check_balanced(const struct pab_experiment *e, char **why)
+{
+	size_t n = e->n_arms, r, k, i;
+	size_t *count;
+	int ret = 0;
+
+	*why = NULL;
+	if (!n || !e->n_rows) {
+		*why = xstrdup("the artifact has no arms or no rows");
+		return -1;
+	}
+	count = xcalloc(n * n, sizeof(*count));
+	for (i = 0; i < e->n_rows && !ret; i++) {
+		const struct pab_row *row = &e->rows[i];
+
+		/* A failed row stopped mid-block on purpose; it is judged FAIL
+		 * from what it has, not refused. */
+		if (row->failed && row->n_reps)
+			continue;
+		if (!row->n_reps || row->n_reps % n) {
+			*why = xasprintf("row '%s' has %zu reps, not a whole number of %zu-rep blocks",
+					 row->name, row->n_reps, n);
+			ret = -1;
+			break;
+		}
+		memset(count, 0, n * n * sizeof(*count));
+		for (r = 0; r < row->n_reps; r++)
+			for (k = 0; k < n; k++) {
+				size_t arm = row->reps[r].order[k];
+
+				if (arm >= n) {
+					*why = xasprintf("row '%s' rep %zu names an unknown arm",
+							 row->name, r);
+					ret = -1;
+					goto out_free_count;
+				}
+				count[arm * n + k]++;
+			}
+		for (k = 0; k < n * n; k++)
+			if (count[k] != row->n_reps / n) {
+				*why = xasprintf("row '%s': arm '%s' ran %zu times in position %zu, not %zu",
+						 row->name, e->arms[k / n].name, count[k],
+						 k % n + 1, row->n_reps / n);
+				ret = -1;
+				break;
+			}
+	}
+out_free_count:
+	free(count);
+	return ret;
+}

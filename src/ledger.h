@@ -1,0 +1,152 @@
+/*
+ * ledger.h — apply the verdict rules of stats/ to an experiment: one cell
+ * per row × head arm × judged metric, a verdict per row and overall, the
+ * disposition that follows from them, and renderings as text, JSON
+ * (doc/ledger-json.md), Markdown (fit for a pull-request comment), JUnit
+ * XML and a self-contained HTML report (report.h).
+ *
+ * Head arms are every arm except base (the arm named "base", else the
+ * first) and "null". A metric is judged when it is in the judged set and
+ * at least one pair of base/head values was measured; a metric that was
+ * never measured is listed as "not measured", never judged as 0.
+ */
+#ifndef PAB_LEDGER_H
+#define PAB_LEDGER_H
+
+#include <stdio.h>
+
+#include "experiment.h"
+#include "pab_stats.h"
+
+struct pab_ledger_opts {
+	enum pab_rules rules;
+	double conf;                 /* 0.95 */
+	const char *controls;        /* extra control-row selection, or NULL */
+	int judged[PAB_M_COUNT];     /* 1 = judge this metric */
+};
+
+/* Defaults: the experiment's recorded rules, 95%, the default judged set. */
+void pab_ledger_opts_init(struct pab_ledger_opts *o,
+			  const struct pab_experiment *e);
+
+struct pab_ledger_cell {
+	size_t row, arm;             /* indices into the experiment */
+	enum pab_metric_id metric;
+	struct pab_cell_result res;
+};
+
+struct pab_ledger_row {
+	size_t row, arm;             /* row × head arm */
+	int control;
+	double saved_pct;            /* memory credit granted (0 for controls) */
+	double rss_floor;            /* median base rss_floor, NaN if unknown */
+	int floor_inconsistent;      /* floor above the lowest peak: flagged */
+	size_t n;                    /* paired reps */
+	enum pab_verdict verdict;
+	const char *why;             /* static note (failed row etc.) or NULL */
+};
+
+struct pab_ledger {
+	int base, null_arm;          /* arm indices; null_arm -1 when none */
+	enum pab_rules rules;
+	struct pab_ledger_row *rows; /* n_rows = rows × head arms */
+	size_t n_rows;
+	struct pab_ledger_cell *cells;
+	size_t n_cells;
+	enum pab_verdict overall;
+};
+
+/* Judge e. Returns 0, or -1 with a reason (caller frees) in *why. */
+int pab_ledger_build(const struct pab_experiment *e,
+		     const struct pab_ledger_opts *o, struct pab_ledger *l,
+		     char **why);
+void pab_ledger_release(struct pab_ledger *l);
+
+/* Verdict of experiment row `row` over all head arms. */
+enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row);
+
+/* Index of the base arm of e (arm "base", else the first arm). */
+int pab_ledger_base_arm(const struct pab_experiment *e);
+
+/*
+ * The disposition: what to do with the change, after the seed's table
+ * "Accepting incremental performance improvements". It never changes a
+ * verdict (INCONCLUSIVE stays INCONCLUSIVE); it maps the cells to the
+ * action the table prescribes. First match wins, in this order:
+ *   REJECT_BROKEN   a row failed (a child crashed, timed out or exited
+ *                   non-zero): a correctness failure; reject or fix
+ *   REJECT_CPU      a throughput or cpu cell FAILs beyond its noise and
+ *                   memory credit: reject or revise, even if others improve
+ *   REJECT_OTHER    any other cell FAILs (p99, peak or drain RSS, faults,
+ *                   a control that changed): reject or revise
+ *   FOLLOW_UP       no FAIL, but a throughput/cpu cell or a control row is
+ *                   INCONCLUSIVE, or a row has fewer than 6 paired reps:
+ *                   wide uncertainty or missing coverage; run a bounded
+ *                   follow-up (a metric a row cannot have, such as p99 of
+ *                   a plain command, is listed "not measured", not held)
+ *   LIMITED         no FAIL; only ancillary cells (memory, p99, faults) of
+ *                   non-control rows INCONCLUSIVE: accept within declared
+ *                   risk bounds or with explicit owner acceptance, keeping
+ *                   the INCONCLUSIVE labels
+ *   ACCEPT_GAIN     everything PASSes and some throughput/cpu cell of a
+ *                   non-control row is a supported gain (whole interval
+ *                   below 0 and beyond noise): accept, report its size
+ *   ACCEPT          everything PASSes, no gain demonstrated: the
+ *                   regression gate passed; that proves neither
+ *                   improvement nor equality
+ */
+enum pab_disposition_kind {
+	PAB_DISP_ACCEPT_GAIN,
+	PAB_DISP_ACCEPT,
+	PAB_DISP_LIMITED,
+	PAB_DISP_FOLLOW_UP,
+	PAB_DISP_REJECT_CPU,
+	PAB_DISP_REJECT_OTHER,
+	PAB_DISP_REJECT_BROKEN,
+};
+
+struct pab_disposition {
+	enum pab_disposition_kind kind;
+	const char *name;      /* stable key: "accept-gain", "accept",
+				* "accept-with-uncertainty", "follow-up",
+				* "reject-cpu", "reject-other", "reject-failure" */
+	const char *evidence;  /* the table's evidence column (static) */
+	const char *action;    /* the table's disposition column (static) */
+	size_t cells, pass, inconclusive, fail, not_measured;
+	size_t gains;          /* supported throughput/cpu gains */
+	size_t deciding;       /* cells that put it in this class */
+};
+
+/* Classify l (pure). */
+void pab_ledger_disposition(const struct pab_experiment *e,
+			    const struct pab_ledger *l,
+			    struct pab_disposition *d);
+
+/* "disposition: ACTION (EVIDENCE; counts)" without a newline, new memory. */
+char *pab_disposition_line(const struct pab_disposition *d);
+
+/* 1 when the cell is a supported gain (see ACCEPT_GAIN above). */
+int pab_ledger_cell_is_gain(const struct pab_ledger *l,
+			    const struct pab_ledger_cell *c);
+
+enum pab_ledger_format {
+	PAB_LEDGER_TEXT,
+	PAB_LEDGER_JSON,
+	PAB_LEDGER_MARKDOWN,
+	PAB_LEDGER_JUNIT,
+	PAB_LEDGER_HTML,
+};
+/* "text", "json", "markdown" (or "md"), "junit", "html"; 0 or -1. */
+int pab_ledger_format_parse(const char *s, enum pab_ledger_format *out);
+
+/* Render to f. */
+void pab_ledger_print(FILE *f, const struct pab_experiment *e,
+		      const struct pab_ledger *l, enum pab_ledger_format fmt);
+
+/* A percentage change for tables: "+1.5", "+inf" / "-inf", "n/a" (NaN). */
+void pab_ledger_fmt_pct(char *buf, size_t len, double v);
+
+/* The exit code for a verdict (PAB_EXIT_PASS, _FAIL, _INCONCLUSIVE). */
+int pab_verdict_exit_code(enum pab_verdict v);
+
+#endif /* PAB_LEDGER_H */

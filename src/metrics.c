@@ -1,0 +1,69 @@
+/*
+ * metrics.c — the metric table (metrics.h). Adding a metric means one line
+ * here and one enum value; nothing else lists metrics.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "metrics.h"
+
+#define LOW PAB_LOWER_IS_BETTER
+#define HIGH PAB_HIGHER_IS_BETTER
+
+const struct pab_metric pab_metrics[PAB_M_COUNT] = {
+	{ PAB_M_THROUGHPUT, "throughput", "ops/s", HIGH, 1, 1, 0, "throughput",
+	  "workload report ops/elapsed; for a plain command 1/wall" },
+	{ PAB_M_WALL, "wall", "s", LOW, 0, 0, 0, "wall",
+	  "monotonic clock around the child" },
+	{ PAB_M_CPU, "cpu", "s", LOW, 1, 1, 0, "cpu",
+	  "user+sys of the child tree (wait4 rusage)" },
+	{ PAB_M_USER, "user", "s", LOW, 0, 0, 0, "user", "wait4 rusage" },
+	{ PAB_M_SYS, "sys", "s", LOW, 0, 0, 0, "sys", "wait4 rusage" },
+	{ PAB_M_MINOR_FAULTS, "minor_faults", "count", LOW, 1, 1, 0,
+	  "minor faults", "wait4 rusage" },
+	{ PAB_M_MAJOR_FAULTS, "major_faults", "count", LOW, 0, 0, 0,
+	  "major faults", "wait4 rusage" },
+	{ PAB_M_VOL_CTX, "voluntary_ctx_switches", "count", LOW, 0, 0, 0,
+	  "voluntary ctx switches", "wait4 rusage" },
+	{ PAB_M_INVOL_CTX, "involuntary_ctx_switches", "count", LOW, 0, 0, 0,
+	  "involuntary ctx switches", "wait4 rusage" },
+	{ PAB_M_PEAK_RSS, "peak_rss", "bytes", LOW, 1, 0, 1, "peak RSS",
+	  "the child's own VmHWM, read when it exits (ptrace exit stop)" },
+	{ PAB_M_TREE_PEAK_RSS, "tree_peak_rss", "bytes", LOW, 0, 0, 1,
+	  "tree peak RSS", "sampled sum of smaps_rollup Rss over the child tree" },
+	{ PAB_M_TREE_PEAK_PSS, "tree_peak_pss", "bytes", LOW, 0, 0, 1,
+	  "tree peak PSS", "sampled sum of smaps_rollup Pss over the child tree" },
+	{ PAB_M_CGROUP_PEAK, "cgroup_peak", "bytes", LOW, 0, 0, 1,
+	  "cgroup peak", "peak of the child's own cgroup" },
+	{ PAB_M_DRAIN_RSS, "drain_rss", "bytes", LOW, 1, 0, 1, "drain RSS",
+	  "workload report: RSS a fixed delay after the work drained" },
+	{ PAB_M_RELEASE_BOUND_RSS, "release_bound_rss", "bytes", LOW, 0, 0, 1,
+	  "release-bound RSS", "workload report: RSS at the release bound" },
+	{ PAB_M_RELEASE_MS, "release_ms", "ms", LOW, 0, 0, 0, "release ms",
+	  "workload report: time until RSS settles" },
+	{ PAB_M_RSS_FLOOR, "rss_floor", "bytes", LOW, 0, 0, 1, "RSS floor",
+	  "workload report: pre-work RSS + live requested bytes, while live" },
+	{ PAB_M_P99, "p99", "ns", LOW, 1, 0, 0, "p99 latency",
+	  "latency replay: 99th percentile of raw operation latencies" },
+	{ PAB_M_INSTRUCTIONS, "instructions", "count", LOW, 0, 0, 0,
+	  "instructions", "hardware counter (libpfm4 + perf_event_open)" },
+	{ PAB_M_CYCLES, "cycles", "count", LOW, 0, 0, 0, "cycles",
+	  "hardware counter (libpfm4 + perf_event_open)" },
+	{ PAB_M_TASK_CLOCK, "task_clock", "ns", LOW, 0, 0, 0, "task clock",
+	  "software counter (perf_event_open)" },
+	{ PAB_M_PAGE_FAULTS, "page_faults", "count", LOW, 0, 0, 0, "page faults",
+	  "software counter (perf_event_open)" },
+	{ PAB_M_CONTEXT_SWITCHES, "context_switches", "count", LOW, 0, 0, 0,
+	  "context switches", "software counter (perf_event_open)" },
+};
+
+const struct pab_metric *pab_metric_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PAB_M_COUNT; i++)
+		if (!strcmp(pab_metrics[i].name, name))
+			return &pab_metrics[i];
+	return NULL;
+}

@@ -1,0 +1,170 @@
+/*
+ * options.c — the option parser and --help generator behind options.h.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "util.h"
+
+void pab_strlist_push(struct pab_strlist *l, const char *s)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = s;
+}
+
+void pab_strlist_release(struct pab_strlist *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->alloc = 0;
+}
+
+static void print_help(FILE *f, const struct pab_option *opts,
+		       const char *usage, const char *description)
+{
+	const struct pab_option *o;
+
+	fprintf(f, "usage: %s\n", usage);
+	if (description)
+		fprintf(f, "\n%s\n", description);
+	fputc('\n', f);
+	for (o = opts; o->type != PAB_OPT_END; o++) {
+		char left[64];
+		int n;
+
+		if (o->short_name)
+			n = snprintf(left, sizeof(left), "-%c, --%s", o->short_name,
+				     o->long_name);
+		else
+			n = snprintf(left, sizeof(left), "    --%s", o->long_name);
+		if (o->argh && n > 0 && (size_t)n < sizeof(left))
+			snprintf(left + n, sizeof(left) - (size_t)n, " %s", o->argh);
+		fprintf(f, "  %-28s %s\n", left, o->help);
+	}
+	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
+}
+
+void pab_usage_error(const struct pab_option *opts, const char *usage,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfab: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fprintf(stderr, "usage: %s\n", usage);
+	(void)opts;
+	fputs("(run with --help for all options)\n", stderr);
+	exit(PAB_EXIT_USAGE);
+}
+
+static const struct pab_option *find_long(const struct pab_option *opts,
+					  const char *name, size_t len)
+{
+	for (; opts->type != PAB_OPT_END; opts++)
+		if (strlen(opts->long_name) == len &&
+		    !strncmp(opts->long_name, name, len))
+			return opts;
+	return NULL;
+}
+
+static const struct pab_option *find_short(const struct pab_option *opts,
+					   char c)
+{
+	for (; opts->type != PAB_OPT_END; opts++)
+		if (opts->short_name && opts->short_name == c)
+			return opts;
+	return NULL;
+}
+
+static void set_value(const struct pab_option *o, const char *arg,
+		      const struct pab_option *opts, const char *usage)
+{
+	switch (o->type) {
+	case PAB_OPT_FLAG:
+		*(int *)o->value = 1;
+		return;
+	case PAB_OPT_STRING:
+		*(const char **)o->value = arg;
+		return;
+	case PAB_OPT_LIST:
+		pab_strlist_push(o->value, arg);
+		return;
+	case PAB_OPT_U64:
+		if (parse_u64(arg, (uint64_t)o->min, (uint64_t)o->max, o->value))
+			pab_usage_error(opts, usage,
+					"option '--%s' needs a whole number in [%.0f, %.0f], not '%s'",
+					o->long_name, o->min, o->max, arg);
+		return;
+	case PAB_OPT_DOUBLE:
+		if (parse_double(arg, o->min, o->max, o->value))
+			pab_usage_error(opts, usage,
+					"option '--%s' needs a number in [%g, %g], not '%s'",
+					o->long_name, o->min, o->max, arg);
+		return;
+	case PAB_OPT_END:
+		break;
+	}
+	BUG("option type %d", (int)o->type);
+}
+
+void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
+		       const char *usage, const char *description,
+		       struct pab_strlist *positional)
+{
+	int i, only_positional = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct pab_option *o = NULL;
+		const char *val = NULL;
+
+		if (only_positional || a[0] != '-' || !a[1]) {
+			pab_strlist_push(positional, a);
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_positional = 1;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_help(stdout, opts, usage, description);
+			exit(0);
+		}
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+
+			o = find_long(opts, a + 2, len);
+			if (!o)
+				pab_usage_error(opts, usage, "unknown option '%.*s'",
+						(int)len + 2, a);
+			if (eq) {
+				if (o->type == PAB_OPT_FLAG)
+					pab_usage_error(opts, usage,
+							"option '--%s' takes no value",
+							o->long_name);
+				val = eq + 1;
+			}
+		} else {
+			o = find_short(opts, a[1]);
+			if (!o || a[2])
+				pab_usage_error(opts, usage, "unknown option '%s'", a);
+		}
+		if (o->type != PAB_OPT_FLAG && !val) {
+			if (i + 1 >= argc)
+				pab_usage_error(opts, usage,
+						"option '--%s' needs a value (%s)",
+						o->long_name, o->argh ? o->argh : "VALUE");
+			val = argv[++i];
+		}
+		set_value(o, val, opts, usage);
+	}
+}

@@ -1,0 +1,66 @@
+/*
+ * options.h — table-driven option parsing (after git's parse-options):
+ * each subcommand declares its options once, in an array, and both the
+ * parser and the generated --help read that array, so they cannot drift.
+ *
+ * Accepted spellings: --name VALUE, --name=VALUE, -x VALUE, and "--" to end
+ * options. Positional arguments may be interleaved with options.
+ */
+#ifndef PAB_OPTIONS_H
+#define PAB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum pab_opt_type {
+	PAB_OPT_END = 0,
+	PAB_OPT_FLAG,   /* int *: set to 1 */
+	PAB_OPT_STRING, /* const char **: last one wins */
+	PAB_OPT_LIST,   /* struct pab_strlist *: every occurrence appended */
+	PAB_OPT_U64,    /* uint64_t *: checked against [min, max] */
+	PAB_OPT_DOUBLE, /* double *: checked against [min, max] */
+};
+
+/* A growable list of borrowed strings (argv pointers). */
+struct pab_strlist {
+	const char **v;
+	size_t n, alloc;
+};
+void pab_strlist_push(struct pab_strlist *l, const char *s);
+void pab_strlist_release(struct pab_strlist *l);
+
+struct pab_option {
+	enum pab_opt_type type;
+	char short_name;        /* 0 for none */
+	const char *long_name;
+	void *value;
+	const char *argh;       /* placeholder in help, e.g. "N" */
+	const char *help;
+	double min, max;        /* numeric range (U64 and DOUBLE) */
+};
+
+#define OPT_FLAG(s, l, v, h) { PAB_OPT_FLAG, (s), (l), (v), NULL, (h), 0, 0 }
+#define OPT_STRING(s, l, v, a, h) { PAB_OPT_STRING, (s), (l), (v), (a), (h), 0, 0 }
+#define OPT_LIST(s, l, v, a, h) { PAB_OPT_LIST, (s), (l), (v), (a), (h), 0, 0 }
+#define OPT_U64(s, l, v, a, h, lo, hi) { PAB_OPT_U64, (s), (l), (v), (a), (h), (lo), (hi) }
+#define OPT_DOUBLE(s, l, v, a, h, lo, hi) { PAB_OPT_DOUBLE, (s), (l), (v), (a), (h), (lo), (hi) }
+#define OPT_END() { PAB_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0 }
+
+/*
+ * pab_parse_options: parse argv[1..argc) (argv[0] is the subcommand name)
+ * against opts. -h/--help prints the generated help to stdout and exits 0;
+ * an unknown option, a missing or malformed value prints the error and the
+ * usage to stderr and exits PAB_EXIT_USAGE. Positional arguments are
+ * appended to *positional (borrowed pointers). usage is the synopsis line(s)
+ * without "usage: "; description is printed under it in --help.
+ */
+void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
+		       const char *usage, const char *description,
+		       struct pab_strlist *positional);
+
+/* Print the usage to stderr and exit PAB_EXIT_USAGE, after a message. */
+_Noreturn void pab_usage_error(const struct pab_option *opts,
+			       const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* PAB_OPTIONS_H */

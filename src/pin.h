@@ -1,0 +1,50 @@
+/*
+ * pin.h — CPU placement with hwloc: measured children on one cpuset,
+ * perfab's sampler on a PU outside it, so sampling never steals the
+ * children's cycles. The binding actually obtained is what gets recorded.
+ */
+#ifndef PAB_PIN_H
+#define PAB_PIN_H
+
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+#include <hwloc.h>
+
+struct pab_pin;
+
+/*
+ * pab_topology_load: hwloc_topology_init + load for perfab's needs (CPUs,
+ * caches), without hwloc's I/O and XML plugins. Returns 0, or -1 with
+ * *topo NULL. The environment children inherit is left as it was.
+ */
+int pab_topology_load(hwloc_topology_t *topo);
+
+/*
+ * pab_pin_new: plan placement. cpus is NULL (automatic: the sampler takes
+ * the last allowed PU, children the rest) or an hwloc/taskset-style list
+ * like "1-3,5" for the children (the sampler then takes an allowed PU
+ * outside it when one exists). With one usable PU everything runs unpinned
+ * and the plan says so. Returns NULL with a reason in *why (caller frees)
+ * for an unparseable or unusable list.
+ */
+struct pab_pin *pab_pin_new(const char *cpus, char **why);
+void pab_pin_free(struct pab_pin *pin);
+
+/* 1 when children are pinned. */
+int pab_pin_active(const struct pab_pin *pin);
+
+/* Bind the calling thread to the sampler PU (no-op when unpinned). */
+int pab_pin_sampler_thread(const struct pab_pin *pin);
+
+/*
+ * pab_pin_child: bind process pid to the children's cpuset and store the
+ * binding the kernel reports back, as a list string, for the artifact.
+ * Returns 0 or -1 (errno set). No-op returning 0 when unpinned.
+ */
+int pab_pin_child(struct pab_pin *pin, pid_t pid);
+
+/* What the plan and the last pab_pin_child obtained, as JSON (caller owns). */
+cJSON *pab_pin_describe(const struct pab_pin *pin);
+
+#endif /* PAB_PIN_H */

@@ -1,0 +1,384 @@
+/*
+ * runchild.c — one measured child (runchild.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "runchild.h"
+#include "util.h"
+
+void pab_spawn_setup(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+char *pab_resolve_exe(const char *name)
+{
+	const char *path, *p;
+	struct stat st;
+
+	if (!*name) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (strchr(name, '/')) {
+		if (stat(name, &st))
+			return NULL;
+		if (!S_ISREG(st.st_mode) || access(name, X_OK)) {
+			errno = EACCES;
+			return NULL;
+		}
+		return xstrdup(name);
+	}
+	path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; ) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = len ? xasprintf("%.*s/%s", (int)len, p, name)
+				 : xasprintf("./%s", name);
+
+		if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
+			return cand;
+		free(cand);
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+/* What the cloned child needs; lives in perfab's memory, which it shares. */
+struct child_args {
+	const struct pab_spawn_opts *o;
+	int gate, errfd, out_w, err_w;
+	int close_fds[4];
+};
+
+/*
+ * The child, cloned with CLONE_VM: it shares perfab's memory until its
+ * execve, so exec never has to tear down a copy of perfab's address space
+ * (that teardown would be billed to the measured wall time). It therefore
+ * only makes system calls on data prepared by the parent: no malloc, no
+ * stdio. Not instrumented by sanitizers: it runs on a private stack.
+ * Reports exec failure through errfd; never returns.
+ */
+__attribute__((no_sanitize("address", "undefined")))
+static int child_main(void *arg)
+{
+	const struct child_args *c = arg;
+	sigset_t none;
+	char go = 0;
+	int err, devnull, i;
+
+	for (i = 0; i < 4; i++)
+		close(c->close_fds[i]);
+	setpgid(0, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (devnull >= 0)
+		dup2(devnull, STDIN_FILENO);
+	dup2(c->out_w, STDOUT_FILENO);
+	dup2(c->err_w, STDERR_FILENO);
+	/* Wait for the parent to attach; EOF (parent died) means stop. */
+	while (read(c->gate, &go, 1) < 0 && errno == EINTR)
+		;
+	if (go != 'g')
+		_exit(126);
+	execve(c->o->exe, c->o->argv, c->o->envp);
+	err = errno;
+	while (write(c->errfd, &err, sizeof(err)) < 0 && errno == EINTR)
+		;
+	_exit(127);
+}
+
+#define CHILD_STACK_BYTES (256 * 1024)
+
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+static int under_valgrind(void)
+{
+	return RUNNING_ON_VALGRIND != 0;
+}
+#else
+static int under_valgrind(void)
+{
+	return 0;
+}
+#endif
+
+static int64_t ns_left(int64_t deadline)
+{
+	int64_t now = now_monotonic_ns();
+
+	return deadline > now ? deadline - now : 0;
+}
+
+/* Read what is there (non-blocking); keep the tail of stderr. 0 at EOF. */
+static int drain(int fd, uint64_t *count, char *tail, size_t *tail_len)
+{
+	char buf[16384];
+
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof(buf));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return 1; /* EAGAIN: nothing more for now */
+		if (!got)
+			return 0;
+		*count += (uint64_t)got;
+		if (!tail)
+			continue;
+		if ((size_t)got >= PAB_STDERR_TAIL) {
+			memcpy(tail, buf + got - PAB_STDERR_TAIL, PAB_STDERR_TAIL);
+			*tail_len = PAB_STDERR_TAIL;
+		} else {
+			size_t keep = *tail_len + (size_t)got > PAB_STDERR_TAIL ?
+				PAB_STDERR_TAIL - (size_t)got : *tail_len;
+
+			memmove(tail, tail + *tail_len - keep, keep);
+			memcpy(tail + keep, buf, (size_t)got);
+			*tail_len = keep + (size_t)got;
+		}
+	}
+}
+
+static void close_pair(int p[2])
+{
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	p[0] = p[1] = -1;
+}
+
+int pab_spawn_measure(const struct pab_spawn_opts *o,
+		      struct pab_spawn_result *res)
+{
+	int gate[2] = { -1, -1 }, errp[2] = { -1, -1 }, outp[2] = { -1, -1 };
+	int errout[2] = { -1, -1 }, status = 0, traced, err = 0, sfd = -1;
+	int out_open, err_open;
+	struct child_args ca;
+	void *stack = NULL;
+	int64_t t0, deadline = 0, kill_at = 0;
+	size_t tail_len = 0;
+	sigset_t chld;
+	ssize_t got;
+	pid_t pid;
+	char go = 'g';
+
+	memset(res, 0, sizeof(*res));
+	res->own_hwm_why = "not read";
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (pipe2(gate, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
+	    pipe2(outp, O_CLOEXEC) || pipe2(errout, O_CLOEXEC))
+		goto out_sys;
+	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		goto out_sys;
+	stack = mmap(NULL, CHILD_STACK_BYTES, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED) {
+		stack = NULL;
+		goto out_sys;
+	}
+	ca.o = o;
+	ca.gate = gate[0];
+	ca.errfd = errp[1];
+	ca.out_w = outp[1];
+	ca.err_w = errout[1];
+	ca.close_fds[0] = gate[1];
+	ca.close_fds[1] = errp[0];
+	ca.close_fds[2] = outp[0];
+	ca.close_fds[3] = errout[0];
+	if (under_valgrind()) {
+		/* valgrind refuses general clone(): a plain fork does the same
+		 * job, only with a dearer exec. */
+		pid = fork();
+		if (!pid)
+			child_main(&ca);
+	} else {
+		pid = clone(child_main, (char *)stack + CHILD_STACK_BYTES,
+			    CLONE_VM | SIGCHLD, &ca);
+	}
+	if (pid < 0)
+		goto out_sys;
+	close(gate[0]);
+	close(errp[1]);
+	close(outp[1]);
+	close(errout[1]);
+	gate[0] = errp[1] = outp[1] = errout[1] = -1;
+	fcntl(outp[0], F_SETFL, O_NONBLOCK);
+	fcntl(errout[0], F_SETFL, O_NONBLOCK);
+	setpgid(pid, pid);
+	/* EXITKILL: if perfab dies, the traced child dies with it. */
+	traced = !ptrace(PTRACE_SEIZE, pid, NULL,
+			 (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
+	if (!traced)
+		res->own_hwm_why = "ptrace is not permitted here (see /proc/sys/kernel/yama/ptrace_scope)";
+	if (o->pin && pab_pin_child(o->pin, pid))
+		warning("cannot bind the child to its CPUs: %s", strerror(errno));
+	if (o->at_gate)
+		o->at_gate(pid, o->at_gate_arg);
+
+	t0 = now_monotonic_ns();
+	if (write(gate[1], &go, 1) != 1)
+		err = errno;
+	close(gate[1]);
+	gate[1] = -1;
+	/* Exec success closes errp (CLOEXEC); failure sends errno. */
+	do {
+		got = read(errp[0], &res->spawn_errno, sizeof(res->spawn_errno));
+	} while (got < 0 && errno == EINTR);
+	if (got != (ssize_t)sizeof(res->spawn_errno))
+		res->spawn_errno = err;
+	if (o->sampler && !res->spawn_errno)
+		pab_sampler_watch(o->sampler, pid, o->max_procs);
+	if (o->timeout_ns > 0)
+		deadline = t0 + o->timeout_ns;
+
+	out_open = err_open = 1;
+	for (;;) {
+		struct pollfd pfd[3];
+		struct signalfd_siginfo si;
+		int64_t wait_ns = 1000000000;
+		pid_t w = wait4(pid, &status, WNOHANG | __WALL, &res->ru);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			err = errno;
+			break;
+		}
+		if (w > 0 && WIFSTOPPED(status)) {
+			int sig = WSTOPSIG(status);
+			int event = status >> 16;
+
+			if (event == PTRACE_EVENT_EXIT) {
+				/* The mm still exists: this is the child's own peak. */
+				if (!pab_proc_status_bytes(pid, "VmHWM",
+							   &res->own_hwm_bytes))
+					res->own_hwm_why = NULL;
+				else
+					res->own_hwm_why = "VmHWM unreadable at exit";
+				sig = 0;
+			} else if (event) {
+				sig = 0; /* group-stop or other event: resume */
+			}
+			ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+			continue;
+		}
+		if (w > 0)
+			break; /* exited or killed */
+		if (deadline) {
+			if (!ns_left(deadline)) {
+				if (!res->timed_out) {
+					res->timed_out = 1;
+					kill(-pid, SIGTERM);
+					kill(pid, SIGTERM);
+					kill_at = now_monotonic_ns() + o->kill_grace_ns;
+				} else if (kill_at && !ns_left(kill_at)) {
+					kill(-pid, SIGKILL);
+					kill(pid, SIGKILL);
+					kill_at = 0;
+				}
+				wait_ns = 10000000;
+			} else if (ns_left(deadline) < wait_ns) {
+				wait_ns = ns_left(deadline);
+			}
+		}
+		pfd[0].fd = sfd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = out_open ? outp[0] : -1;
+		pfd[1].events = POLLIN;
+		pfd[2].fd = err_open ? errout[0] : -1;
+		pfd[2].events = POLLIN;
+		if (poll(pfd, 3, (int)((wait_ns + 999999) / 1000000)) < 0 &&
+		    errno != EINTR) {
+			err = errno;
+			break;
+		}
+		while (read(sfd, &si, sizeof(si)) > 0)
+			;
+		if (out_open && pfd[1].revents)
+			out_open = drain(outp[0], &res->stdout_bytes, NULL, NULL);
+		if (err_open && pfd[2].revents)
+			err_open = drain(errout[0], &res->stderr_bytes,
+					 res->stderr_tail, &tail_len);
+	}
+	res->wall_ns = now_monotonic_ns() - t0;
+	/* Leave nothing of the child behind to disturb the next rep. */
+	kill(-pid, SIGKILL);
+	/* What the child wrote last; descendants may hold the pipes: no wait. */
+	if (out_open)
+		drain(outp[0], &res->stdout_bytes, NULL, NULL);
+	if (err_open)
+		drain(errout[0], &res->stderr_bytes, res->stderr_tail, &tail_len);
+	/* Keep it printable: it ends up in messages and JSON. */
+	for (size_t i = 0; i < tail_len; i++) {
+		unsigned char c = (unsigned char)res->stderr_tail[i];
+
+		if ((c < 32 && c != '\n' && c != '\t') || c > 126)
+			res->stderr_tail[i] = '?';
+	}
+	res->stderr_tail[tail_len] = '\0';
+	if (o->sampler && !res->spawn_errno) {
+		pab_sampler_unwatch(o->sampler, &res->tree);
+		res->tree_limit_hit = res->tree.limit_hit;
+	}
+	close_pair(errp);
+	close_pair(outp);
+	close_pair(errout);
+	close(sfd);
+	munmap(stack, CHILD_STACK_BYTES); /* the child has exec'd or is gone */
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	if (WIFEXITED(status)) {
+		res->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		res->exit_code = -1;
+		res->term_signal = WTERMSIG(status);
+	}
+	return 0;
+
+out_sys:
+	err = errno;
+	if (stack)
+		munmap(stack, CHILD_STACK_BYTES);
+	close_pair(gate);
+	close_pair(errp);
+	close_pair(outp);
+	close_pair(errout);
+	if (sfd >= 0)
+		close(sfd);
+	errno = err;
+	return -1;
+}

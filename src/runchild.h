@@ -1,0 +1,72 @@
+/*
+ * runchild.h — run ONE measured child and report what it cost.
+ *
+ * The child is forked, put in its own process group, held at a gate while
+ * perfab attaches (ptrace exit stop, CPU binding), then released into
+ * execve — never through a shell. perfab waits with wait4 for the child's
+ * rusage; ptrace's exit stop lets it read the child's OWN VmHWM while the
+ * process still exists (ru_maxrss would carry the parent's peak across
+ * exec). A timeout sends SIGTERM to the whole group, then SIGKILL.
+ *
+ * The caller must have SIGCHLD blocked in every thread (pab_spawn_setup()
+ * does it; call it before starting threads).
+ */
+#ifndef PAB_RUNCHILD_H
+#define PAB_RUNCHILD_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "pin.h"
+#include "sampler.h"
+
+struct pab_spawn_opts {
+	const char *exe;      /* resolved path to execve */
+	char *const *argv;    /* argv[0] as the user wrote it */
+	char *const *envp;    /* the complete environment */
+	struct pab_pin *pin;  /* may be NULL */
+	struct pab_sampler *sampler; /* may be NULL */
+	int64_t timeout_ns;   /* 0 = none */
+	int64_t kill_grace_ns;/* SIGTERM -> SIGKILL delay */
+	long max_procs;       /* kill the group when its tree exceeds this (0 = no limit) */
+	/* Called while the child is held at the gate, before its exec: the
+	 * place to open counters on it or move it into a cgroup. May be NULL. */
+	void (*at_gate)(pid_t pid, void *arg);
+	void *at_gate_arg;
+};
+
+struct pab_spawn_result {
+	int spawn_errno;      /* non-zero: exec failed, nothing ran */
+	int64_t wall_ns;      /* gate release to reap */
+	struct rusage ru;     /* of the child and its reaped descendants */
+	int exit_code;        /* -1 when killed by a signal */
+	int term_signal;
+	int timed_out;
+	uint64_t own_hwm_bytes;  /* child's VmHWM at exit */
+	const char *own_hwm_why; /* static reason when not read, else NULL */
+	struct pab_tree_peaks tree;
+	int tree_limit_hit;   /* killed for exceeding max_procs */
+	/* Output is drained as it comes and never held whole: stdout is
+	 * counted and dropped, the last PAB_STDERR_TAIL bytes of stderr kept. */
+	uint64_t stdout_bytes, stderr_bytes;
+	char stderr_tail[4096 + 1];  /* NUL-terminated */
+};
+#define PAB_STDERR_TAIL 4096
+
+/* Block SIGCHLD in the calling thread (threads created later inherit). */
+void pab_spawn_setup(void);
+
+/* Run and measure. Returns 0 (see res for how it went) or -1 on a system
+ * error before the child could start (errno set). */
+int pab_spawn_measure(const struct pab_spawn_opts *o,
+		      struct pab_spawn_result *res);
+
+/*
+ * pab_resolve_exe: the path execvp would run for name (a name with a '/'
+ * is taken as is), checked to be an executable regular file. New string,
+ * or NULL with errno set.
+ */
+char *pab_resolve_exe(const char *name);
+
+#endif /* PAB_RUNCHILD_H */

@@ -1,0 +1,331 @@
+/*
+ * util.c — shared helpers: diagnostics, allocation, checked parsing,
+ * clocks, string buffers. See util.h for the contracts.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "perfab: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	fputs("perfab: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(err));
+	exit(PAB_EXIT_RUNTIME);
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("note: ", fmt, ap);
+	va_end(ap);
+}
+
+void bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perfab: BUG at %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die(PAB_EXIT_RUNTIME, "out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+
+	if (!p)
+		die(PAB_EXIT_RUNTIME, "out of memory allocating %zu x %zu bytes",
+		    count, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		die(PAB_EXIT_RUNTIME, "out of memory allocating %zu bytes", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list copy;
+	char *s;
+	int len;
+
+	va_copy(copy, ap);
+	len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (len < 0)
+		BUG("bad format '%s'", fmt);
+	s = xmalloc((size_t)len + 1);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void *xgrow(void *array, size_t elem, size_t need, size_t *alloc)
+{
+	size_t n;
+
+	if (need <= *alloc)
+		return array;
+	n = *alloc ? *alloc : 8;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / elem)
+			die(PAB_EXIT_RUNTIME, "out of memory growing an array");
+		n *= 2;
+	}
+	*alloc = n;
+	return xrealloc(array, n * elem);
+}
+
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	long v;
+	char *end;
+
+	if (!s || !*s || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double min, double max, double *out)
+{
+	double v;
+	char *end;
+
+	if (!s || !*s || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t now_monotonic_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+int64_t now_thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+int64_t now_process_cpu_ns(void)
+{
+	return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+void pab_strbuf_add(struct pab_strbuf *sb, const char *s, size_t n)
+{
+	ALLOC_GROW(sb->buf, sb->len + n + 1, sb->alloc);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void pab_strbuf_addstr(struct pab_strbuf *sb, const char *s)
+{
+	pab_strbuf_add(sb, s, strlen(s));
+}
+
+void pab_strbuf_addf(struct pab_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	pab_strbuf_addstr(sb, s);
+	free(s);
+}
+
+char *pab_strbuf_detach(struct pab_strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return s;
+}
+
+void pab_strbuf_release(struct pab_strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+char *read_file_max(const char *path, size_t max_bytes, size_t *len)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	char chunk[4096];
+	ssize_t got;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		got = read(fd, chunk, sizeof(chunk));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		if (sb.len + (size_t)got > max_bytes) {
+			got = -1;
+			errno = EFBIG;
+			break;
+		}
+		pab_strbuf_add(&sb, chunk, (size_t)got);
+	}
+	err = errno;
+	close(fd);
+	if (got < 0) {
+		pab_strbuf_release(&sb);
+		errno = err;
+		return NULL;
+	}
+	if (len)
+		*len = sb.len;
+	return pab_strbuf_detach(&sb);
+}
+
+void pab_crash_point(const char *name)
+{
+	static long calls, target = -1;
+	const char *s;
+
+	if (target < 0) {
+		s = getenv("PERFAB_TEST_CRASH_AT");
+		if (!s || parse_long(s, 1, 1000000, &target))
+			target = 0;
+	}
+	if (!target || ++calls != target)
+		return;
+	fprintf(stderr, "perfab: crash point %ld: %s\n", calls, name);
+	kill(getpid(), SIGKILL);
+}
+
+int use_color(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(fd) && !(nc && *nc);
+}

@@ -1,0 +1,285 @@
+/*
+ * pab_stats.h — the whole contract of perfab's statistics library.
+ *
+ * Pure computation: no I/O, no globals, no printing, no exit. Every
+ * function either returns a value or 0 / a negative PAB_E* code; output
+ * goes through caller-owned structs. Inputs are never modified (functions
+ * that sort work on a private copy). Missing values are NaN: they are
+ * skipped, never read as 0.
+ *
+ * Conventions shared by every function below:
+ *  - A "paired change" is a percentage, signed so that POSITIVE MEANS
+ *    WORSE, whatever the metric's better direction.
+ *  - Intervals are distribution-free sign-test intervals on a median,
+ *    built from binomial order statistics (GSL's binomial CDF), with the
+ *    achieved coverage reported. Below PAB_MIN_N_95 values no 95%
+ *    interval exists; the struct says so (exists = 0) and the caller must
+ *    not call the range an interval.
+ *  - Verdict rules follow PRODUCT.md "The ledger"; two rule sets exist,
+ *    perfab/1 (default) and rule12 (the seed pipeline's rule).
+ */
+#ifndef PAB_STATS_H
+#define PAB_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pab_pcg32.h"
+
+/* Error codes (negative returns). */
+#define PAB_EINVAL   (-1) /* bad argument: NULL pointer, n = 0, conf not in (0,1) */
+#define PAB_ENOMEM   (-2) /* allocation failed */
+#define PAB_ENODATA  (-3) /* no usable (non-NaN) values */
+
+/* Smallest n for which a two-sided 95% sign-test interval exists. */
+#define PAB_MIN_N_95 6
+
+/* ------------------------------------------------------------------ */
+/* Order statistics                                                   */
+
+/*
+ * pab_median: median of the non-NaN values of x[0..n). Even counts take the
+ * mean of the two middle values. Returns 0 and sets *out, PAB_ENODATA if
+ * every value is NaN (or n = 0), PAB_ENOMEM on allocation failure,
+ * PAB_EINVAL for a NULL pointer. Infinities are values; the one result
+ * that is not is the midpoint of -inf and +inf, which is NaN.
+ */
+int pab_median(const double *x, size_t n, double *out);
+
+/*
+ * pab_quantile: the p-quantile (0 <= p <= 1) of the non-NaN values of x,
+ * Hyndman–Fan type 7 (linear interpolation; R's default, GSL's
+ * gsl_stats_quantile_from_sorted_data). Same returns as pab_median, and
+ * PAB_EINVAL when p is outside [0, 1] or NaN. An infinite neighbour with
+ * a positive interpolation weight gives that infinity (GSL alone would
+ * give 0 * inf = NaN); between -inf and +inf the result is NaN.
+ */
+int pab_quantile(const double *x, size_t n, double p, double *out);
+
+/*
+ * pab_sorted_finite: copy the non-NaN values of x into a new malloc'd,
+ * ascending array (caller frees) and store its length in *m. *out is NULL
+ * when *m is 0. Returns 0, PAB_ENOMEM, or PAB_EINVAL for a NULL pointer.
+ * (Despite the name, infinite values are kept: only NaN is missing.)
+ */
+int pab_sorted_finite(const double *x, size_t n, double **out, size_t *m);
+
+/* ------------------------------------------------------------------ */
+/* Sign-test interval on a median                                     */
+
+/*
+ * pab_sign_ranks: the 1-based order statistics (lo_rank, hi_rank =
+ * n + 1 - lo_rank) of the shortest symmetric sign-test interval whose
+ * coverage is >= conf, and that coverage: 1 - 2 P(Bin(n, 1/2) <= lo_rank-1).
+ * Returns 1 when such an interval exists, 0 when none does (n too small:
+ * then lo_rank = 1, hi_rank = n and *coverage is the coverage of
+ * [min, max], 1 - 2^(1-n)), or PAB_EINVAL.
+ */
+int pab_sign_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_rank,
+		   double *coverage);
+
+struct pab_interval {
+	size_t n;          /* values used (NaN skipped) */
+	double median;
+	double lo, hi;     /* interval ends; [min, max] when !exists */
+	double coverage;   /* achieved coverage of [lo, hi], in [0, 1] */
+	size_t lo_rank, hi_rank; /* 1-based order statistics used */
+	int exists;        /* 1 when coverage >= the requested confidence */
+};
+
+/*
+ * pab_sign_interval: median and sign-test interval of the non-NaN values
+ * of x at confidence conf (e.g. 0.95). Returns 0, PAB_ENODATA (no values:
+ * *out zeroed with n = 0), PAB_EINVAL or PAB_ENOMEM. Infinite values are
+ * legal (they are ranks like any other).
+ */
+int pab_sign_interval(const double *x, size_t n, double conf,
+		      struct pab_interval *out);
+
+/* ------------------------------------------------------------------ */
+/* Paired changes                                                     */
+
+enum pab_better { PAB_LOWER_IS_BETTER = 0, PAB_HIGHER_IS_BETTER = 1 };
+
+/*
+ * pab_percent_worse: the change from base to head in percent of base,
+ * signed so that positive means worse:
+ *   lower-is-better:  (head - base) / base * 100
+ *   higher-is-better: (base - head) / base * 100
+ * Edge cases (documented in doc/method.md):
+ *   either value NaN            -> NaN (pair skipped downstream)
+ *   base == 0 and head == 0     -> 0 (a tie)
+ *   base == 0 and head != 0     -> +INFINITY when head is worse, -INFINITY
+ *                                  when better (still a valid rank)
+ *   base < 0                    -> uses |base| as the denominator
+ *   base infinite               -> NaN (no share of infinity to measure)
+ *   head infinite, base finite  -> +/-INFINITY by direction
+ *   head == base                -> 0 (never -0.0)
+ */
+double pab_percent_worse(double base, double head, enum pab_better better);
+
+/*
+ * pab_paired_changes: out[i] = pab_percent_worse(base[i], head[i], better)
+ * for i < n; pairs are matched by index (same rep). out is caller-owned
+ * (n doubles). Does nothing when any pointer is NULL.
+ */
+void pab_paired_changes(const double *base, const double *head, size_t n,
+			enum pab_better better, double *out);
+
+/* ------------------------------------------------------------------ */
+/* Noise, beyond-noise, equivalence, memory credit                     */
+
+/*
+ * pab_noise_floor: max(|lo|, |hi|) of a base-vs-null interval; 0 if n = 0
+ * or the pointer is NULL. A range that is not an interval (exists = 0)
+ * still gives its max(|min|, |max|): a wider guard, never a narrower one.
+ */
+double pab_noise_floor(const struct pab_interval *null_change);
+
+/*
+ * pab_beyond_noise: 1 when the change interval excludes 0 and
+ * |median| > noise, else 0. Always 0 when no interval exists (n < 6):
+ * [min, max] of a handful of values is not evidence of anything.
+ */
+int pab_beyond_noise(const struct pab_interval *change, double noise);
+
+enum pab_equivalence {
+	PAB_EQUIV_UNKNOWN = 0, /* interval straddles a margin edge */
+	PAB_EQUIV_YES = 1,     /* whole interval inside [-margin, +margin] */
+	PAB_EQUIV_NO = 2,      /* whole interval outside it (lo > m or hi < -m) */
+};
+/*
+ * pab_equivalent: where the change interval lies relative to
+ * [-margin_pct, +margin_pct] (ends inclusive for YES). UNKNOWN when no
+ * interval exists (n < 6), for NULL, or for a negative or NaN margin.
+ */
+enum pab_equivalence pab_equivalent(const struct pab_interval *change,
+				    double margin_pct);
+
+/*
+ * pab_saved_percent: share of the reducible gap closed by head,
+ * clamp((base_peak - head_peak) / (base_peak - floor) * 100, 0, 100);
+ * 0 when the gap is <= 0 or any input is NaN.
+ */
+double pab_saved_percent(double base_peak, double head_peak, double floor);
+
+/*
+ * pab_memory_credit: saved% granted only when the whole peak-RSS change
+ * interval lies below 0 (regression orientation: hi < 0); else 0.
+ * Medians of base and head peaks and the floor are inputs. No credit
+ * when no interval exists (n < 6): an unproven fall earns nothing.
+ */
+double pab_memory_credit(const struct pab_interval *peak_change,
+			 double base_peak_median, double head_peak_median,
+			 double floor);
+
+/* Memory buys CPU 3:1. */
+#define PAB_MEMORY_TO_CPU 3.0
+
+/* ------------------------------------------------------------------ */
+/* Verdicts                                                           */
+
+enum pab_verdict {
+	PAB_PASS = 0,
+	PAB_INCONCLUSIVE = 1,
+	PAB_FAIL = 2,
+	PAB_NOT_MEASURED = 3, /* no paired values: not judged, not a pass */
+};
+/* "PASS", "INCONCLUSIVE", "FAIL", "NOT MEASURED" ("invalid" otherwise). */
+const char *pab_verdict_name(enum pab_verdict v);
+
+enum pab_rules {
+	PAB_RULES_PERFAB1 = 0, /* tolerance decides PASS, noise guards FAIL */
+	PAB_RULES_RULE12 = 1,  /* the seed's rule: noise decides both */
+};
+/* "perfab/1", "rule12"; pab_rules_parse returns 0 or PAB_EINVAL. */
+const char *pab_rules_name(enum pab_rules r);
+int pab_rules_parse(const char *s, enum pab_rules *out);
+
+/* Which quantity set the threshold that decided (or would decide) a cell. */
+enum pab_decider {
+	PAB_DECIDED_NONE = 0,  /* not judged */
+	PAB_DECIDED_TOLERANCE, /* the declared tolerance */
+	PAB_DECIDED_CREDIT,    /* saved%/3 memory credit */
+	PAB_DECIDED_NOISE,     /* the null-arm noise floor */
+	PAB_DECIDED_EQUIVALENCE, /* a control's equivalence margin */
+};
+const char *pab_decider_name(enum pab_decider d); /* "tolerance", ... */
+
+struct pab_cell_input {
+	const double *base;  /* per-rep values, NaN = missing; length n */
+	const double *head;
+	const double *null;  /* NULL when the run has no null arm */
+	size_t n;
+	enum pab_better better;
+	int credit_eligible; /* throughput, cpu, faults: 1; memory, p99: 0 */
+	int control;         /* control row: no credit, equivalence applies */
+	double saved_pct;    /* the row's memory credit (0..100) */
+	double tolerance_pct;/* perfab/1 tolerance for this metric */
+	double equivalence_margin_pct; /* controls; 3.0 by default */
+	double conf;         /* interval confidence, 0.95 by default */
+	enum pab_rules rules;
+};
+
+struct pab_cell_result {
+	enum pab_verdict verdict;
+	struct pab_interval change;    /* head vs base, positive = worse */
+	struct pab_interval null_change; /* null vs base; n = 0 when no null */
+	int has_null;
+	double base_median, head_median; /* each arm's non-NaN values; NaN
+					  * when the arm has none */
+	double noise;          /* pab_noise_floor(null_change), 0 without null */
+	/* has_null is 0 both without a null arm and when it had no pair with
+	 * both values: then the strict noise of 0 applies. */
+	double tolerance;      /* as given (perfab/1), 0 under rule12 */
+	double credit;         /* saved%/3 when eligible and not control, else 0 */
+	double allowance;      /* PASS threshold on change.hi */
+	double fail_threshold; /* FAIL threshold on change.lo */
+	enum pab_decider pass_decider, fail_decider;
+	int beyond_noise;
+	enum pab_equivalence equivalence; /* controls only; else UNKNOWN */
+	/* The interval half-width (hi - lo) / 2: the smallest change these
+	 * reps resolve (set for every judged cell). For INCONCLUSIVE cells a
+	 * rough total count of paired reps that would decide it,
+	 * ceil(n (half_width / needed)^2) with needed = the larger of
+	 * (allowance - median) and (median - fail_threshold), at least n + 1
+	 * and 6; 0 when needed <= 0 (no estimate is possible); 0 otherwise. */
+	double half_width;
+	size_t reps_needed;
+};
+
+/*
+ * pab_judge_cell: one row × head arm × metric.
+ *   allowance:  perfab/1: max(credit, tolerance) for credit-eligible
+ *               metrics, tolerance otherwise;
+ *               rule12:   max(credit, noise) / noise.
+ *   FAIL  when change.lo > fail_threshold, where fail_threshold =
+ *         max(allowance, noise) (perfab/1) or allowance (rule12);
+ *   PASS  when change.hi <= allowance;
+ *   INCONCLUSIVE otherwise, and always when no interval exists (n < 6).
+ *   Controls: credit 0; additionally equivalence against the margin:
+ *   NO -> FAIL, UNKNOWN -> at best INCONCLUSIVE.
+ *   NOT_MEASURED when no pair has both values (including n = 0).
+ * Deciders: perfab/1 passes on tolerance or credit, whichever is larger
+ * (tolerance on a tie), and fails on noise when noise > allowance, else
+ * on the pass decider; rule12 reports tolerance 0 and decides both on
+ * credit or noise (noise on a tie). A control turned FAIL only by
+ * equivalence NO gets fail_decider EQUIVALENCE; a PASS held back by
+ * equivalence UNKNOWN gets pass_decider EQUIVALENCE.
+ * Pairs are matched by index (null[i] with base[i] too); a pair with NaN
+ * on either side is skipped.
+ * Returns 0, PAB_ENOMEM or PAB_EINVAL (NULL pointers with n > 0, conf not
+ * in (0, 1), saved_pct not in [0, 100], a negative or non-finite
+ * tolerance, or margin for a control, an unknown enum). *out is fully
+ * written on 0 and zeroed on error.
+ */
+int pab_judge_cell(const struct pab_cell_input *in,
+		   struct pab_cell_result *out);
+
+/*
+ * pab_combine_verdicts: FAIL if any is FAIL, else INCONCLUSIVE if any is,
+ * else PASS if any is PASS, else NOT_MEASURED (nothing judged).
+ */
+enum pab_verdict pab_combine_verdicts(const enum pab_verdict *v, size_t n);
+
+#endif /* PAB_STATS_H */

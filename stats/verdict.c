@@ -1,0 +1,290 @@
+/*
+ * verdict.c — the ledger: one cell's PASS / FAIL / INCONCLUSIVE from the
+ * paired-change interval and its thresholds, under either rule set, and
+ * the combination of cells into a row verdict.
+ *
+ * The two rule sets differ only in where the thresholds come from:
+ *   rule12   (the seed's):  allowance = fail threshold = max(credit, noise)
+ *   perfab/1 (default):     allowance = max(credit, tolerance), and the
+ *                           fail threshold max(allowance, noise)
+ * The seed's rule ties PASS to the noise floor, which shrinks exactly as
+ * fast as the interval does, so an unchanged head stays INCONCLUSIVE no
+ * matter how many reps run; perfab/1 lets a declared tolerance decide
+ * PASS and keeps the noise as a guard against false alarms.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pab_stats.h"
+
+const char *pab_verdict_name(enum pab_verdict v)
+{
+	switch (v) {
+	case PAB_PASS:         return "PASS";
+	case PAB_INCONCLUSIVE: return "INCONCLUSIVE";
+	case PAB_FAIL:         return "FAIL";
+	case PAB_NOT_MEASURED: return "NOT MEASURED";
+	}
+	return "invalid";
+}
+
+const char *pab_rules_name(enum pab_rules r)
+{
+	switch (r) {
+	case PAB_RULES_PERFAB1: return "perfab/1";
+	case PAB_RULES_RULE12:  return "rule12";
+	}
+	return "invalid";
+}
+
+int pab_rules_parse(const char *s, enum pab_rules *out)
+{
+	if (!s || !out)
+		return PAB_EINVAL;
+	if (strcmp(s, "perfab/1") == 0)
+		*out = PAB_RULES_PERFAB1;
+	else if (strcmp(s, "rule12") == 0)
+		*out = PAB_RULES_RULE12;
+	else
+		return PAB_EINVAL;
+	return 0;
+}
+
+const char *pab_decider_name(enum pab_decider d)
+{
+	switch (d) {
+	case PAB_DECIDED_NONE:        return "none";
+	case PAB_DECIDED_TOLERANCE:   return "tolerance";
+	case PAB_DECIDED_CREDIT:      return "credit";
+	case PAB_DECIDED_NOISE:       return "noise";
+	case PAB_DECIDED_EQUIVALENCE: return "equivalence";
+	}
+	return "invalid";
+}
+
+enum pab_verdict pab_combine_verdicts(const enum pab_verdict *v, size_t n)
+{
+	int any_fail = 0, any_inconclusive = 0, any_pass = 0;
+	size_t i;
+
+	if (!v)
+		return PAB_NOT_MEASURED;
+	for (i = 0; i < n; i++) {
+		any_fail |= v[i] == PAB_FAIL;
+		any_inconclusive |= v[i] == PAB_INCONCLUSIVE;
+		any_pass |= v[i] == PAB_PASS;
+	}
+	if (any_fail)
+		return PAB_FAIL;
+	if (any_inconclusive)
+		return PAB_INCONCLUSIVE;
+	if (any_pass)
+		return PAB_PASS;
+	return PAB_NOT_MEASURED;
+}
+
+/*
+ * Sign-test half-widths shrink like 1/sqrt(n), so the reps that would
+ * shrink the half-width below the distance from the median to the nearer
+ * decision threshold it has not crossed are about n (hw / needed)^2. Only
+ * a rough guide: the interval is not symmetric about the median and,
+ * under rule12, the noise floor shrinks along with it. At least one more
+ * rep than we have and at least the minimum for an interval; 0 when the
+ * median sits on or beyond both thresholds (no amount of reps is
+ * predicted to settle it).
+ */
+static size_t estimate_reps(const struct pab_cell_result *r)
+{
+	double to_pass = r->allowance - r->change.median;
+	double to_fail = r->change.median - r->fail_threshold;
+	double needed = to_pass > to_fail ? to_pass : to_fail;
+	double est;
+	size_t floor_n = r->change.n + 1;
+
+	if (!(needed > 0.0) || !isfinite(needed) || !isfinite(r->half_width))
+		return 0;
+	est = ceil((double)r->change.n * (r->half_width / needed) *
+		   (r->half_width / needed));
+	if (floor_n < PAB_MIN_N_95)
+		floor_n = PAB_MIN_N_95;
+	if (est < (double)floor_n)
+		return floor_n;
+	/* (double)SIZE_MAX rounds up to 2^64: anything below converts. */
+	if (!(est < (double)SIZE_MAX))
+		return SIZE_MAX;
+	return (size_t)est;
+}
+
+static int cell_input_valid(const struct pab_cell_input *in)
+{
+	if (in->n && (!in->base || !in->head))
+		return 0;
+	if (!(in->conf > 0.0 && in->conf < 1.0))
+		return 0;
+	if (in->better != PAB_LOWER_IS_BETTER &&
+	    in->better != PAB_HIGHER_IS_BETTER)
+		return 0;
+	if (in->rules != PAB_RULES_PERFAB1 && in->rules != PAB_RULES_RULE12)
+		return 0;
+	if (!(in->saved_pct >= 0.0 && in->saved_pct <= 100.0))
+		return 0;
+	if (!(in->tolerance_pct >= 0.0) || !isfinite(in->tolerance_pct))
+		return 0;
+	if (in->control && (!(in->equivalence_margin_pct >= 0.0) ||
+			    !isfinite(in->equivalence_margin_pct)))
+		return 0;
+	return 1;
+}
+
+/* Median of one arm's own non-NaN values; NaN when it has none. */
+static int arm_median(const double *x, size_t n, double *out)
+{
+	int ret = pab_median(x, n, out);
+
+	if (ret == PAB_ENODATA) {
+		*out = NAN;
+		ret = 0;
+	}
+	return ret;
+}
+
+/* Thresholds and their deciders, from noise, credit and tolerance. */
+static void set_thresholds(const struct pab_cell_input *in,
+			   struct pab_cell_result *r)
+{
+	if (in->rules == PAB_RULES_RULE12) {
+		r->tolerance = 0.0;
+		if (r->credit > r->noise) {
+			r->allowance = r->credit;
+			r->pass_decider = PAB_DECIDED_CREDIT;
+		} else {
+			r->allowance = r->noise;
+			r->pass_decider = PAB_DECIDED_NOISE;
+		}
+		r->fail_threshold = r->allowance;
+		r->fail_decider = r->pass_decider;
+		return;
+	}
+
+	r->tolerance = in->tolerance_pct;
+	if (r->credit > r->tolerance) {
+		r->allowance = r->credit;
+		r->pass_decider = PAB_DECIDED_CREDIT;
+	} else {
+		r->allowance = r->tolerance;
+		r->pass_decider = PAB_DECIDED_TOLERANCE;
+	}
+	if (r->noise > r->allowance) {
+		r->fail_threshold = r->noise;
+		r->fail_decider = PAB_DECIDED_NOISE;
+	} else {
+		r->fail_threshold = r->allowance;
+		r->fail_decider = r->pass_decider;
+	}
+}
+
+int pab_judge_cell(const struct pab_cell_input *in,
+		   struct pab_cell_result *out)
+{
+	double *changes = NULL;
+	size_t n;
+	int ret;
+
+	if (!in || !out)
+		return PAB_EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!cell_input_valid(in))
+		return PAB_EINVAL;
+	n = in->n;
+	out->verdict = PAB_NOT_MEASURED;
+	out->equivalence = PAB_EQUIV_UNKNOWN;
+	out->base_median = NAN;
+	out->head_median = NAN;
+	if (n == 0)
+		return 0;
+
+	changes = malloc(n * sizeof(*changes));
+	if (!changes) {
+		ret = PAB_ENOMEM;
+		goto out_clear_result;
+	}
+
+	ret = arm_median(in->base, n, &out->base_median);
+	if (ret < 0)
+		goto out_free_changes;
+	ret = arm_median(in->head, n, &out->head_median);
+	if (ret < 0)
+		goto out_free_changes;
+
+	/*
+	 * The null arm first: it sets the noise. A null arm without a single
+	 * usable pair is no null arm at all, and the strict noise of 0 applies.
+	 */
+	if (in->null) {
+		pab_paired_changes(in->base, in->null, n, in->better, changes);
+		ret = pab_sign_interval(changes, n, in->conf, &out->null_change);
+		if (ret == 0)
+			out->has_null = 1;
+		else if (ret != PAB_ENODATA)
+			goto out_free_changes;
+	}
+	out->noise = out->has_null ? pab_noise_floor(&out->null_change) : 0.0;
+
+	pab_paired_changes(in->base, in->head, n, in->better, changes);
+	ret = pab_sign_interval(changes, n, in->conf, &out->change);
+	if (ret == PAB_ENODATA) {
+		/* Nothing to judge; thresholds stay 0, deciders NONE. */
+		memset(&out->change, 0, sizeof(out->change));
+		out->verdict = PAB_NOT_MEASURED;
+		ret = 0;
+		goto out_free_changes;
+	}
+	if (ret < 0)
+		goto out_free_changes;
+
+	out->credit = in->credit_eligible && !in->control ?
+		in->saved_pct / PAB_MEMORY_TO_CPU : 0.0;
+	set_thresholds(in, out);
+	out->beyond_noise = pab_beyond_noise(&out->change, out->noise);
+	out->half_width = (out->change.hi - out->change.lo) / 2.0;
+
+	if (!out->change.exists)
+		out->verdict = PAB_INCONCLUSIVE; /* no interval, no verdict */
+	else if (out->change.lo > out->fail_threshold)
+		out->verdict = PAB_FAIL;
+	else if (out->change.hi <= out->allowance)
+		out->verdict = PAB_PASS;
+	else
+		out->verdict = PAB_INCONCLUSIVE;
+
+	/*
+	 * A control must also be unchanged, in either direction: a control
+	 * that moved is a sign the comparison itself is off. Equivalence can
+	 * only make the verdict worse.
+	 */
+	if (in->control) {
+		out->equivalence = pab_equivalent(&out->change,
+						  in->equivalence_margin_pct);
+		if (out->equivalence == PAB_EQUIV_NO &&
+		    out->verdict != PAB_FAIL) {
+			out->verdict = PAB_FAIL;
+			out->fail_decider = PAB_DECIDED_EQUIVALENCE;
+		} else if (out->equivalence == PAB_EQUIV_UNKNOWN &&
+			   out->verdict == PAB_PASS) {
+			out->verdict = PAB_INCONCLUSIVE;
+			out->pass_decider = PAB_DECIDED_EQUIVALENCE;
+		}
+	}
+
+	if (out->verdict == PAB_INCONCLUSIVE)
+		out->reps_needed = estimate_reps(out);
+	ret = 0;
+out_free_changes:
+	free(changes);
+out_clear_result:
+	if (ret < 0)
+		memset(out, 0, sizeof(*out)); /* never half a result */
+	return ret;
+}

@@ -1,0 +1,30 @@
+# tests/cli.mk — end-to-end tests of the perfab binary on real child
+# processes, and unit tests of the CLI modules (linked from libperfab.a).
+cli_tests = \
+	tests/cli_rotation.sh \
+	tests/cli_arms.sh \
+	tests/cli_peak_rss.sh \
+	tests/cli_kill9.sh \
+	tests/cli_verdicts.sh \
+	tests/cli_sanity_gate.sh \
+	tests/cli_failures.sh \
+	tests/cli_ledger_input.sh \
+	tests/cli_probes.sh \
+	tests/cli_resume.sh \
+	tests/cli_variants.sh \
+	tests/cli_shard_preserve.sh \
+	tests/cli_hostile_children.sh \
+	tests/crash_matrix.sh \
+	tests/cli_disk_full.sh \
+	tests/cli_workloads.sh
+
+TESTS += $(cli_tests)
+dist_noinst_SCRIPTS += $(cli_tests)
+
+if HAVE_CHECK
+check_PROGRAMS += tests/test_cli_units
+TESTS += tests/test_cli_units
+endif
+tests_test_cli_units_SOURCES = tests/test_cli_units.c
+tests_test_cli_units_CPPFLAGS = $(src_libperfab_a_CPPFLAGS) $(CHECK_CFLAGS)
+tests_test_cli_units_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)

@@ -1,0 +1,9 @@
+# tests/local.mk — test fragments, one per area, each owned with its module.
+EXTRA_DIST += tests/lib.sh
+include tests/stats.mk
+include tests/workloads.mk
+include tests/cli.mk
+include tests/probes.mk
+include tests/docs.mk
+include tests/team.mk
+include tests/fuzz.mk

@@ -1,0 +1,14 @@
+#!/bin/sh
+# pool refuses an unbalanced artifact (reps that are not whole blocks, or
+# arms not in every position equally often).
+. "${top_srcdir}/tests/lib.sh"
+. "${top_srcdir}/tests/pool_lib.sh"
+
+fast_run a.json
+fast_run b.json
+jq '.rows[0].reps |= .[0:2]' b.json >short.json
+expect_refused "'short.json' is unbalanced" a.json short.json
+jq '.rows[0].reps[1].order = .rows[0].reps[0].order' b.json >skew.json
+expect_rc 4 "$PERFAB" pool a.json skew.json -o pooled.json
+grep_err "'skew.json' is unbalanced"
+exit 0

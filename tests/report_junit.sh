@@ -1,0 +1,64 @@
+#!/bin/sh
+# ledger --format junit: well-formed JUnit XML (parsed with python3), a
+# testcase per row x head arm, <failure> on FAIL, <skipped> with the
+# reason on INCONCLUSIVE, properties for rules and n; hostile names stay
+# text.
+. "${top_srcdir}/tests/lib.sh"
+command -v python3 >/dev/null 2>&1 || { echo "python3 is required" >&2; exit 99; }
+
+spin="$WL/perfab-spin drain_ms=10 release_bound_ms=20"
+expect_rc 1 "$PERFAB" run -q --null-arm --reps 12 --scale 0.05 --no-sanity-gate \
+	--arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" --out slow.json
+cat >cfg.json <<JSON
+{"rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]}]}
+JSON
+expect_rc 3 "$PERFAB" run -q --config cfg.json --reps 3 --arm "base=$spin work=1000" \
+	--arm "head=$spin work=1000" --arm "cand=$spin work=1000" --out few.json
+jq '.rows[0].name = "<r&\"1\u0001>"' few.json >hostile.json
+
+cat >check.py <<'PY'
+import sys, xml.etree.ElementTree as ET
+path, want_cases, want_fail, want_skip = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+root = ET.parse(path).getroot()
+assert root.tag == "testsuites", root.tag
+suites = root.findall("testsuite")
+assert len(suites) == 1, len(suites)
+s = suites[0]
+cases = s.findall("testcase")
+assert len(cases) == want_cases == int(s.get("tests")), (len(cases), s.get("tests"))
+fails = [c for c in cases if c.find("failure") is not None]
+skips = [c for c in cases if c.find("skipped") is not None]
+assert len(fails) == want_fail == int(s.get("failures")), (len(fails), s.get("failures"))
+assert len(skips) == want_skip == int(s.get("skipped")), (len(skips), s.get("skipped"))
+props = {p.get("name"): p.get("value") for p in s.find("properties")}
+assert props["rules"] == "perfab/1" and props["overall"] in ("PASS", "FAIL", "INCONCLUSIVE"), props
+assert props["disposition"], props
+for c in cases:
+    assert c.get("classname").startswith("perfab."), c.get("classname")
+    cp = {p.get("name"): p.get("value") for p in c.find("properties")}
+    assert cp["rules"] == "perfab/1" and int(cp["n"]) > 0 and cp["verdict"], cp
+    float(c.get("time"))
+for c in skips:
+    assert c.find("skipped").get("message").startswith("INCONCLUSIVE"), c.find("skipped").get("message")
+for c in fails:
+    assert c.find("failure").get("message").startswith("FAIL"), c.find("failure").get("message")
+print("\n".join(c.get("name") for c in cases))
+PY
+
+expect_rc 1 "$PERFAB" ledger --format junit slow.json
+mv "$T/out" slow.xml
+python3 check.py slow.xml 1 1 0 >names || fail "slow.xml: $(cat slow.xml)"
+grep -q 'cpu: +' slow.xml || fail "the failure does not name the failing cell"
+
+# Two rows x two head arms, n = 3: INCONCLUSIVE, skipped with the reason.
+expect_rc 3 "$PERFAB" ledger --format junit few.json
+mv "$T/out" few.xml
+python3 check.py few.xml 4 0 4 >names || fail "few.xml: $(cat few.xml)"
+grep -q 'INCONCLUSIVE (not a pass): only 3 paired reps' few.xml || fail "skipped without the reason"
+grep -q '^r2 · cand vs base$' names || fail "testcase names: $(cat names)"
+
+expect_rc 3 "$PERFAB" ledger --format junit hostile.json
+mv "$T/out" hostile.xml
+python3 check.py hostile.xml 4 0 4 >names || fail "hostile names broke the XML: $(head -c 2000 hostile.xml)"
+grep -q '^<r&"1.>' names || fail "row name not preserved as text: $(cat names)"
+exit 0

@@ -1,0 +1,24 @@
+# workloads/local.mk — fragment of the top-level Makefile.am: the workload
+# programs of the built-in suite and the protocol they speak.
+#
+# suite.c (the row table) is compiled into these programs and into perfab
+# itself; PCG32 is compiled in from stats/pcg32.c rather than by linking
+# libpabstats, so the workload programs depend on nothing but libc, libm
+# and pthreads, and an LD_PRELOADed allocator sees all their allocations.
+
+pkglibexec_PROGRAMS += workloads/perfab-alloc workloads/perfab-spin
+
+workloads_common_sources = \
+	workloads/suite.c workloads/suite.h \
+	workloads/wl.h workloads/wl_params.c workloads/wl_proc.c \
+	workloads/wl_report.c
+
+workloads_perfab_alloc_SOURCES = workloads/alloc.c \
+	$(workloads_common_sources) stats/pcg32.c stats/pab_pcg32.h
+workloads_perfab_alloc_LDADD = -lm
+
+workloads_perfab_spin_SOURCES = workloads/spin.c \
+	$(workloads_common_sources)
+workloads_perfab_spin_LDADD = -lm
+
+dist_doc_DATA += doc/workload-protocol.md
