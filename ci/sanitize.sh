@@ -97,10 +97,13 @@ fi
 for f in $(grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' $trs 2>/dev/null); do
 	log=${f%.trs}.log
 	echo "=== $asan/$log"
-	# A sanitizer report first (its stack), else the end of the log.
+	# A sanitizer report first (its stack), else the test's own FAIL
+	# lines (a log's end may be later, passing steps), then the end.
 	if grep -q -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
 		grep -A25 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" | head -60
 	else
+		grep -A14 -E '^(FAIL|not ok)' "$log" | head -60
+		echo "--- end of log"
 		tail -20 "$log"
 	fi
 done

@@ -22,6 +22,9 @@ if [ "$rc" != 0 ] && [ "$fail" = 0 ]; then
 fi
 for f in $(grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' $(find . -name '*.trs') 2>/dev/null); do
 	echo "=== ${f%.trs}.log"
+	# The test's own FAIL lines first: the log may end with later, passing steps.
+	grep -A14 -E '^(FAIL|not ok)' "${f%.trs}.log" | head -60
+	echo "--- end of log"
 	tail -40 "${f%.trs}.log"
 done
 # The same suite under ASan+UBSan+LSan, and valgrind memcheck of the core

@@ -287,6 +287,8 @@ int pab_spawn_measure(const struct pab_spawn_opts *o,
 					res->own_hwm_why = NULL;
 				else
 					res->own_hwm_why = "VmHWM unreadable at exit";
+				if (o->sampler && !res->spawn_errno)
+					pab_sampler_at_exit(o->sampler, pid);
 				sig = 0;
 			} else if (event) {
 				sig = 0; /* group-stop or other event: resume */

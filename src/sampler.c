@@ -29,17 +29,22 @@ struct pab_sampler {
 	long max_procs;
 	uint64_t generation; /* bumps on every watch, so stale samples are dropped */
 	int quit;
+	int idle_for_test; /* PERFAB_TEST_SAMPLER_IDLE: the thread never samples */
 	struct pab_tree_peaks peaks;
 	int64_t cpu_ns;
 	uint64_t total_samples;
-	pid_t tree[MAX_TREE];
+	pid_t tree[MAX_TREE];      /* the sampler thread's scratch */
+	pid_t exit_tree[MAX_TREE]; /* pab_sampler_at_exit's (runner thread) */
 };
 
-/* Sum smaps_rollup over pid's tree; 0 when nothing could be read. */
-static int sample_tree(struct pab_sampler *s, pid_t pid, long max_procs,
+/*
+ * Sum smaps_rollup over pid's tree, listed into tree[MAX_TREE]; 0 when
+ * nothing could be read.
+ */
+static int sample_tree(pid_t *tree, pid_t pid, long max_procs,
 		       uint64_t *rss, uint64_t *pss, int *procs)
 {
-	int n = pab_proc_tree(pid, s->tree, MAX_TREE), i, got = 0;
+	int n = pab_proc_tree(pid, tree, MAX_TREE), i, got = 0;
 
 	*rss = *pss = 0;
 	*procs = n;
@@ -52,13 +57,37 @@ static int sample_tree(struct pab_sampler *s, pid_t pid, long max_procs,
 	for (i = 0; i < n && i < MAX_TREE; i++) {
 		uint64_t r, p;
 
-		if (!pab_proc_smaps_rollup(s->tree[i], &r, &p)) {
+		if (!pab_proc_smaps_rollup(tree[i], &r, &p)) {
 			*rss += r;
 			*pss += p;
 			got = 1;
 		}
 	}
 	return got;
+}
+
+/*
+ * Fold one sample of pid's tree, taken in watch generation gen, into the
+ * peaks; a sample of an earlier watch is dropped. Caller holds s->lock.
+ */
+static void fold_sample(struct pab_sampler *s, pid_t pid, uint64_t gen,
+			long max_procs, int got, uint64_t rss, uint64_t pss,
+			int procs)
+{
+	if (gen != s->generation || s->pid != pid)
+		return;
+	if (procs > 0 && (uint64_t)procs > s->peaks.procs_peak)
+		s->peaks.procs_peak = (uint64_t)procs;
+	if (max_procs > 0 && procs > max_procs)
+		s->peaks.limit_hit = 1;
+	if (!got)
+		return;
+	if (rss > s->peaks.rss_bytes)
+		s->peaks.rss_bytes = rss;
+	if (pss > s->peaks.pss_bytes)
+		s->peaks.pss_bytes = pss;
+	s->peaks.samples++;
+	s->total_samples++;
 }
 
 static void *sampler_main(void *arg)
@@ -76,30 +105,17 @@ static void *sampler_main(void *arg)
 		int64_t c0;
 		int got, procs;
 
-		if (!pid) {
+		if (!pid || s->idle_for_test) {
 			pthread_cond_wait(&s->wake, &s->lock);
 			clock_gettime(CLOCK_MONOTONIC, &next);
 			continue;
 		}
 		pthread_mutex_unlock(&s->lock);
 		c0 = now_thread_cpu_ns();
-		got = sample_tree(s, pid, max_procs, &rss, &pss, &procs);
+		got = sample_tree(s->tree, pid, max_procs, &rss, &pss, &procs);
 		pthread_mutex_lock(&s->lock);
 		s->cpu_ns += now_thread_cpu_ns() - c0;
-		if (gen == s->generation && s->pid == pid) {
-			if (procs > 0 && (uint64_t)procs > s->peaks.procs_peak)
-				s->peaks.procs_peak = (uint64_t)procs;
-			if (max_procs > 0 && procs > max_procs)
-				s->peaks.limit_hit = 1;
-		}
-		if (got && gen == s->generation && s->pid == pid) {
-			if (rss > s->peaks.rss_bytes)
-				s->peaks.rss_bytes = rss;
-			if (pss > s->peaks.pss_bytes)
-				s->peaks.pss_bytes = pss;
-			s->peaks.samples++;
-			s->total_samples++;
-		}
+		fold_sample(s, pid, gen, max_procs, got, rss, pss, procs);
 		/* A drift-free schedule: the next tick, not now + interval. */
 		next.tv_nsec += s->interval_ns % 1000000000;
 		next.tv_sec += s->interval_ns / 1000000000 + next.tv_nsec / 1000000000;
@@ -123,6 +139,8 @@ struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
 
 	s->pin = pin;
 	s->interval_ns = interval_ns;
+	/* Test hook: a sampler starved of CPU for the whole run (tests/cli_probes.sh). */
+	s->idle_for_test = getenv("PERFAB_TEST_SAMPLER_IDLE") != NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -148,12 +166,33 @@ void pab_sampler_watch(struct pab_sampler *s, pid_t pid, long max_procs)
 	pthread_mutex_unlock(&s->lock);
 }
 
+void pab_sampler_at_exit(struct pab_sampler *s, pid_t pid)
+{
+	uint64_t gen, rss, pss;
+	int64_t c0;
+	int got, procs;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->pid != pid || s->peaks.samples) {
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	gen = s->generation;
+	pthread_mutex_unlock(&s->lock);
+	c0 = now_thread_cpu_ns();
+	got = sample_tree(s->exit_tree, pid, 0, &rss, &pss, &procs);
+	pthread_mutex_lock(&s->lock);
+	s->cpu_ns += now_thread_cpu_ns() - c0;
+	fold_sample(s, pid, gen, 0, got, rss, pss, procs);
+	pthread_mutex_unlock(&s->lock);
+}
+
 void pab_sampler_unwatch(struct pab_sampler *s, struct pab_tree_peaks *out)
 {
 	pthread_mutex_lock(&s->lock);
 	*out = s->peaks;
 	if (!out->samples)
-		out->why = "the child exited before the sampler could read its smaps_rollup";
+		out->why = "the child exited before the sampler could read its smaps_rollup, and it was unreadable at the exit stop";
 	s->pid = 0;
 	s->generation++;
 	pthread_cond_signal(&s->wake);

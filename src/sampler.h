@@ -31,6 +31,14 @@ struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
  * the child's process group (a fork bomb must not take the machine).
  */
 void pab_sampler_watch(struct pab_sampler *s, pid_t pid, long max_procs);
+/*
+ * Called with the watched child held at its exit stop (its memory still
+ * mapped): when the thread has not yet read the tree at all — a child
+ * shorter than the sampler's wake-up on a busy CPU — take that one sample
+ * now, in the caller's thread, so a run's tree figures do not turn null at
+ * random. A no-op once the thread has a sample, so long reps pay nothing.
+ */
+void pab_sampler_at_exit(struct pab_sampler *s, pid_t pid);
 /* Stop sampling and return the peaks of the watch period. */
 void pab_sampler_unwatch(struct pab_sampler *s, struct pab_tree_peaks *out);
 /* CPU time the sampler thread used so far, and the samples it took. */

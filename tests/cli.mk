@@ -10,6 +10,7 @@ cli_tests = \
 	tests/cli_failures.sh \
 	tests/cli_ledger_input.sh \
 	tests/cli_probes.sh \
+	tests/cli_tree_sample.sh \
 	tests/cli_resume.sh \
 	tests/cli_variants.sh \
 	tests/cli_shard_preserve.sh \
