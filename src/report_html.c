@@ -34,6 +34,7 @@
 #define FP_ROW 28
 #define FP_TOP 10
 #define FP_AXIS 34
+#define CI_MIN_PX 3.0 /* the shortest interval line drawn */
 
 /* Trace plot geometry (px). */
 #define TR_W 360
@@ -174,7 +175,7 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
 		const struct pab_cell_result *r = &cell->res;
-		double y = FP_TOP + (double)k * FP_ROW + FP_ROW / 2.0;
+		double y = FP_TOP + (double)k * FP_ROW + FP_ROW / 2.0, x_lo, x_hi;
 		char med[24], lo[24], hi[24];
 		const char *vc = verdict_class(r->verdict);
 
@@ -211,10 +212,20 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 		pab_ledger_fmt_pct(med, sizeof(med), r->change.median);
 		pab_ledger_fmt_pct(lo, sizeof(lo), r->change.lo);
 		pab_ledger_fmt_pct(hi, sizeof(hi), r->change.hi);
+		/* A tied interval ([0, 0]: every pair equal) is still drawn, as a
+		 * short tick: a zero-length line would render as nothing. */
+		x_lo = sx(&s, r->change.lo);
+		x_hi = sx(&s, r->change.hi);
+		if (x_hi - x_lo < CI_MIN_PX) {
+			double mid = (x_lo + x_hi) / 2;
+
+			x_lo = mid - CI_MIN_PX / 2;
+			x_hi = mid + CI_MIN_PX / 2;
+		}
 		fprintf(f, "<line class=\"ci%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
 			"<title>%s%% [%s, %s], coverage %.1f%%</title></line>",
-			r->change.exists ? "" : " range", sx(&s, r->change.lo), y,
-			sx(&s, r->change.hi), y, med, lo, hi, r->change.coverage * 100);
+			r->change.exists ? "" : " range", x_lo, y, x_hi, y, med, lo, hi,
+			r->change.coverage * 100);
 		fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			"<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			sx(&s, r->change.lo), y - 5, sx(&s, r->change.lo), y + 5,

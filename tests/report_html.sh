@@ -24,9 +24,12 @@ JSON
 expect_verdict "$PERFAB" run -q --config cfg.json --null-arm --reps 8 --no-sanity-gate \
 	--arm "base=$spin" --arm "head=$spin slowdown_pct=100" --arm "cand=$spin" --out run.json
 # Hostile names: markup in a row name, an arm revision and an arm name.
+# And a tied interval: r2's head has exactly base's minor faults in every
+# rep, so that cell's interval is [0, 0] and must still be drawn visibly.
 jq '.rows[0].name = "<script>alert(1)</script>&\"'"'"'r1"
     | .arms[1].revision = "\"><img src=x onerror=alert(2)>"
-    | .arms[2].env = {"X": "</code><iframe src=https://example.invalid/>"}' run.json >hostile.json
+    | .arms[2].env = {"X": "</code><iframe src=https://example.invalid/>"}
+    | .rows[1].reps[].results |= (.head.minor_faults = .base.minor_faults)' run.json >hostile.json
 
 expect_verdict "$PERFAB" ledger --format html hostile.json
 mv "$T/out" report.html
