@@ -67,13 +67,20 @@ static int sample_tree(pid_t *tree, pid_t pid, long max_procs,
 }
 
 /*
- * Fold one sample of pid's tree, taken in watch generation gen, into the
- * peaks; a sample of an earlier watch is dropped. Caller holds s->lock.
+ * Sample pid's tree into tree[] and fold the sample, taken in watch
+ * generation gen, into the peaks (a sample of an earlier watch is dropped);
+ * its CPU time counts as the sampler's cost. Called without s->lock (the
+ * /proc reads must not block the runner); returns holding it.
  */
-static void fold_sample(struct pab_sampler *s, pid_t pid, uint64_t gen,
-			long max_procs, int got, uint64_t rss, uint64_t pss,
-			int procs)
+static void sample_and_fold(struct pab_sampler *s, pid_t *tree, pid_t pid,
+			    uint64_t gen, long max_procs)
 {
+	int64_t c0 = now_thread_cpu_ns();
+	uint64_t rss, pss;
+	int procs, got = sample_tree(tree, pid, max_procs, &rss, &pss, &procs);
+
+	pthread_mutex_lock(&s->lock);
+	s->cpu_ns += now_thread_cpu_ns() - c0;
 	if (gen != s->generation || s->pid != pid)
 		return;
 	if (procs > 0 && (uint64_t)procs > s->peaks.procs_peak)
@@ -101,9 +108,7 @@ static void *sampler_main(void *arg)
 	while (!s->quit) {
 		pid_t pid = s->pid;
 		long max_procs = s->max_procs;
-		uint64_t gen = s->generation, rss, pss;
-		int64_t c0;
-		int got, procs;
+		uint64_t gen = s->generation;
 
 		if (!pid || s->idle_for_test) {
 			pthread_cond_wait(&s->wake, &s->lock);
@@ -111,11 +116,7 @@ static void *sampler_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&s->lock);
-		c0 = now_thread_cpu_ns();
-		got = sample_tree(s->tree, pid, max_procs, &rss, &pss, &procs);
-		pthread_mutex_lock(&s->lock);
-		s->cpu_ns += now_thread_cpu_ns() - c0;
-		fold_sample(s, pid, gen, max_procs, got, rss, pss, procs);
+		sample_and_fold(s, s->tree, pid, gen, max_procs);
 		/* A drift-free schedule: the next tick, not now + interval. */
 		next.tv_nsec += s->interval_ns % 1000000000;
 		next.tv_sec += s->interval_ns / 1000000000 + next.tv_nsec / 1000000000;
@@ -139,7 +140,7 @@ struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
 
 	s->pin = pin;
 	s->interval_ns = interval_ns;
-	/* Test hook: a sampler starved of CPU for the whole run (tests/cli_probes.sh). */
+	/* Test hook: a sampler starved of CPU for the whole run (tests/cli_tree_sample.sh). */
 	s->idle_for_test = getenv("PERFAB_TEST_SAMPLER_IDLE") != NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&ca);
@@ -168,9 +169,7 @@ void pab_sampler_watch(struct pab_sampler *s, pid_t pid, long max_procs)
 
 void pab_sampler_at_exit(struct pab_sampler *s, pid_t pid)
 {
-	uint64_t gen, rss, pss;
-	int64_t c0;
-	int got, procs;
+	uint64_t gen;
 
 	pthread_mutex_lock(&s->lock);
 	if (s->pid != pid || s->peaks.samples) {
@@ -179,11 +178,7 @@ void pab_sampler_at_exit(struct pab_sampler *s, pid_t pid)
 	}
 	gen = s->generation;
 	pthread_mutex_unlock(&s->lock);
-	c0 = now_thread_cpu_ns();
-	got = sample_tree(s->exit_tree, pid, 0, &rss, &pss, &procs);
-	pthread_mutex_lock(&s->lock);
-	s->cpu_ns += now_thread_cpu_ns() - c0;
-	fold_sample(s, pid, gen, 0, got, rss, pss, procs);
+	sample_and_fold(s, s->exit_tree, pid, gen, 0);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -192,7 +187,8 @@ void pab_sampler_unwatch(struct pab_sampler *s, struct pab_tree_peaks *out)
 	pthread_mutex_lock(&s->lock);
 	*out = s->peaks;
 	if (!out->samples)
-		out->why = "the child exited before the sampler could read its smaps_rollup, and it was unreadable at the exit stop";
+		out->why = "the sampler could not read the child's smaps_rollup while it "
+			   "ran, nor at its exit stop (where ptrace allows one)";
 	s->pid = 0;
 	s->generation++;
 	pthread_cond_signal(&s->wake);
