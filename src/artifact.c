@@ -296,6 +296,9 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 		fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
 			row->failed ? "true" : "false");
 		jw_key(&w, "fail_reason"); jw_str_or_null(&w, row->fail_reason);
+		if (row->host) {
+			fputc(',', f); jw_key(&w, "host"); jw_cjson(&w, row->host, 1);
+		}
 		fputs(",\"reps\":[\n", f);
 		for (r = 0; r < row->n_reps; r++) {
 			if (r)
@@ -680,6 +683,12 @@ static int load_row(struct loader *ld, const struct pab_experiment *e,
 	v = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
 	if (cJSON_IsString(v))
 		row->fail_reason = xstrdup(v->valuestring);
+	v = cJSON_GetObjectItemCaseSensitive(o, "host");
+	if (v && !cJSON_IsNull(v)) {
+		if (!cJSON_IsObject(v))
+			return fail(ld, "%s.host must be an object or null", ctx);
+		row->host = cJSON_Duplicate(v, 1);
+	}
 	reps = get(ld, o, "reps", ctx);
 	if (!reps)
 		return -1;

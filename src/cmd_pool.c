@@ -116,9 +116,12 @@ int cmd_pool(int argc, char **argv)
 
 	pab_parse_options(argc, argv, opts, usage,
 			  "Merge complete artifacts of one experiment: the same rows as more\n"
-			  "blocks, disjoint rows (shards) as a union. Refused (exit 4) when the\n"
-			  "CPU model, arms, executables, protocol, rows or metric set differ, or\n"
-			  "an input is incomplete, unbalanced or stopped by the sanity gate.",
+			  "blocks, disjoint rows (shards) as a union. Shards may come from\n"
+			  "different CPU models (each row then records its host and the ledger\n"
+			  "shows it); blocks of one row may not. Refused (exit 4) when the arms,\n"
+			  "executables, protocol, rows or metric set differ, when blocks of one\n"
+			  "row ran on different CPU models, or an input is incomplete, unbalanced\n"
+			  "or stopped by the sanity gate.",
 			  &pos);
 	if (!pos.n)
 		pab_usage_error(opts, usage, "no artifact given");

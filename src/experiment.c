@@ -10,6 +10,7 @@
 
 #include "argv_split.h"
 #include "experiment.h"
+#include "hostinfo.h"
 #include "rotation.h"
 #include "util.h"
 
@@ -137,6 +138,13 @@ void pab_row_release(struct pab_row *row, size_t n_arms)
 	}
 	free(row->reps);
 	free(row->fail_reason);
+	cJSON_Delete(row->host);
+}
+
+const char *pab_row_cpu_model(const struct pab_experiment *e,
+			      const struct pab_row *row)
+{
+	return pab_host_cpu_model(row->host ? row->host : e->host);
 }
 
 void pab_experiment_release(struct pab_experiment *e)

@@ -68,6 +68,10 @@ struct pab_row {
 	size_t n_reps, reps_alloc;
 	int failed;           /* some child failed: no verdict */
 	char *fail_reason;
+	cJSON *host;          /* the host fingerprint this row was measured on,
+			       * when its CPU model differs from the
+			       * experiment's (a pooled shard); NULL: the
+			       * experiment's host (owned) */
 };
 
 struct pab_experiment {
@@ -105,6 +109,11 @@ int pab_experiment_null_index(const struct pab_experiment *e);
 
 /* Free everything row owns (its reps have n_arms results each). */
 void pab_row_release(struct pab_row *row, size_t n_arms);
+
+/* The CPU model row was measured on: its own host's, else e's; or NULL
+ * when neither records one. Owned by e. */
+const char *pab_row_cpu_model(const struct pab_experiment *e,
+			      const struct pab_row *row);
 
 /* Append a new rep to row (order and results allocated, results NaN). */
 struct pab_rep *pab_row_add_rep(struct pab_row *row, size_t n_arms);

@@ -178,6 +178,12 @@ static void add_cpu(cJSON *o, cJSON *why, hwloc_topology_t topo)
 	    (pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0)) &&
 	    (hw = hwloc_obj_get_info_by_name(pkg, "CPUModel")))
 		model = xstrdup(hw);
+	/* Test hook: another machine type, for the pooling tests of shards
+	 * measured on a mixed fleet (perfab(1) ENVIRONMENT). */
+	if (getenv("PERFAB_TEST_CPU_MODEL") && *getenv("PERFAB_TEST_CPU_MODEL")) {
+		free(model);
+		model = xstrdup(getenv("PERFAB_TEST_CPU_MODEL"));
+	}
 	if (model)
 		cJSON_AddStringToObject(o, "cpu_model", model);
 	else

@@ -441,9 +441,34 @@ static char *pool_note(const struct pab_experiment *e)
 	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble, mode->valuestring);
 }
 
+/* 1 when e's rows were measured on more than one CPU model (pooled
+ * shards of a mixed fleet): the ledger then names each row's. */
+static int mixed_cpus(const struct pab_experiment *e)
+{
+	const char *first = e->n_rows ? pab_row_cpu_model(e, &e->rows[0]) : NULL, *m;
+	size_t i;
+
+	for (i = 1; i < e->n_rows; i++) {
+		m = pab_row_cpu_model(e, &e->rows[i]);
+		if (!first != !m || (m && strcmp(first, m)))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *cpu_or_unknown(const struct pab_experiment *e,
+				  const struct pab_row *row)
+{
+	const char *m = pab_row_cpu_model(e, row);
+
+	return m ? m : "unknown CPU model";
+}
+
 static void print_text(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l)
 {
+	int mixed = mixed_cpus(e);
+
 	struct pab_disposition d;
 	size_t i, c;
 	char *line;
@@ -469,6 +494,8 @@ static void print_text(FILE *f, const struct pab_experiment *e,
 			fprintf(f, " (floor %.1f MiB%s)", lr->rss_floor / 1048576.0,
 				lr->floor_inconsistent ? ", INCONSISTENT: above the lowest peak, no credit" : "");
 		fprintf(f, " · %s\n", pab_verdict_name(lr->verdict));
+		if (mixed)
+			fprintf(f, "  measured on: %s\n", cpu_or_unknown(e, row));
 		if (lr->why)
 			fprintf(f, "  %s: %s\n", lr->why,
 				row->fail_reason ? row->fail_reason : "");
@@ -580,6 +607,11 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 		cJSON_AddItemToObject(o, "rss_floor", num_or_null(lr->rss_floor));
 		cJSON_AddBoolToObject(o, "floor_inconsistent", lr->floor_inconsistent);
 		cJSON_AddStringToObject(o, "verdict", pab_verdict_name(lr->verdict));
+		if (pab_row_cpu_model(e, &e->rows[lr->row]))
+			cJSON_AddStringToObject(o, "cpu_model",
+						pab_row_cpu_model(e, &e->rows[lr->row]));
+		else
+			cJSON_AddNullToObject(o, "cpu_model");
 		if (e->rows[lr->row].fail_reason)
 			cJSON_AddStringToObject(o, "fail_reason", e->rows[lr->row].fail_reason);
 		cells = cJSON_AddArrayToObject(o, "cells");
@@ -693,7 +725,7 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 {
 	struct pab_disposition d;
 	size_t i, c, m, n_fail = 0, n_inc = 0;
-	int judged[PAB_M_COUNT] = { 0 };
+	int judged[PAB_M_COUNT] = { 0 }, mixed = mixed_cpus(e);
 	char *line;
 
 	pab_ledger_disposition(e, l, &d);
@@ -717,10 +749,14 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 	for (m = 0; m < PAB_M_COUNT; m++)
 		if (judged[m])
 			fprintf(f, " %s |", pab_metrics[m].label);
+	if (mixed)
+		fprintf(f, " CPU model |");
 	fprintf(f, "\n|---|---|--:|---|");
 	for (m = 0; m < PAB_M_COUNT; m++)
 		if (judged[m])
 			fprintf(f, "--:|");
+	if (mixed)
+		fprintf(f, "---|");
 	fputc('\n', f);
 	for (i = 0; i < l->n_rows; i++) {
 		const struct pab_ledger_row *lr = &l->rows[i];
@@ -744,6 +780,11 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 			pab_ledger_fmt_pct(med, sizeof(med), cell->res.change.median);
 			fprintf(f, " %s%% %s%s |", med, md_mark(cell->res.verdict),
 				pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
+		}
+		if (mixed) {
+			fputc(' ', f);
+			md_escape(f, cpu_or_unknown(e, &e->rows[lr->row]));
+			fputs(" |", f);
 		}
 		fputc('\n', f);
 	}

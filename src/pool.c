@@ -96,6 +96,7 @@ static void row_copy_def(struct pab_row *dst, const struct pab_row *src)
 	dst->control = src->control;
 	dst->failed = src->failed;
 	dst->fail_reason = strdup_or_null(src->fail_reason);
+	dst->host = src->host ? cJSON_Duplicate(src->host, 1) : NULL;
 }
 
 /* Highest block number in row, or -1 for a row without reps. */
@@ -291,12 +292,9 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 				 "on the same machine type as the others", !ca ? la : lb);
 		return -1;
 	}
-	if (strcmp(ca, cb)) {
-		*why = xasprintf("CPU model differs: '%s' ran on \"%s\", '%s' on \"%s\"; "
-				 "results from different machine types are not one experiment",
-				 la, ca, lb, cb);
-		return -1;
-	}
+	/* Different CPU models are fine for disjoint rows (shards on a
+	 * mixed fleet: each row has its base, head and null arm from one
+	 * machine); blocks of one row must share one (same_row). */
 	if (strcmp(a->protocol, b->protocol)) {
 		*why = xasprintf("protocol differs: '%s' used %s, '%s' used %s", la, a->protocol,
 				 lb, b->protocol);
@@ -377,12 +375,21 @@ static int find_row(const struct pab_experiment *e, const char *name)
 }
 
 /* A shared row must be the same job in both. */
-static int same_row(const struct pab_row *x, const char *la,
+static int same_row(const struct pab_experiment *ea, const struct pab_row *x,
+		    const char *la, const struct pab_experiment *eb,
 		    const struct pab_row *y, const char *lb, size_t n_arms,
 		    char **why)
 {
-	const char *extra;
+	const char *extra, *ca = pab_row_cpu_model(ea, x), *cb = pab_row_cpu_model(eb, y);
 	uint64_t mx, my;
+
+	if (!ca || !cb || strcmp(ca, cb)) {
+		*why = xasprintf("CPU model differs: row '%s' ran on \"%s\" in '%s' and on \"%s\" "
+				 "in '%s'; blocks of one row from different machine types are "
+				 "not one experiment (disjoint rows, shards, may differ)",
+				 x->name, or_none(ca), la, or_none(cb), lb);
+		return -1;
+	}
 
 	if (!kv_eq(x->params, x->n_params, y->params, y->n_params)) {
 		*why = xasprintf("row '%s': parameters differ between '%s' and '%s'",
@@ -447,6 +454,24 @@ static int same_probes(const struct pab_experiment *a, const char *la,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The host row (a copy of src, a row of in) was measured on, recorded on
+ * the row only when its CPU model differs from out's host: out keeps the
+ * first input's fingerprint, and a shard from another machine type says
+ * where its rows ran.
+ */
+static void row_set_host(struct pab_row *row, const struct pab_experiment *out,
+			 const struct pab_experiment *in, const struct pab_row *src)
+{
+	const cJSON *h = src->host ? src->host : in->host;
+	const char *m = pab_host_cpu_model(h), *o = pab_host_cpu_model(out->host);
+
+	cJSON_Delete(row->host);
+	row->host = NULL;
+	if (h && !str_eq(m, o))
+		row->host = cJSON_Duplicate(h, 1);
 }
 
 /* Parse "I/N" into k (1-based) and n; 0 or -1. */
@@ -546,8 +571,8 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 				if (k < 0)
 					continue;
 				shared++;
-				if (same_row(&in[j]->rows[k], lj, &in[i]->rows[r], li,
-					     in[i]->n_arms, why))
+				if (same_row(in[j], &in[j]->rows[k], lj, in[i],
+					     &in[i]->rows[r], li, in[i]->n_arms, why))
 					goto out_free_group;
 			}
 			if (!shared) {
@@ -605,6 +630,7 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 				(double)r * (double)shard_n + (double)(k_shard - 1) : 0;
 			row = &out->rows[out->n_rows++];
 			row_copy_def(row, &in[i]->rows[r]);
+			row_set_host(row, out, in[i], &in[i]->rows[r]);
 			row->failed = 0;
 			free(row->fail_reason);
 			row->fail_reason = NULL;

@@ -2,8 +2,8 @@
  * pool.h — merge artifacts of one experiment into one (`perfab pool`, and
  * `perfab ledger`/`gate` given several files).
  *
- * Two artifacts are the same experiment when they ran on the same CPU
- * model, with the same arms (names in the same order, revisions, SHA-256
+ * Two artifacts are the same experiment when they both record a CPU
+ * model, ran the same arms (names in the same order, revisions, SHA-256
  * of each executable, arguments after argv[0], environment additions),
  * under the same protocol, scale and judging settings, and measured the
  * same metric set. Rows decide how they merge:
@@ -11,10 +11,13 @@
  *  - artifacts holding exactly the same rows (same parameters, argv,
  *    program, control flag) merge as additional blocks: each row's reps
  *    are concatenated in input order and their block numbers continued,
- *    so complete, balanced inputs give a complete, balanced result;
+ *    so complete, balanced inputs give a complete, balanced result; the
+ *    blocks of one row must come from one CPU model;
  *  - artifacts holding no row in common (shards: `perfab run --shard I/N`)
  *    merge as a union of rows, in the original row order when every shard
- *    recorded its I/N;
+ *    recorded its I/N; they may come from different CPU models (each
+ *    row's arms, null arm included, ran on one machine): a row from a
+ *    machine type other than the first input's records it in its "host";
  *  - both at once: inputs group by row set, each group merges as blocks,
  *    and the groups must be disjoint. Any partial overlap is refused.
  *

@@ -8,6 +8,7 @@ pool_tests = \
 	tests/pool_blocks.sh \
 	tests/pool_shards.sh \
 	tests/pool_refuse_cpu.sh \
+	tests/pool_cpu_shards.sh \
 	tests/pool_refuse_arms.sh \
 	tests/pool_refuse_revision.sh \
 	tests/pool_refuse_sha256.sh \
