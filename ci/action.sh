@@ -1,0 +1,363 @@
+#!/bin/bash
+# ci/action.sh — the shell logic of perfab's GitHub Action (action.yml at
+# the repository root; doc/ci.md). Each composite step calls one
+# subcommand; every input arrives in the environment (PAB_*), never
+# interpolated into a script, and results leave through $GITHUB_OUTPUT,
+# $GITHUB_STEP_SUMMARY and $GITHUB_PATH.
+#
+#   key            the cache key of perfab's build: OS release, machine,
+#                  and a digest of the action's own sources (its revision)
+#   install        run-time packages; on a cache miss also the build
+#                  packages and a build of perfab into $PAB_TOOL
+#   prepare        resolve base (default: the merge-base of the pull
+#                  request with its base branch) and add it as a worktree
+#                  beside the head checkout: .perfab/base and .perfab/head,
+#                  paths of equal length
+#   build          run the build command in each checkout
+#   measure        one perfab run (or, with PAB_ARTIFACTS, perfab pool of
+#                  downloaded artifacts); never fails on a verdict
+#   report         the ledger in Markdown, HTML, JSON and JUnit, the step
+#                  summary, and the outputs verdict, exit-code, artifact,
+#                  report
+#   comment-body   write the pull-request comment (marker, ledger, links),
+#                  truncated under GitHub's 65,536-character limit
+#   comment        create or update the one marked comment (gh api)
+#   gate           exit with the exit code the verdict calls for
+#
+# Exit codes of the gate: perfab's (0 PASS, 1 FAIL, 3 INCONCLUSIVE unless
+# inconclusive=pass, 2 bad input, 4 refused data, 5 sanity gate, 7 system
+# error). A shard (shards set) exits 0 on any verdict: the gate job judges
+# the pooled experiment.
+set -euo pipefail
+
+die() {
+	echo "::error::perfab action: $*" >&2
+	exit 2
+}
+
+out() { # out KEY VALUE: a step output
+	printf '%s=%s\n' "$1" "$2" >>"${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}"
+}
+
+ws=${GITHUB_WORKSPACE:-$PWD}
+work=$ws/.perfab
+outdir=$work/out
+action=${PAB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}
+tool=${PAB_TOOL:-${RUNNER_TEMP:-/tmp}/perfab-tool}
+
+perfab() {
+	if [ -x "$tool/bin/perfab" ]; then
+		"$tool/bin/perfab" "$@"
+	else
+		command perfab "$@"
+	fi
+}
+
+# The shard's artifact name: perfab.json, or perfab-shard-I.json.
+artifact_file() {
+	if [ -n "${PAB_SHARDS:-}" ]; then
+		echo "$outdir/perfab-shard-${PAB_SHARD}.json"
+	else
+		echo "$outdir/perfab.json"
+	fi
+}
+
+check_inputs() {
+	local v
+	for v in "${PAB_REPS:-}" "${PAB_MAX_REPS:-}"; do
+		case $v in '' | *[!0-9]*) [ -z "$v" ] || die "reps and max-reps take a whole number, not '$v'" ;; esac
+	done
+	case ${PAB_INCONCLUSIVE:-fail} in pass | fail) ;; *) die "inconclusive takes pass or fail, not '${PAB_INCONCLUSIVE}'" ;; esac
+	if [ -n "${PAB_ARTIFACTS:-}" ]; then
+		case ${PAB_SHARDS:-} in *[!0-9]*) die "shards takes a whole number, not '$PAB_SHARDS'" ;; esac
+	elif [ -n "${PAB_SHARDS:-}" ] || [ -n "${PAB_SHARD:-}" ]; then
+		case ${PAB_SHARD:-}/${PAB_SHARDS:-} in
+		[1-9]*/[1-9]*) ;;
+		*) die "shard and shards go together: shard I of shards N (1 <= I <= N), not '${PAB_SHARD:-}' of '${PAB_SHARDS:-}'" ;;
+		esac
+		[ "$PAB_SHARD" -le "$PAB_SHARDS" ] 2>/dev/null || die "shard ${PAB_SHARD} is not one of shards 1..${PAB_SHARDS}"
+	fi
+}
+
+cmd_key() {
+	local id=unknown ver=unknown digest
+	if [ -r /etc/os-release ]; then
+		# shellcheck disable=SC1091
+		id=$(. /etc/os-release && echo "${ID:-unknown}")
+		# shellcheck disable=SC1091
+		ver=$(. /etc/os-release && echo "${VERSION_ID:-unknown}")
+	fi
+	# The revision of the action is what its build is made of: hash the
+	# sources, so a moved tag (v1) rebuilds and an unchanged one does not.
+	digest=$(cd "$action" && find configure.ac Makefile.am m4 src stats workloads doc ci \
+		-type f ! -name '*.o' -print 2>/dev/null | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-20)
+	out key "perfab-$id-$ver-$(uname -m)-$digest"
+	out tool "$tool"
+}
+
+cmd_install() {
+	"$action/ci/setup-runtime.sh"
+	if [ "${PAB_CACHE_HIT:-}" = true ] && [ -x "$tool/bin/perfab" ]; then
+		echo "perfab from the cache: $("$tool/bin/perfab" --version | head -1)"
+	else
+		"$action/ci/setup-build.sh"
+		# Build from a copy: the action's checkout stays as it came.
+		local src=${RUNNER_TEMP:-/tmp}/perfab-src
+		rm -rf "$src" && mkdir -p "$src"
+		(cd "$action" && tar cf - --exclude=_build --exclude=.git --exclude=.perfab .) | (cd "$src" && tar xf -)
+		(cd "$src" && autoreconf -fi && ./configure -q --prefix="$tool" &&
+			make -j"$(nproc)" && make install) >"${RUNNER_TEMP:-/tmp}/perfab-build.log" 2>&1 ||
+			{ tail -50 "${RUNNER_TEMP:-/tmp}/perfab-build.log" >&2; die "building perfab failed"; }
+	fi
+	"$tool/bin/perfab" --version | head -1
+	echo "$tool/bin" >>"${GITHUB_PATH:-/dev/null}"
+}
+
+# The commit a ref names in the head checkout, fetching it when missing.
+resolve() {
+	local r=$1 c
+	for c in "$r" "origin/$r"; do
+		if git rev-parse -q --verify "$c^{commit}" 2>/dev/null; then return 0; fi
+	done
+	git fetch -q origin "$r" 2>/dev/null && git rev-parse -q --verify "FETCH_HEAD^{commit}" && return 0
+	return 1
+}
+
+cmd_prepare() {
+	local base head mb
+	check_inputs
+	[ -d "$work/head/.git" ] || [ -f "$work/head/.git" ] || die "no head checkout at $work/head"
+	cd "$work/head"
+	head=$(git rev-parse HEAD)
+	if [ -n "${PAB_BASE_REF:-}" ]; then
+		base=$(resolve "$PAB_BASE_REF") || die "base-ref '$PAB_BASE_REF' names no commit of this repository"
+		echo "base: $PAB_BASE_REF = $base"
+	elif [ -n "${PAB_PR_BASE_SHA:-}" ]; then
+		# The pull request's change is what it adds since it branched:
+		# commits that landed on the base branch since are not its own.
+		tip=$(resolve "$PAB_PR_BASE_SHA") || die "the base branch's commit $PAB_PR_BASE_SHA cannot be fetched"
+		mb=$(git merge-base "$tip" "$head") || die "the pull request shares no history with its base branch"
+		base=$mb
+		echo "base: merge-base of $head and the base branch ($tip) = $base"
+	elif [ -n "${PAB_BEFORE:-}" ] && [ "${PAB_BEFORE}" != 0000000000000000000000000000000000000000 ]; then
+		base=$(resolve "$PAB_BEFORE") || die "the push's previous commit $PAB_BEFORE cannot be fetched"
+		echo "base: the commit before the push = $base"
+	else
+		base=$(git rev-parse -q --verify "HEAD~1^{commit}") || die "no base: set base-ref"
+		echo "base: the parent of head = $base"
+	fi
+	rm -rf "$work/base"
+	git worktree prune
+	git worktree add -q --detach "$work/base" "$base"
+	out base-sha "$base"
+	out head-sha "$head"
+}
+
+cmd_build() {
+	local side exe
+	[ -n "${PAB_BUILD:-}" ] || die "the build input is empty: say how to build a checkout (e.g. make)"
+	for side in base head; do
+		echo "::group::build $side"
+		(cd "$work/$side" && bash -c "$PAB_BUILD") || die "the build command failed in the $side checkout"
+		echo "::endgroup::"
+		if [ -n "${PAB_BENCH:-}" ]; then
+			exe=${PAB_BENCH%% *}
+			[ -x "$work/$side/$exe" ] || die "the build made no executable '$exe' in the $side checkout"
+		fi
+	done
+}
+
+cmd_measure() {
+	local art rc=0 t
+	local -a args extra
+	check_inputs
+	mkdir -p "$outdir"
+	art=$(artifact_file)
+	rm -f "$art"
+	if [ -n "${PAB_ARTIFACTS:-}" ]; then
+		# Judge what measure jobs uploaded: pool them into one experiment.
+		local -a files
+		mapfile -t files < <(find "$ws" -path "$work" -prune -o -type f -name '*.json' -print |
+			LC_ALL=C sort | while read -r f; do
+				# shellcheck disable=SC2254
+				case ${f#"$ws"/} in $PAB_ARTIFACTS) echo "$f" ;; esac
+			done)
+		[ "${#files[@]}" -gt 0 ] || die "no artifact matches '$PAB_ARTIFACTS'"
+		if [ -n "${PAB_SHARDS:-}" ] && [ "${#files[@]}" != "$PAB_SHARDS" ]; then
+			echo "::error::${#files[@]} of $PAB_SHARDS shards arrived: no verdict on a partial experiment"
+			out run-rc 4
+			return 0
+		fi
+		GITHUB_STEP_SUMMARY='' perfab pool "${files[@]}" -o "$outdir/perfab.json" || rc=$?
+		out run-rc "$rc"
+		return 0
+	fi
+	if [ -n "${PAB_CONFIG:-}" ]; then
+		args+=(--config "$work/head/$PAB_CONFIG")
+	fi
+	if [ -n "${PAB_BENCH:-}" ]; then
+		args+=(--arm "base=$work/base/$PAB_BENCH" --arm "head=$work/head/$PAB_BENCH")
+	elif [ -z "${PAB_CONFIG:-}" ]; then
+		die "set bench (the benchmark command) or config (a perfab JSON config)"
+	fi
+	args+=(--null-arm --reps "${PAB_REPS:-12}")
+	[ -z "${PAB_MAX_REPS:-}" ] || args+=(--max-reps "$PAB_MAX_REPS")
+	[ -z "${PAB_BUDGET:-}" ] || args+=(--budget "$PAB_BUDGET")
+	[ -z "${PAB_METRICS:-}" ] || args+=(--metrics "$PAB_METRICS")
+	for t in ${PAB_TOLERANCE//,/ }; do
+		args+=(--tolerance "$t")
+	done
+	[ -z "${PAB_SHARDS:-}" ] || args+=(--shard "$PAB_SHARD/$PAB_SHARDS")
+	# perfab-args: split on blanks, no globbing, no other expansion.
+	set -f
+	# shellcheck disable=SC2206
+	extra=(${PAB_ARGS:-})
+	set +f
+	echo "perfab run ${args[*]} ${extra[*]} --out $art"
+	(cd "$work" && GITHUB_STEP_SUMMARY='' perfab run "${args[@]}" "${extra[@]}" --out "$art") || rc=$?
+	echo "perfab run exited $rc"
+	out run-rc "$rc"
+}
+
+cmd_report() {
+	local art rc=${PAB_RUN_RC:-7} verdict code summary=${GITHUB_STEP_SUMMARY:-/dev/null}
+	art=$(artifact_file)
+	[ -z "${PAB_ARTIFACTS:-}" ] || art=$outdir/perfab.json
+	case $rc in
+	0 | 1 | 3) ;;
+	*)
+		verdict=ERROR
+		case $rc in 4) verdict=REFUSED ;; 5) verdict=SANITY-GATE ;; esac
+		{
+			echo "### perfab: $verdict (exit $rc)"
+			echo
+			echo "No verdict: perfab exited $rc. See the step's log."
+		} >>"$summary"
+		out verdict "$verdict"
+		out exit-code "$rc"
+		[ -s "$art" ] && out artifact "$art"
+		return 0
+	esac
+	export GITHUB_STEP_SUMMARY=''
+	code=0
+	perfab ledger --format markdown "$art" >"$outdir/ledger.md" || true
+	perfab ledger --format html "$art" >"$outdir/report.html" || true
+	perfab ledger --format json "$art" >"$outdir/ledger.json" || true
+	perfab ledger --format junit "$art" >"$outdir/junit.xml" || true
+	perfab ledger "$art" >"$outdir/ledger.txt" || true
+	perfab gate "$art" || code=$?
+	case $code in
+	0) verdict=PASS ;;
+	1) verdict=FAIL ;;
+	3) verdict=INCONCLUSIVE ;;
+	*) verdict=ERROR ;;
+	esac
+	if [ "$code" = 3 ] && [ "${PAB_INCONCLUSIVE:-fail}" = pass ]; then code=0; fi
+	if [ -n "${PAB_SHARDS:-}" ] && [ -z "${PAB_ARTIFACTS:-}" ]; then
+		# A shard's verdict is on part of the rows: the gate job judges.
+		case $code in 0 | 1 | 3) code=0 ;; esac
+		echo "#### shard ${PAB_SHARD}/${PAB_SHARDS} (its rows only; the gate job judges the pool)" >>"$summary"
+		echo >>"$summary"
+	fi
+	cat "$outdir/ledger.md" >>"$summary"
+	out verdict "$verdict"
+	out exit-code "$code"
+	out artifact "$art"
+	out report "$outdir/report.html"
+	out ledger "$outdir/ledger.md"
+	out upload-name "${PAB_NAME:-perfab}${PAB_SHARDS:+-shard-${PAB_SHARD:-}}${PAB_ARTIFACTS:+-pooled}"
+}
+
+# comment-body LEDGER.md OUT: the comment: marker, the ledger, links; cut
+# under PAB_COMMENT_LIMIT bytes (default 65536: GitHub's limit is in
+# characters, and a character is at least a byte) — first the folded
+# details, then table rows from the end, each cut said so.
+cmd_comment_body() {
+	local ledger=$1 body=$2 limit=${PAB_COMMENT_LIMIT:-65536} links
+	local run_url=${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID:-}
+	links="[Full report (HTML, in the run's artifact)](${PAB_REPORT_URL:-$run_url}) · [workflow run]($run_url)"
+	LC_ALL=C awk -v limit="$limit" -v links="$links" '
+	# build(fold, keep): the body; fold drops the <details> block, keep >= 0
+	# keeps that many rows of the main table and says how many were cut.
+	function build(fold, keep,   s, i, l, rows, indet) {
+		s = "<!-- perfab-ledger -->\n"
+		rows = 0
+		indet = 0
+		for (i = 1; i <= n; i++) {
+			l = line[i]
+			if (fold && l ~ /^<details>/) {
+				indet = 1
+				s = s "_The intervals, noise and allowances did not fit in a comment: see the full report._\n"
+				continue
+			}
+			if (indet) {
+				if (l ~ /^<\/details>/)
+					indet = 0
+				continue
+			}
+			if (fold && l ~ /^\| / && l !~ /^\| row \|/) {
+				rows++
+				if (keep >= 0 && rows > keep)
+					continue
+			}
+			if (fold && keep >= 0 && l !~ /^\|/ && rows > keep && !noted[keep]) {
+				s = s "\n_" (rows - keep) " of " rows " rows did not fit in a comment: see the full report._\n"
+				noted[keep] = 1
+			}
+			s = s l "\n"
+		}
+		total = rows
+		return s "\n" links "\n"
+	}
+	{ line[++n] = $0 }
+	END {
+		s = build(0, -1)
+		if (length(s) >= limit)
+			s = build(1, -1)
+		for (keep = total; length(s) >= limit && keep > 0; ) {
+			keep = int(keep * 0.9)
+			s = build(1, keep)
+		}
+		printf "%s", s
+	}' "$ledger" >"$body"
+	[ "$(wc -c <"$body")" -lt "$limit" ] || die "the comment is still $(wc -c <"$body") bytes after truncation"
+}
+
+cmd_comment() {
+	local body=$outdir/comment.md id marker='<!-- perfab-ledger -->'
+	[ -s "${PAB_LEDGER:-}" ] || { echo "no ledger to comment"; return 0; }
+	cmd_comment_body "$PAB_LEDGER" "$body"
+	[ -n "${PAB_PR_NUMBER:-}" ] || { echo "not a pull request: no comment"; return 0; }
+	# One comment per pull request, found by its marker, edited in place.
+	if ! id=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$PAB_PR_NUMBER/comments" \
+		--jq ".[] | select(.body | startswith(\"$marker\")) | .id" | tail -n 1); then
+		echo "::warning::cannot read the pull request's comments (a fork's token cannot write): no comment"
+		return 0
+	fi
+	if [ -n "$id" ]; then
+		gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$body" >/dev/null ||
+			echo "::warning::cannot update comment $id"
+	else
+		gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$PAB_PR_NUMBER/comments" -F "body=@$body" >/dev/null ||
+			echo "::warning::cannot comment on the pull request (a fork's token cannot write)"
+	fi
+}
+
+cmd_gate() {
+	local code=${PAB_EXIT_CODE:-7}
+	echo "perfab: ${PAB_VERDICT:-no verdict} (exit $code)"
+	exit "$code"
+}
+
+case ${1:-} in
+key) cmd_key ;;
+install) cmd_install ;;
+prepare) cmd_prepare ;;
+build) cmd_build ;;
+measure) cmd_measure ;;
+report) cmd_report ;;
+comment-body) shift; [ $# = 2 ] || die "usage: ci/action.sh comment-body LEDGER.md OUT"; cmd_comment_body "$@" ;;
+comment) cmd_comment ;;
+gate) cmd_gate ;;
+*) echo "usage: ci/action.sh key|install|prepare|build|measure|report|comment-body|comment|gate" >&2; exit 2 ;;
+esac
