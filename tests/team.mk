@@ -40,7 +40,8 @@ report_tests = \
 	tests/report_markdown.sh \
 	tests/report_disposition.sh \
 	tests/report_html.sh \
-	tests/report_workflow.sh
+	tests/report_workflow.sh \
+	tests/action_emulated.sh
 
 TESTS += $(report_tests)
 dist_noinst_SCRIPTS += $(report_tests)

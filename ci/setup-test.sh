@@ -1,0 +1,25 @@
+#!/bin/sh
+# ci/setup-test.sh — the packages the test suite uses beyond the build:
+# Check (unit tests), jq, python3 with YAML (the GitHub runner emulator),
+# git, jemalloc (the demo's head), valgrind, clang and its sanitizer
+# runtime (ci/sanitize.sh), Chromium (the HTML report's rendering test,
+# where the release packages it: not Ubuntu, where it is a snap), the
+# Debian packaging tools (tests/package_deb.sh), bash-completion, and the
+# action linter @action-validator/cli from npm (its test skips without
+# it). Debian 12, Ubuntu 22.04 and 24.04 (ci/setup-lib.sh).
+set -eu
+. "$(dirname "$0")/setup-lib.sh"
+pkgs_install \
+	check jq python3 python3-yaml git procps libjemalloc2 valgrind clang \
+	'?chromium' debhelper dpkg-dev fakeroot bash-completion
+# The sanitizer runtime of the clang that was installed.
+v=$(clang -dumpversion | cut -d. -f1)
+pkgs_install "libclang-rt-$v-dev|libclang-common-$v-dev"
+# The GitHub Actions linter (tests/report_workflow.sh); optional.
+if ! command -v action-validator >/dev/null 2>&1; then
+	command -v npm >/dev/null 2>&1 || pkgs_install '?npm' || true
+	if command -v npm >/dev/null 2>&1; then
+		$sudo npm install -g --no-audit --no-fund @action-validator/cli@0.6.0 ||
+			echo "setup: cannot install @action-validator/cli; its checks will be skipped" >&2
+	fi
+fi
