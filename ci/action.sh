@@ -265,7 +265,11 @@ cmd_report() {
 	out artifact "$art"
 	out report "$outdir/report.html"
 	out ledger "$outdir/ledger.md"
-	out upload-name "${PAB_NAME:-perfab}${PAB_SHARDS:+-shard-${PAB_SHARD:-}}${PAB_ARTIFACTS:+-pooled}"
+	if [ -n "${PAB_ARTIFACTS:-}" ]; then
+		out upload-name "${PAB_NAME:-perfab}-pooled"
+	else
+		out upload-name "${PAB_NAME:-perfab}${PAB_SHARDS:+-shard-${PAB_SHARD:-}}"
+	fi
 }
 
 # comment-body LEDGER.md OUT: the comment: marker, the ledger, links; cut

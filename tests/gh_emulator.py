@@ -344,7 +344,10 @@ def read_outputs(path):
 class Job:
     def __init__(self, em, name, spec, matrix, index):
         self.em, self.name, self.spec, self.matrix = em, name, spec, matrix
-        base = os.path.join(em.state, "jobs", "%s-%d" % (name, index))
+        # Every runner has the same paths (GitHub's /home/runner/work/R/R):
+        # a fresh directory at one path per job, so builds on two runners
+        # can be bit-identical, as on GitHub.
+        base = os.path.join(em.state, "runner")
         shutil.rmtree(base, ignore_errors=True)
         self.workspace = os.path.join(base, "workspace")
         self.temp = os.path.join(base, "temp")
