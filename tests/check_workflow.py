@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/check_workflow.py — line-based checks of a GitHub Actions workflow
-(no yaml module needed).
+or action.yml (no yaml module needed).
 
 usage: check_workflow.py WORKFLOW.yml [--syntax]
 
@@ -61,8 +61,8 @@ def main():
             r = subprocess.run(["bash", "-n"], input=script, text=True, capture_output=True)
             if r.returncode:
                 problems.append("%s:%d: bash -n: %s" % (args[0], body[0][0], r.stderr.strip()))
-    if n == 0:
-        problems.append("%s: no run: step found (is this a workflow?)" % args[0])
+    if n == 0 and not any(re.match(r"^\s*(-\s+)?uses:", ln) for ln in lines):
+        problems.append("%s: no run: or uses: step found (is this a workflow?)" % args[0])
     for p in problems:
         print(p)
     print("%d run: blocks checked" % n, file=sys.stderr)

@@ -45,6 +45,11 @@ report_tests = \
 
 TESTS += $(report_tests)
 dist_noinst_SCRIPTS += $(report_tests)
-EXTRA_DIST += tests/report_chromium.py tests/check_workflow.py
-# The example workflow report_workflow.sh checks.
-EXTRA_DIST += ci/workflows/perfab.yml
+EXTRA_DIST += tests/report_chromium.py tests/check_workflow.py tests/gh_emulator.py
+# The GitHub Action and the example workflows report_workflow.sh checks and
+# action_emulated.sh runs.
+EXTRA_DIST += action.yml examples/hashbench/README examples/hashbench/Makefile \
+	examples/hashbench/hashbench.c examples/hashbench/table.c \
+	examples/hashbench/table.h examples/hashbench/perfab.json \
+	examples/hashbench/perfab.yml examples/hashbench/slowdown.patch \
+	examples/sharded.yml examples/perfab-self.yml
