@@ -7,3 +7,4 @@ include tests/probes.mk
 include tests/docs.mk
 include tests/team.mk
 include tests/fuzz.mk
+include tests/package.mk
