@@ -44,6 +44,11 @@ static void usage(FILE *f)
 static void version(void)
 {
 	printf("perfab %s\n", PACKAGE_VERSION);
+	/* The licence notice, as GNU tools print it. */
+	printf("Copyright (C) 2026 the perfab authors.\n"
+	       "License GPL-3.0-or-later: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+	       "This is free software: you are free to change and redistribute it.\n"
+	       "There is NO WARRANTY, to the extent permitted by law.\n");
 	printf("Features: gsl/%s libcjson/%d.%d.%d hwloc/%s %s\n", GSL_VERSION,
 	       CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH,
 	       HWLOC_VERSION, pab_counters_feature());
