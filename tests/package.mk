@@ -7,3 +7,6 @@ package_tests = \
 
 TESTS += $(package_tests)
 dist_noinst_SCRIPTS += $(package_tests)
+
+EXTRA_DIST += LICENSE ci/spdx.sh debian/changelog debian/control debian/copyright \
+	debian/rules debian/source/format debian/perfab.docs debian/perfab.examples
