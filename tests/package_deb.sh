@@ -48,16 +48,21 @@ expect_rc 0 "$root/usr/bin/perfab" --version
 grep_out '^perfab [0-9]'
 grep_out '^License GPL-3.0-or-later'
 grep_out '^Features: .*libpfm4'
-# The packaged perfab looks for its workloads in /usr/libexec/perfab.
-expect_rc 2 env -u PERFAB_WORKLOAD_DIR "$root/usr/bin/perfab" run -q --workloads '=small/8' --reps 3 \
-	--arm base=/bin/true --arm head=/bin/true --out never.json
-grep_err "/usr/libexec/perfab"
-# One short run from the scratch root, its own workload program as both arms.
-WL=$root/usr/libexec/perfab
-spin="$WL/perfab-spin work=1000 drain_ms=10 release_bound_ms=20"
-PERFAB_WORKLOAD_DIR=$WL expect_verdict "$root/usr/bin/perfab" run -q --null-arm --reps 3 \
-	--arm "base=$spin" --arm "head=$spin" --out run.json
-jq -e '.complete == true and (.rows[0].reps | length) == 3' run.json >/dev/null || fail "the packaged perfab's run"
+# Arms without a command run the built-in workload programs, which the
+# packaged perfab looks for in /usr/libexec/perfab ...
+cat >arms.json <<'JSON'
+{"arms": [{"name": "base"}, {"name": "head"}],
+ "rows": [{"name": "spin", "workload": "spin", "argv": ["work=1000", "drain_ms=10", "release_bound_ms=20"]}]}
+JSON
+expect_rc 2 env -u PERFAB_WORKLOAD_DIR "$root/usr/bin/perfab" run -q --config arms.json \
+	--reps 3 --out never.json
+grep_err "/usr/libexec/perfab/perfab-spin"
+# ... so from the scratch root it is told where they are: one short run.
+PERFAB_WORKLOAD_DIR=$root/usr/libexec/perfab expect_verdict "$root/usr/bin/perfab" run -q \
+	--config arms.json --null-arm --reps 3 --out run.json
+jq -e '.complete == true and .rows[0].name == "spin" and (.rows[0].reps | length) == 3 and
+       (.arms[0].exe | startswith("'"$root"'/usr/libexec/perfab/"))' run.json >/dev/null ||
+	fail "the packaged perfab's run: $(jq -c '[.complete, .rows[0].name, (.rows[0].reps | length), .arms[0].exe]' run.json)"
 expect_verdict "$root/usr/bin/perfab" ledger run.json
 grep_out "overall:"
 exit 0
