@@ -34,6 +34,31 @@ fail() {
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 export GIT_CONFIG_NOSYSTEM=1 HOME=$T
 
+# The emulator's expressions follow GitHub's rules (the cases the action
+# and the examples depend on).
+python3 - "$top_srcdir/tests" <<'PY' || fail "the emulator's expressions"
+import sys
+sys.path.insert(0, sys.argv[1])
+import gh_emulator as g
+ctx = {"github": {"event_name": "pull_request", "event": {"action": "labeled"}},
+       "inputs": {"base-ref": "", "comment": "true", "shards": ""},
+       "steps": {"r": {"outputs": {"n": "3"}}}}
+ev = lambda t: g.evaluate(t, ctx)
+assert ev("${{ inputs.base-ref || 'tip' }}") == "tip"
+assert ev("${{ github.event.action == 'LABELED' }}") is True      # case-insensitive
+assert ev("${{ steps.r.outputs.n == 3 }}") is True                # '3' == 3
+assert ev("${{ steps.nope.outputs.x == '' }}") is True            # null == ''
+assert ev("a-${{ format('{0}/{1}', 1, 'b') }}") == "a-1/b"
+assert ev("${{ contains(fromJSON('[\"opened\"]'), github.event.action) && 'code' || 'x' }}") == "x"
+assert g.condition("inputs.comment == 'true' && inputs.shards == ''", ctx, "success")
+assert not g.condition("inputs.comment == 'true'", ctx, "failure")   # success() implied
+assert g.condition("always()", ctx, "failure")
+import tempfile
+with tempfile.NamedTemporaryFile("w", delete=False) as f:
+    f.write("a=1\nb<<EOF\nline 1\nline=2\nEOF\nc=x=y\n")
+assert g.read_outputs(f.name) == {"a": "1", "b": "line 1\nline=2", "c": "x=y"}
+PY
+
 # --- the scratch repository: this tree's tracked files, then branches.
 mkdir repo
 if git -C "$top_srcdir" ls-files >files.txt 2>/dev/null && [ -s files.txt ]; then

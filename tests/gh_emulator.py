@@ -201,8 +201,6 @@ class Expr:
                 if kind != "id":
                     raise Unsupported("expected a property name after '.'")
                 v = v.get(name) if isinstance(v, dict) else None
-                if isinstance(v, dict) is False and v is None:
-                    pass
             elif tok[1] == "[":
                 self.take()
                 k = self.or_()
