@@ -441,9 +441,7 @@ static char *pool_note(const struct pab_experiment *e)
 	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble, mode->valuestring);
 }
 
-/* 1 when e's rows were measured on more than one CPU model (pooled
- * shards of a mixed fleet): the ledger then names each row's. */
-static int mixed_cpus(const struct pab_experiment *e)
+int pab_ledger_mixed_cpus(const struct pab_experiment *e)
 {
 	const char *first = e->n_rows ? pab_row_cpu_model(e, &e->rows[0]) : NULL, *m;
 	size_t i;
@@ -467,7 +465,7 @@ static const char *cpu_or_unknown(const struct pab_experiment *e,
 static void print_text(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l)
 {
-	int mixed = mixed_cpus(e);
+	int mixed = pab_ledger_mixed_cpus(e);
 
 	struct pab_disposition d;
 	size_t i, c;
@@ -725,7 +723,7 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 {
 	struct pab_disposition d;
 	size_t i, c, m, n_fail = 0, n_inc = 0;
-	int judged[PAB_M_COUNT] = { 0 }, mixed = mixed_cpus(e);
+	int judged[PAB_M_COUNT] = { 0 }, mixed = pab_ledger_mixed_cpus(e);
 	char *line;
 
 	pab_ledger_disposition(e, l, &d);

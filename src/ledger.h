@@ -139,6 +139,13 @@ enum pab_ledger_format {
 /* "text", "json", "markdown" (or "md"), "junit", "html"; 0 or -1. */
 int pab_ledger_format_parse(const char *s, enum pab_ledger_format *out);
 
+/*
+ * pab_ledger_mixed_cpus: 1 when e's rows were measured on more than one
+ * CPU model (pooled shards of a mixed fleet; pab_row_cpu_model), else 0.
+ * The reports then name each row's CPU model.
+ */
+int pab_ledger_mixed_cpus(const struct pab_experiment *e);
+
 /* Render to f. */
 void pab_ledger_print(FILE *f, const struct pab_experiment *e,
 		      const struct pab_ledger *l, enum pab_ledger_format fmt);

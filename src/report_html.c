@@ -466,10 +466,14 @@ static void header(FILE *f, const struct pab_experiment *e,
 static void summary(FILE *f, const struct pab_experiment *e,
 		    const struct pab_ledger *l)
 {
+	int mixed = pab_ledger_mixed_cpus(e);
 	size_t i;
 
 	fputs("<h2>Rows</h2>\n<table><tr><th>row</th><th>arm</th><th>n</th>"
-	      "<th>saved %</th><th>verdict</th></tr>\n", f);
+	      "<th>saved %</th><th>verdict</th>", f);
+	if (mixed)
+		fputs("<th>CPU model</th>", f);
+	fputs("</tr>\n", f);
 	for (i = 0; i < l->n_rows; i++) {
 		const struct pab_ledger_row *lr = &l->rows[i];
 
@@ -480,6 +484,12 @@ static void summary(FILE *f, const struct pab_experiment *e,
 		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%.1f</td><td>",
 			lr->n, lr->saved_pct);
 		badge(f, lr->verdict);
+		if (mixed) {
+			const char *m = pab_row_cpu_model(e, &e->rows[lr->row]);
+
+			fputs("</td><td>", f);
+			esc(f, m ? m : "unknown");
+		}
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);

@@ -39,6 +39,9 @@ jq -e '[.rows[] | .cpu_model] == ["Test CPU Alpha", "Test CPU Beta", "Test CPU A
 expect_verdict "$PERFAB" ledger --format markdown union.json
 grep_out "| CPU model |"
 grep_out "Test CPU Beta |"
+expect_verdict "$PERFAB" ledger --format html union.json
+grep_out "<th>CPU model</th>"
+grep_out "<td>Test CPU Beta</td>"
 # ... and only when the rows differ.
 expect_verdict "$PERFAB" ledger s1.json
 if grep -q "measured on:" "$T/out"; then fail "one CPU model, yet the ledger names it per row"; fi
