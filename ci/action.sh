@@ -214,7 +214,7 @@ cmd_measure() {
 	extra=(${PAB_ARGS:-})
 	set +f
 	echo "perfab run ${args[*]} ${extra[*]} --out $art"
-	(cd "$work" && GITHUB_STEP_SUMMARY='' perfab run "${args[@]}" "${extra[@]}" --out "$art") || rc=$?
+	(cd "$ws" && GITHUB_STEP_SUMMARY='' perfab run "${args[@]}" "${extra[@]}" --out "$art") || rc=$?
 	echo "perfab run exited $rc"
 	out run-rc "$rc"
 }
