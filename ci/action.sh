@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/action.sh — the shell logic of perfab's GitHub Action (action.yml at
 # the repository root; doc/ci.md). Each composite step calls one
 # subcommand; every input arrives in the environment (PAB_*), never

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/bench-ledger.sh — the ledger on a generated artifact of about 1,000,000
 # samples (20 rows x 3 arms x 1002 reps x 16 metrics): wall time and peak
 # RSS (issue #3's benchmark; targets <= 1 s and <= 256 MiB). Prints figures,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/bench-overhead.sh — what measuring costs (issue #2's benchmark; prints
 # figures, asserts nothing: timing on a shared VM is noisy).
 #  1. wall perfab records for /bin/true vs a plain posix_spawn+wait4 loop,

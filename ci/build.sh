@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/build.sh — configure and build perfab out of tree in _build/ (or $1).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/demo.sh — the README's demo: glibc malloc (base) against jemalloc
 # (head, through LD_PRELOAD) on built-in allocator rows, with a null arm,
 # then the ledger. Run from a built tree (./configure && make).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/fuzz.sh [SECONDS] — build perfab's libFuzzer harnesses (tests/fuzz/)
 # with clang, ASan and UBSan out of tree, and run each for SECONDS (default
 # $FUZZ_SECONDS, else 60) from its seed corpus. Prints the executions per

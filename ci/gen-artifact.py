@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """gen-artifact.py — write a synthetic, complete, balanced perfab artifact
 (schema perfab-artifact/1) for benchmarks and tests of the ledger.
 

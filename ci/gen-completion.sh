@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/gen-completion.sh PERFAB — write perfab's bash completion to stdout,
 # generated from the --help of PERFAB and of each of its commands (and
 # memgate's subcommands), so it cannot drift from the options table. The

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/sanitize.sh [DIR] — perfab under the sanitizers and valgrind (issue #6):
 #
 #  1. an out-of-tree build in DIR/asan (default <top>/_sanitize/asan) with

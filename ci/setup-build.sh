@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/setup-build.sh — the packages that build perfab from a clone:
 # compiler, autotools, pkg-config and the -dev packages of its libraries.
 # Debian 12, Ubuntu 22.04 and 24.04 (ci/setup-lib.sh). Safe to run twice.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/setup-debian.sh — every package perfab needs to run, build and test
 # (the README's entry point): ci/setup-runtime.sh, ci/setup-build.sh and
 # ci/setup-test.sh in turn. A GitHub runner that only runs perfab needs the

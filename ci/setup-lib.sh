@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # shellcheck shell=sh
 # ci/setup-lib.sh — sourced by ci/setup-{runtime,build,test}.sh: install
 # Debian packages by purpose on Debian 12 and Ubuntu 22.04/24.04.

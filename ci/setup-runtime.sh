@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/setup-runtime.sh — the packages a built perfab needs to run: the
 # shared libraries it links (GSL, libcjson, hwloc, libpfm4, nettle).
 # Debian 12, Ubuntu 22.04 and 24.04 (ci/setup-lib.sh). Safe to run twice.

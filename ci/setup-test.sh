@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/setup-test.sh — the packages the test suite uses beyond the build:
 # Check (unit tests), jq, python3 with YAML (the GitHub runner emulator),
 # git, jemalloc (the demo's head), valgrind, clang and its sanitizer

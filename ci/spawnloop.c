@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * spawnloop.c — the reference for ci/bench-overhead.sh: run a command N
  * times with a plain posix_spawn + wait4 loop and print the median wall

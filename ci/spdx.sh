@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/spdx.sh [--check] [DIR] — the SPDX licence line of every source file
 # of the tree at DIR (default: this one): C and headers, shell, Python,
 # make fragments, autoconf/automake input, m4, YAML, the man page, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/test.sh — the README's test command: install packages, build, run the
 # whole test suite (make check), and print "N passed, N failed".
 # Exit 0 only when nothing failed.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # doc/local.mk — fragment of the top-level Makefile.am: the man page and the
 # reference documents. doc/method.md ships with stats/local.mk and
 # doc/workload-protocol.md with workloads/local.mk, beside the code they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * argv_split.c — shell-free word splitting for arm commands (argv_split.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * argv_split.h — turn an arm's COMMAND string into an argv WITHOUT a shell.
  *

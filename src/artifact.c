@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * artifact.c — experiment <-> JSON, atomic save, validating load
  * (artifact.h). The key names here are the artifact contract documented in

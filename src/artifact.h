@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * artifact.h — the experiment as a JSON document (schema perfab-artifact/1,
  * doc/artifact-schema.md), saved atomically and loaded with validation.

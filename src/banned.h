@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * banned.h — functions perfab never calls (after git's banned.h): they
  * overflow buffers or parse numbers without telling failure apart from 0.

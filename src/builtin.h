@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * builtin.h — the subcommands (git's builtin.h): each is
  * int cmd_NAME(int argc, char **argv) with argv[0] the subcommand name,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cgroup.c — a memory cgroup per measured child (cgroup.h).
  *

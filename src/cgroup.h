@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cgroup.h — a memory cgroup of its own for each measured child, so that
  * cgroup_peak is the high-water mark of everything the child and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_env.c — `perfab env`: the host fingerprint every artifact records
  * and the noise checklist judged from it (hostinfo.h), like `pyperf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_ledger.c — `perfab ledger` and `perfab gate`: load one artifact, or
  * several and pool them in memory (pool.h: the same refusals as `perfab

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_memgate.c — `perfab memgate`: the memory gate (PRODUCT.md "Memory
  * gate", doc/memgate.md). Not a paired A/B comparison: an absolute check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_pool.c — `perfab pool FILE... -o OUT`: merge artifacts of one
  * experiment (more blocks, or shards of its rows) into one artifact that

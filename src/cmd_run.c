@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_run.c — `perfab run`: set up arms and rows, run the rotate-reverse/1
  * rotation on pinned cores, measure every child, checkpoint after every

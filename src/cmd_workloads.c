@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cmd_workloads.c — `perfab workloads [SEL]`: the built-in rows and their
  * parameters, from the one suite table the workload programs also read.

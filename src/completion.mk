@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/completion.mk — fragment of the top-level Makefile.am: perfab's bash
 # completion, generated from the built program's --help (so it cannot
 # drift from the options) and installed where bash-completion looks.

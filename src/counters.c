@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * counters.c — performance counters for one measured child (counters.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * counters.h — hardware and software performance counters for one measured
  * child, opened with perf_event_open and, for hardware events, encoded with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * digest.c — file digests and digest-checked copies (digest.h).
  */

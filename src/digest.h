@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * digest.h — SHA-256 of a file (nettle), as 64 lowercase hex digits, so an
  * artifact pins the exact executables an arm ran.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * experiment.c — lifetime and queries of the in-memory experiment
  * (experiment.h).

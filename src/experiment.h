@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * experiment.h — the in-memory experiment: arms, rows, reps and their
  * measurements. `perfab run` fills it, artifact.c saves and loads it, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * hostinfo.c — the host fingerprint and the noise checklist (hostinfo.h).
  *

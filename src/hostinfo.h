@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * hostinfo.h — the host fingerprint recorded in every artifact (and shown
  * by `perfab env`), and the noise checklist judged from it.

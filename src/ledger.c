@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ledger.c — the experiment judged cell by cell (ledger.h). The rules
  * themselves live in stats/ (pab_judge_cell); this file only gathers the

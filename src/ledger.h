@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ledger.h — apply the verdict rules of stats/ to an experiment: one cell
  * per row × head arm × judged metric, a verdict per row and overall, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/local.mk — the perfab program. Everything but main() goes into a
 # convenience library so unit tests link the same code (curl's libcurltool).
 noinst_LIBRARIES += src/libperfab.a

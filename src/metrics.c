@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * metrics.c — the metric table (metrics.h). Adding a metric means one line
  * here and one enum value; nothing else lists metrics.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * metrics.h — THE metric table: every metric perfab records, with its unit,
  * its better direction, whether the ledger judges it by default, whether

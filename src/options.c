@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * options.c — the option parser and --help generator behind options.h.
  */

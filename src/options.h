@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * options.h — table-driven option parsing (after git's parse-options):
  * each subcommand declares its options once, in an array, and both the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * perfab.c — the command table and main(): one entry per subcommand, each
  * in its own cmd_*.c file (git's builtin/<cmd>.c layout).

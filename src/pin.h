@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * pin.h — CPU placement with hwloc: measured children on one cpuset,
  * perfab's sampler on a PU outside it, so sampling never steals the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * pool.c — merging artifacts of one experiment (pool.h). First every input
  * is checked on its own (complete, balanced, not stopped by the gate), then

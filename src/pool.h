@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * pool.h — merge artifacts of one experiment into one (`perfab pool`, and
  * `perfab ledger`/`gate` given several files).

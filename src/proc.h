@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * proc.h — readers for /proc figures of a live process. Each returns 0 and
  * the figure, or -1 with errno set (the process is gone, the file is

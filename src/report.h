@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * report.h — the ledger as documents for other tools: JUnit XML for CI
  * dashboards and one self-contained HTML page with SVG plots for people.

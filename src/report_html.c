@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * report_html.c — the ledger as one self-contained HTML page (report.h):
  * inline CSS, inline SVG, no script, nothing fetched. Two kinds of plot:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * report_junit.c — the ledger as JUnit XML (report.h), the format CI
  * dashboards (GitHub test reporters, GitLab, Jenkins) already read: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * rotation.c — rotate-reverse/1 arm orders (rotation.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * rotation.h — the arm-order protocol "rotate-reverse/1".
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * runchild.h — run ONE measured child and report what it cost.
  *

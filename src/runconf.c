@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * runconf.c — arms and rows from a config file or the command line
  * (runconf.h). Every field is type-checked; the first problem is reported

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * runconf.h — building an experiment's arms and rows from a JSON config
  * file (--config) and from the command line (--arm, --arms, --null-arm,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sampler.c — the tree RSS/PSS sampler thread (sampler.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sampler.h — a background thread that samples the RSS and PSS of a whole
  * child process tree (smaps_rollup of every descendant, summed) at a fixed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * util.c — shared helpers: diagnostics, allocation, checked parsing,
  * clocks, string buffers. See util.h for the contracts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * util.h — the few helpers every perfab module shares: fatal errors,
  * allocation that cannot fail silently, checked number parsing, clocks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * change.c — paired changes and what the ledger reads off their
  * intervals: the noise floor, "beyond noise", equivalence for controls,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # stats/local.mk — fragment of the top-level Makefile.am
 #
 # The pure statistics library: everything else links it, it links only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * order.c — order statistics on data with holes: sorted copies, medians
  * and type-7 quantiles of the non-NaN values.

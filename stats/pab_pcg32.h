@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * pab_pcg32.h — the PCG32 random generator (O'Neill 2014, pcg-random.org:
  * XSH RR 64/32 output on a 64-bit LCG, multiplier 6364136223846793005).

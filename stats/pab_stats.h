@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * pab_stats.h — the whole contract of perfab's statistics library.
  *

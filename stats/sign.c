@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sign.c — the distribution-free sign-test interval on a median.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * stats_internal.h — helpers shared between the stats sources; not part
  * of the public contract (pab_stats.h is), so nothing outside stats/

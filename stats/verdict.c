@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * verdict.c — the ledger: one cell's PASS / FAIL / INCONCLUSIVE from the
  * paired-change interval and its thresholds, under either rule set, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # perfab's GitHub Action (action.yml) run for real, offline: the example
 # workflows of examples/ go through tests/gh_emulator.py (GitHub's runner
 # semantics; checkout, cache, upload and download are stubs that record

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """tests/check_workflow.py — line-based checks of a GitHub Actions workflow
 or action.yml (no yaml module needed).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/cli.mk — end-to-end tests of the perfab binary on real child
 # processes, and unit tests of the CLI modules (linked from libperfab.a).
 cli_tests = \

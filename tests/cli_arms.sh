@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Arm definitions: hostile strings are never run through a shell; clear
 # errors (exit 2) for unknown arms, empty commands, missing executables,
 # duplicate names; a warning when executable paths differ in length.

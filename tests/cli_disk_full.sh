@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Disk full or read-only output while checkpointing: perfab stops with a
 # clear error (exit 7), the previous checkpoint stays intact and parseable,
 # and it can be resumed elsewhere. Needs root to mount a small tmpfs; skips

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Failing children are recorded, their row marked failed and judged FAIL,
 # never dropped: non-zero exit, death by signal, and --timeout (which kills
 # the whole process group, even a child that ignores SIGTERM).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Hostile children: huge stdout/stderr is drained and bounded (perfab never
 # holds it whole; the last lines of stderr are kept for the report); a fork
 # bomb is stopped by --max-procs; a child that dies by a signal or exits

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # kill -9 of perfab mid-run leaves a parseable artifact with complete
 # false, and the ledger refuses it (exit 4) saying how to go on.
 . "${top_srcdir}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Bad input to the ledger and gate: a clear message and exit 2; refused
 # data (unbalanced) exit 4; usage.
 . "${top_srcdir}/tests/lib.sh"

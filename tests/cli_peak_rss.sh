@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # peak_rss is the child's OWN high-water mark: a child touching 100 MiB
 # reports ~100 MiB over its baseline even when perfab itself holds 500 MiB
 # (ru_maxrss would carry perfab's peak across fork+exec).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # --resume refuses what it cannot stand behind: a complete artifact, a
 # changed executable (digest), extra options, a missing file, an artifact
 # stopped by the sanity gate.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue #2 acceptance: three /bin/true arms, 6 reps: a complete artifact,
 # every arm in every position exactly twice, block 1 the reverse of block 0.
 . "${top_srcdir}/tests/lib.sh"

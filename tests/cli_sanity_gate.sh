@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The sanity gate: a head whose peak RSS is > 1.5x base + 8 MiB at rep 1
 # stops the run with exit 5, the artifact is still written and marked,
 # and the ledger shows why (also exit 5). --no-sanity-gate measures anyway.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # --shard I/N splits rows deterministically (every row in exactly one
 # shard); --preserve-builds copies each arm's executable with its SHA-256
 # before measuring and the artifact names the copies.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The tree sampler cannot make a metric vanish at random. A child shorter
 # than the sampler thread's wake-up (a busy CPU under the sampler, as on a
 # loaded CI runner) used to leave tree_peak_rss/pss null for that rep; when

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Head variants (--head-env): three variants give five arms (base, head,
 # hd01, hd02, null), each in every position equally often, each variant
 # with its env, and a ledger section per variant. Errors: an empty item,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End to end on real processes: a busy loop whose head does twice the
 # work FAILs (and the gate exits 1); the same program as base and head is
 # never FAIL; an adaptive A/A run converges without a false alarm.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue #4 through perfab itself: every allocator row reports p99 from its
 # latency replay (plain commands: null with a reason), arms running the same
 # row and seed report the same operation checksum, the leak knob shows in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue #6 crash matrix: kill -9 perfab at 24 different points of a run —
 # before children, before latency replays and inside checkpoint writes
 # (before the temp file, half written, synced but not renamed, renamed but

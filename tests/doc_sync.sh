@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/doc_sync.sh — doc/perfab.1 cannot drift from the code it documents.
 #
 #  1. Commands: every command of `perfab --help` has a section

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/docs.mk — the documentation is tested: doc/perfab.1 against the
 # code (options, usage lines, metric table, exit codes) and its EXAMPLES
 # run against the built perfab. Included from tests/local.mk.

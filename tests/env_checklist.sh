@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # env_checklist.sh — `perfab env`: the fingerprint and the noise checklist.
 #
 # 1. On this machine: exit 0; text and JSON name governor, smt, load and

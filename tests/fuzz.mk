@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/fuzz.mk — untrusted input (issue #6): hostile artifacts and configs
 # given to the real binary, and a short libFuzzer run of each parser
 # harness (tests/fuzz/, built by ci/fuzz.sh; doc/fuzzing.md). FUZZ_SECONDS

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """tests/gh_emulator.py — run a GitHub Actions workflow here, offline, with
 the runner semantics perfab's action (action.yml) and examples use.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Hostile inputs (issue #6, item 4): malformed JSON, wrong types, absurd
 # numbers, NaN/Inf spellings, missing fields, unknown schema versions, a
 # very large artifact, deep nesting, an empty file, a directory and binary

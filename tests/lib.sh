@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/lib.sh — shared helpers for perfab's end-to-end shell tests.
 # Sourced by every tests/cli_*.sh. The harness (AM_TESTS_ENVIRONMENT)
 # exports PERFAB (the built binary), PERFAB_WORKLOAD_DIR, top_srcdir and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The licence: LICENSE is the GNU GPL version 3 (perfab is
 # GPL-3.0-or-later, compatible with GSL's licence), every source file
 # carries the SPDX line (ci/spdx.sh --check, itself checked on a copy

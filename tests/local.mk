@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/local.mk — test fragments, one per area, each owned with its module.
 EXTRA_DIST += tests/lib.sh
 include tests/stats.mk

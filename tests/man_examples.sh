@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/man_examples.sh — the man page's examples are run, as jq builds tests
 # from its manual: a documented command that stops working fails the build.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # memgate refuses a filtered run (it measured only some of the baseline's
 # scenarios) with its own exit code, 6, among full runs too; a run with an
 # extra scenario the baseline lacks is gated on the rest, with a warning.

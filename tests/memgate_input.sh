@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # memgate on bad input: exit 2 with the reason; an incomplete run is
 # refused (4); usage and help.
 . "${top_srcdir}/tests/lib.sh"

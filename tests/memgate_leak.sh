@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # memgate positive controls: the calibration workload's leak (leak_mib) and
 # extra memory (extra_mib=64) in one scenario fail the gate (exit 1), the
 # table marks that scenario in every run and names it as the first jump;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/memgate_lib.sh — helpers for the memgate_*.sh tests, sourced after
 # lib.sh: a three-scenario battery of the calibration workload holding 4,
 # 16 and 24 MiB, and runs of it kept short (2 reps, 1000 iterations).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # memgate: runs of the unchanged battery pass against a baseline recorded
 # from earlier runs; the baseline is the minimum over runs; fewer than 8
 # runs warn; the high-water table lists every run's peak per scenario.

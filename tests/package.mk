@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/package.mk — the installable perfab: its bash completion, the
 # Debian package built and run from a scratch root, the licence notices.
 package_tests = \

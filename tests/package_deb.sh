@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian package: `dpkg-buildpackage -us -uc -b` on a copy of this
 # tree builds perfab_*.deb (DEB_BUILD_OPTIONS=nocheck: the suite runs
 # here anyway) holding the program, the workload programs, the man page,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Two half runs of a large injected effect (head does twice the work),
 # pooled, give the same verdict as one full run; n adds up; the pooled
 # artifact is complete and balanced, its blocks continue, its seeds are

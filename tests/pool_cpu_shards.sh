@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shards measured on different CPU models (a mixed fleet of CI runners)
 # pool: each row keeps its own base, head and null arm from one machine,
 # records the host it ran on, and the ledger names each row's CPU model.

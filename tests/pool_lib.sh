@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/pool_lib.sh — helpers for the pool_*.sh tests, sourced after
 # lib.sh. Artifacts come from real runs of the calibration workload, kept
 # tiny (one rotation block of three arms) so each refusal case can be its

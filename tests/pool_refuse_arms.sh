@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses artifacts whose arms differ: another name (the arm renamed
 # everywhere it appears), another set (no null arm), another order.
 . "${top_srcdir}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses an incomplete artifact (an interrupted run).
 . "${top_srcdir}/tests/lib.sh"
 . "${top_srcdir}/tests/pool_lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses artifacts whose metric sets differ: a metric measured in
 # one and never in the other (a runner without that probe).
 . "${top_srcdir}/tests/lib.sh"

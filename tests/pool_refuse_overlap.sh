@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses artifacts whose rows overlap only in part: neither more
 # blocks of the same rows nor disjoint shards.
 . "${top_srcdir}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses an artifact of another (or no) arm-order protocol: exit 4,
 # not "bad input", since the data is fine, just not the same experiment.
 . "${top_srcdir}/tests/lib.sh"

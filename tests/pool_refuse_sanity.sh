@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses an artifact the sanity gate stopped (a real run whose head
 # holds 64 MiB more); ledger/gate of several files still report the gate
 # with its own exit code, as they do for one file.

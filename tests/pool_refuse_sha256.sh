@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses artifacts whose executables differ (SHA-256), and arms
 # whose arguments differ; the executable's path alone may differ (another
 # runner's checkout) when the digests match.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool refuses an unbalanced artifact (reps that are not whole blocks, or
 # arms not in every position equally often).
 . "${top_srcdir}/tests/lib.sh"

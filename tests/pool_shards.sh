@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shards (perfab run --shard I/N: disjoint rows of one experiment) merge as
 # a union of rows, back in the unsharded order; shards of two attempts
 # merge as blocks and shards at once; ledger/gate of the shards judge the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/probes.mk — fragment of the top-level Makefile.am: tests of the
 # machine-awareness probes — performance counters, the per-child memory
 # cgroup and `perfab env` (doc/env.md). The unit tests link libperfab and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """tests/report_chromium.py — render an HTML report in headless Chromium and
 check it drew: driven over the DevTools protocol on --remote-debugging-pipe,
 python3 standard library only.

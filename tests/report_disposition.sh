@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The ledger ends with a disposition line after the seed's table
 # "Accepting incremental performance improvements". Each class is forced
 # deterministically: a real A/A artifact whose head (and null) values are

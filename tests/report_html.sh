@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The HTML report renders in headless Chromium (Debian package `chromium`):
 # a forest plot per row × head arm and a trace per row × metric are
 # present and drawn, with noise and allowance bands, no console errors, no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ledger --format junit: well-formed JUnit XML (parsed with python3), a
 # testcase per row x head arm, <failure> on FAIL, <skipped> with the
 # reason on INCONCLUSIVE, properties for rules and n; hostile names stay

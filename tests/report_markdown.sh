@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ledger --format markdown fits a PR comment: headline verdict and action,
 # one table, the intervals folded in <details>, the disposition last; and
 # with $GITHUB_STEP_SUMMARY set, ledger and gate append it there (a

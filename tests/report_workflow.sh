@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # perfab's GitHub Action (action.yml) and the example workflows under
 # examples/: no run: script interpolates ${{ }} (inputs reach the shell
 # only through env:), every run: block is valid bash, and they have the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sim_model.c — the seeded noise model of sim_model.h and adaptive reps.
  * Test support code: deterministic, no I/O.

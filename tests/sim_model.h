@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sim_model.h — the seeded A/B noise model the statistics are calibrated
  * on, shared by tests/test_stats_sim.c (assertions) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sim_verdicts.c — the calibration tables of doc/method.md, reproducible:
  *

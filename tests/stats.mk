@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/stats.mk — fragment of the top-level Makefile.am
 #
 # Unit tests of the statistics library (Check), the seeded calibration

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/team.mk — end-to-end tests of pooling and sharding (pool_*), the
 # reports and the CI workflow (report_*) and the memory gate (memgate_*).
 # They drive the real binary on the calibration workload; refusal cases

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_cgroup.c — the per-child memory cgroup (src/cgroup.h), both paths.
  *

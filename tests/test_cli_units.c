@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_cli_units.c — unit tests of the CLI modules linked from
  * libperfab.a: the rotate-reverse/1 protocol, shell-free argv splitting,

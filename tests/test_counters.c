@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_counters.c — the counters module (src/counters.h) on real children.
  *

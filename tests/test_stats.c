@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_stats.c — unit tests of the statistics library against values
  * computed independently: exact binomial sums (tests/data/signtest_ref.tsv,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_stats_sim.c — statistical calibration on seeded synthetic data
  * (the model of tests/sim_model.h), deterministic run to run:

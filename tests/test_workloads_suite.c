@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_workloads_suite.c — unit tests of the suite table and selection
  * (workloads/suite.h) and of the workload programs' checked parsers

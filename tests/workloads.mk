@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/workloads.mk — fragment of the top-level Makefile.am: tests of the
 # workload programs and perfab-workload/1 (doc/workload-protocol.md).
 # The shell tests run the built programs from $PERFAB_WORKLOAD_DIR at a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_checksum.sh — the checksum proves every arm did the same work:
 # the same row and seed give the same checksum run after run, under glibc
 # or jemalloc, in throughput or latency mode (it hashes the seeded

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_errors.sh — bad input is refused with one clear error on
 # stderr (the program's name, "error:", the subject in quotes) and exit
 # status 2, never a crash, a hang or a report.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_floor.sh — the RSS floor of every allocator row is captured
 # while the blocks are live (the seed summed them after freeing: 0):
 # live_bytes > 0, rss_floor = pre_rss + live_bytes, the RSS read at the

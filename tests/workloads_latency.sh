@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_latency.sh — latency mode reports raw per-operation samples,
 # taken on a power-of-two stride, at most 4096 per worker thread (exactly
 # ceil(ops per thread / stride) per thread, as the stride is fixed);

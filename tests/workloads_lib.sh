@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_lib.sh — helpers for the workload tests (tests/workloads_*.sh).
 # Sourced, not run. Finds the built programs, gives each test a scratch
 # directory, and runs a row with its report written through PERFAB_REPORT.

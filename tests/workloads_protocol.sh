@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_protocol.sh — perfab-workload/1 as doc/workload-protocol.md
 # states it: the report's fields and types, the atomic report file,
 # parameter precedence (row defaults < PERFAB_PARAMS < key=value), manual

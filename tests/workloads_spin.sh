@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_spin.sh — the calibration workload's knobs inject exactly what
 # they say: leak_mib shows in the RSS after the drain, extra_mib in the
 # peak and not after the drain, slowdown_pct in the operation count (a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads_suite.sh — the programs list exactly the suite's rows in
 # --help, each program only its own, and every row's defaults run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/workloads_lib.sh"

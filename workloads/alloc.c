@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * alloc.c — perfab-alloc, the allocator workload: worker threads run a
  * seeded stream of malloc/free (or the Larson server pattern) so that two

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workloads/local.mk — fragment of the top-level Makefile.am: the workload
 # programs of the built-in suite and the protocol they speak.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * spin.c — perfab-spin, the calibration workload: a deterministic CPU busy
  * loop with knobs that inject a known change, so perfab's own verdicts can

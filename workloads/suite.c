@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * suite.c — the built-in workload suite (see suite.h for the contract).
  *

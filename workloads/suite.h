@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * suite.h — the built-in workload suite: the table of rows perfab knows by
  * name, their programs and their default parameters.

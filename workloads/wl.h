@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * wl.h — the runtime shared by the workload programs (perfab-alloc,
  * perfab-spin): the perfab-workload/1 protocol's inputs (argv and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * wl_params.c — resolving a workload run's inputs (see wl.h): the row,
  * its parameters (suite defaults, then PERFAB_PARAMS, then key=value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * wl_proc.c — what a workload program measures about itself: the
  * monotonic clock, RSS from /proc/self/statm, its own VmHWM, and the drain

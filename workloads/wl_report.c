@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * wl_report.c — the one JSON object a workload run reports
  * (doc/workload-protocol.md §4), written atomically: a temporary file in

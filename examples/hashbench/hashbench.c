@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * hashbench.c — a small benchmark of an open-addressing hash table: insert
  * N keys, then look each up ROUNDS times. It stands for "an outside C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * table.c — the hash table of table.h. The hash is a multiply-xorshift
  * mixer applied MIX_ROUNDS times (the example's slowdown branch raises it:

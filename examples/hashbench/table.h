@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * table.h — an open-addressing (linear probing) hash table from 64-bit
  * keys to 64-bit values. Key 0 is reserved (it marks an empty slot).

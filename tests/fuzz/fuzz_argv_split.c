@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fuzz_argv_split.c — libFuzzer harness for pab_argv_split(), the
  * shell-free splitter every --arm COMMAND goes through.

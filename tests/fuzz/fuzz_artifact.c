@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fuzz_artifact.c — libFuzzer harness for the artifact loader: what
  * `perfab ledger FILE` does to untrusted bytes, minus the file read.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fuzz_config.c — libFuzzer harness for the --config parser: the raw bytes
  * go to pab_config_parse() (what pab_config_load() does after reading the

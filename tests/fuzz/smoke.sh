@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The fuzz smoke run of `make check` (issue #6): ci/fuzz.sh builds the
 # libFuzzer harnesses of tests/fuzz/ (artifact loader, config parser, argv
 # splitter) with clang + ASan + UBSan in $top_builddir/_fuzz and runs each
