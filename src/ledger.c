@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "ledger.h"
 #include "report.h"
 #include "util.h"
@@ -284,7 +285,7 @@ static const struct {
 		"accept: the regression gate passed, which proves neither improvement nor equality" },
 	[PAB_DISP_LIMITED] = { "accept-with-uncertainty",
 		"limited INCONCLUSIVE ancillary metrics; CPU/throughput and controls PASS; no confirmed FAIL",
-		"accept when the full intervals fit declared campaign risk bounds, or with explicit "
+		"accept when the full intervals fit the risk you declared acceptable, or with explicit "
 		"owner acceptance of the stated uncertainty; preserve the INCONCLUSIVE labels" },
 	[PAB_DISP_FOLLOW_UP] = { "follow-up",
 		"wide uncertainty or missing coverage: a CPU/throughput or control cell "
@@ -390,32 +391,12 @@ char *pab_disposition_line(const struct pab_disposition *d)
 /* ------------------------------------------------------------------ */
 /* Rendering                                                          */
 
-/* A value in its unit, human-scaled: bytes as MiB, ns as us. */
-static void fmt_value(char *buf, size_t len, enum pab_metric_id m, double v)
-{
-	const char *unit = pab_metrics[m].unit;
-
-	if (!isfinite(v))
-		snprintf(buf, len, "n/a");
-	else if (!strcmp(unit, "bytes"))
-		snprintf(buf, len, "%.1f MiB", v / 1048576.0);
-	else if (!strcmp(unit, "ns"))
-		snprintf(buf, len, "%.1f us", v / 1000.0);
-	else if (!strcmp(unit, "s"))
-		snprintf(buf, len, "%.4g s", v);
-	else
-		snprintf(buf, len, "%.4g %s", v, unit);
-}
-
 void pab_ledger_fmt_pct(char *buf, size_t len, double v)
 {
-	if (isinf(v))
-		snprintf(buf, len, "%sinf", v > 0 ? "+" : "-");
-	else if (isnan(v))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%+.1f", v);
+	pab_fmt_pct(buf, len, v);
 }
+
+#define fmt_value pab_fmt_value
 
 static const char *equiv_name(enum pab_equivalence q)
 {
@@ -463,16 +444,92 @@ static const char *cpu_or_unknown(const struct pab_experiment *e,
 	return m ? m : "unknown CPU model";
 }
 
+/* Seconds one rep of experiment row ri takes: every arm's median wall. */
+static double rep_seconds(const struct pab_experiment *e, size_t ri)
+{
+	const struct pab_row *row = &e->rows[ri];
+	double *xs = xcalloc(row->n_reps ? row->n_reps : 1, sizeof(*xs));
+	double sum = 0, med;
+	size_t a;
+
+	for (a = 0; a < e->n_arms; a++) {
+		column(row, a, PAB_M_WALL, xs);
+		if (pab_median(xs, row->n_reps, &med) || !isfinite(med)) {
+			sum = NAN;
+			break;
+		}
+		sum += med;
+	}
+	free(xs);
+	return sum;
+}
+
+void pab_ledger_cell_reason(const struct pab_experiment *e,
+			    const struct pab_ledger *l,
+			    const struct pab_ledger_cell *c, char *buf, size_t len)
+{
+	const struct pab_ledger_row *lr = row_of_cell(l, c);
+	struct pab_reason_ctx ctx;
+
+	ctx.n = lr->n;
+	ctx.block = e->n_arms;
+	ctx.rep_seconds = rep_seconds(e, c->row);
+	ctx.control = lr->control;
+	ctx.margin = e->equivalence_margin;
+	pab_fmt_reason(buf, len, &c->res, &ctx);
+}
+
+/*
+ * Write text to f folded at word boundaries to PAB_TEXT_WIDTH columns:
+ * the first line after `first` (already counted as first_cols), the rest
+ * indented by `rest` spaces.
+ */
+static void print_folded(FILE *f, size_t first_cols, size_t rest, const char *text)
+{
+	size_t col = first_cols;
+	const char *p = text;
+
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t w = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (col + w > PAB_TEXT_WIDTH && col > rest) {
+			fprintf(f, "\n%*s", (int)rest, "");
+			col = rest;
+		}
+		fwrite(p, 1, w, f);
+		col += w;
+		p += w;
+		while (*p == ' ')
+			p++;
+		if (*p && col + 1 <= PAB_TEXT_WIDTH) {
+			fputc(' ', f);
+			col++;
+		}
+	}
+	fputc('\n', f);
+}
+
+static void print_verdict(FILE *f, enum pab_verdict v, int color, int width)
+{
+	const char *name = pab_verdict_name(v);
+
+	if (color && *pab_fmt_verdict_color(v))
+		fprintf(f, "%s%s\033[0m%*s", pab_fmt_verdict_color(v), name,
+			width > (int)strlen(name) ? width - (int)strlen(name) : 0, "");
+	else
+		fprintf(f, "%-*s", width, name);
+}
+
 static void print_text(FILE *f, const struct pab_experiment *e,
-		       const struct pab_ledger *l)
+		       const struct pab_ledger *l, const struct pab_text_opts *to)
 {
 	int mixed = pab_ledger_mixed_cpus(e);
-
 	struct pab_disposition d;
 	size_t i, c;
 	char *line;
 
-	fprintf(f, "perfab ledger · rules %s · 95%% sign-test intervals on paired changes (+ = worse)\n",
+	fprintf(f, "perfab ledger · rules %s · 95%% sign-test intervals of paired changes\n",
 		pab_rules_name(l->rules));
 	if (l->null_arm < 0)
 		fprintf(f, "no null arm: noise 0, strict\n");
@@ -486,67 +543,77 @@ static void print_text(FILE *f, const struct pab_experiment *e,
 		const struct pab_ledger_row *lr = &l->rows[i];
 		const struct pab_row *row = &e->rows[lr->row];
 
-		fprintf(f, "\n%s · %s vs %s · n=%zu%s · saved %.1f%%",
-			row->name, e->arms[lr->arm].name, e->arms[l->base].name,
-			lr->n, lr->control ? " · control" : "", lr->saved_pct);
+		fputc('\n', f);
+		pab_fmt_name(f, row->name);
+		fputs(" · ", f);
+		pab_fmt_name(f, e->arms[lr->arm].name);
+		fputs(" vs ", f);
+		pab_fmt_name(f, e->arms[l->base].name);
+		fprintf(f, " · n=%zu%s · saved %.1f%%", lr->n,
+			lr->control ? " · control" : "", lr->saved_pct);
 		if (isfinite(lr->rss_floor))
-			fprintf(f, " (floor %.1f MiB%s)", lr->rss_floor / 1048576.0,
-				lr->floor_inconsistent ? ", INCONSISTENT: above the lowest peak, no credit" : "");
-		fprintf(f, " · %s\n", pab_verdict_name(lr->verdict));
+			fprintf(f, " (floor %.1f MiB)", lr->rss_floor / 1048576.0);
+		fputs(" · ", f);
+		print_verdict(f, lr->verdict, to->color, 0);
+		fputc('\n', f);
 		if (mixed)
 			fprintf(f, "  measured on: %s\n", cpu_or_unknown(e, row));
-		if (lr->why)
-			fprintf(f, "  %s: %s\n", lr->why,
-				row->fail_reason ? row->fail_reason : "");
+		if (lr->floor_inconsistent)
+			fprintf(f, "  the RSS floor is above the lowest peak: inconsistent, no memory credit\n");
+		if (lr->why) {
+			fprintf(f, "  %s: ", lr->why);
+			print_folded(f, strlen(lr->why) + 4, 4,
+				     row->fail_reason ? row->fail_reason : "");
+		}
 		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "  only %zu paired reps: no 95%% interval exists below %d, so no PASS or FAIL\n",
-				lr->n, PAB_MIN_N_95);
-		fprintf(f, "  %-13s %-32s %-36s %6s %6s %6s  %s\n", "metric",
-			"base -> head (medians)", "change [lo, hi] coverage", "noise",
-			"tol", "allow", "verdict");
+			fprintf(f, "  only %zu paired reps: no 95%% interval exists below %d, "
+				"so no PASS or FAIL\n", lr->n, PAB_MIN_N_95);
+		fprintf(f, "  %-12s %-27s %-34s %s\n", "metric", "base -> head (medians)",
+			"change [95% interval]", to->wide ?
+			"verdict       noise   tol  allow  coverage" : "verdict");
 		for (c = 0; c < l->n_cells; c++) {
 			const struct pab_ledger_cell *cell = &l->cells[c];
 			const struct pab_cell_result *r = &cell->res;
-			char b[32], h[32], med[24], lo[24], hi[24], bh[80], ch[112];
+			char bh[80], ch[112], why[512];
 
 			if (cell->row != lr->row || cell->arm != lr->arm)
 				continue;
 			if (r->verdict == PAB_NOT_MEASURED) {
-				fprintf(f, "  %-13s not measured\n", pab_metrics[cell->metric].name);
+				fprintf(f, "  %-12s not measured\n", pab_metrics[cell->metric].name);
 				continue;
 			}
-			fmt_value(b, sizeof(b), cell->metric, r->base_median);
-			fmt_value(h, sizeof(h), cell->metric, r->head_median);
-			snprintf(bh, sizeof(bh), "%s -> %s", b, h);
-			pab_ledger_fmt_pct(med, sizeof(med), r->change.median);
-			pab_ledger_fmt_pct(lo, sizeof(lo), r->change.lo);
-			pab_ledger_fmt_pct(hi, sizeof(hi), r->change.hi);
-			if (r->change.exists)
-				snprintf(ch, sizeof(ch), "%s%% [%s, %s] %.1f%%", med, lo, hi,
-					 r->change.coverage * 100);
-			else
-				snprintf(ch, sizeof(ch), "%s%% (range %s..%s, no CI)", med, lo, hi);
-			fprintf(f, "  %-13s %-32s %-36s %5.1f%% %5.1f%% %5.1f%%  %s",
-				pab_metrics[cell->metric].name, bh, ch, r->noise,
-				r->tolerance, r->allowance, pab_verdict_name(r->verdict));
-			if (r->verdict == PAB_PASS)
-				fprintf(f, " (by %s)", pab_decider_name(r->pass_decider));
-			else if (r->verdict == PAB_FAIL)
-				fprintf(f, " (by %s)", pab_decider_name(r->fail_decider));
-			if (lr->control)
-				fprintf(f, " · unchanged: %s", equiv_name(r->equivalence));
-			if (r->verdict == PAB_INCONCLUSIVE && r->half_width > 0) {
-				fprintf(f, " · resolves ±%.1f%%", r->half_width);
-				if (r->reps_needed)
-					fprintf(f, ", ~%zu reps to decide", r->reps_needed);
+			pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
+				     r->head_median, 0);
+			pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
+				       r->base_median, 0);
+			fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
+			if (to->wide) {
+				print_verdict(f, r->verdict, to->color, 12);
+				fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
+					r->tolerance, r->allowance, r->change.coverage * 100);
+				if (r->verdict == PAB_PASS)
+					fprintf(f, "  by %s", pab_decider_name(r->pass_decider));
+				else if (r->verdict == PAB_FAIL)
+					fprintf(f, "  by %s", pab_decider_name(r->fail_decider));
+				if (lr->control)
+					fprintf(f, " · unchanged: %s", equiv_name(r->equivalence));
+			} else {
+				print_verdict(f, r->verdict, to->color, 0);
 			}
 			fputc('\n', f);
+			pab_ledger_cell_reason(e, l, cell, why, sizeof(why));
+			if (*why) {
+				fputs("      ", f);
+				print_folded(f, 6, 8, why);
+			}
 		}
 	}
-	fprintf(f, "\noverall: %s\n", pab_verdict_name(l->overall));
+	fprintf(f, "\noverall: ");
+	print_verdict(f, l->overall, to->color, 0);
+	fputc('\n', f);
 	pab_ledger_disposition(e, l, &d);
 	line = pab_disposition_line(&d);
-	fprintf(f, "%s\n", line);
+	print_folded(f, 0, 2, line);
 	free(line);
 }
 
@@ -858,9 +925,12 @@ void pab_ledger_print(FILE *f, const struct pab_experiment *e,
 		      const struct pab_ledger *l, enum pab_ledger_format fmt)
 {
 	switch (fmt) {
-	case PAB_LEDGER_TEXT:
-		print_text(f, e, l);
+	case PAB_LEDGER_TEXT: {
+		struct pab_text_opts to = { 0, 0 };
+
+		print_text(f, e, l, &to);
 		return;
+	}
 	case PAB_LEDGER_JSON:
 		print_json(f, e, l);
 		return;
@@ -874,4 +944,11 @@ void pab_ledger_print(FILE *f, const struct pab_experiment *e,
 		pab_report_html(f, e, l);
 		return;
 	}
+}
+
+void pab_ledger_print_text(FILE *f, const struct pab_experiment *e,
+			   const struct pab_ledger *l,
+			   const struct pab_text_opts *to)
+{
+	print_text(f, e, l, to);
 }

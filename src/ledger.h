@@ -86,8 +86,8 @@ int pab_ledger_base_arm(const struct pab_experiment *e);
  *                   follow-up (a metric a row cannot have, such as p99 of
  *                   a plain command, is listed "not measured", not held)
  *   LIMITED         no FAIL; only ancillary cells (memory, p99, faults) of
- *                   non-control rows INCONCLUSIVE: accept within declared
- *                   risk bounds or with explicit owner acceptance, keeping
+ *                   non-control rows INCONCLUSIVE: accept within the risk
+ *                   declared acceptable or with explicit owner acceptance, keeping
  *                   the INCONCLUSIVE labels
  *   ACCEPT_GAIN     everything PASSes and some throughput/cpu cell of a
  *                   non-control row is a supported gain (whole interval
@@ -150,6 +150,28 @@ int pab_ledger_mixed_cpus(const struct pab_experiment *e);
 /* Render to f. */
 void pab_ledger_print(FILE *f, const struct pab_experiment *e,
 		      const struct pab_ledger *l, enum pab_ledger_format fmt);
+
+/* The text ledger fits this many columns unless wide. */
+#define PAB_TEXT_WIDTH 100
+
+struct pab_text_opts {
+	int wide;   /* add noise, tolerance, allowance, coverage, deciders */
+	int color;  /* colour the verdict words (ANSI) */
+};
+
+/* The text ledger with options (pab_ledger_print uses { 0, 0 }). */
+void pab_ledger_print_text(FILE *f, const struct pab_experiment *e,
+			   const struct pab_ledger *l,
+			   const struct pab_text_opts *to);
+
+/*
+ * Why cell c is not PASS, in one line with its numbers and, for an
+ * INCONCLUSIVE cell, an estimate of the reps (and time) that would decide
+ * it (format.h, pab_fmt_reason); "" for PASS and NOT MEASURED.
+ */
+void pab_ledger_cell_reason(const struct pab_experiment *e,
+			    const struct pab_ledger *l,
+			    const struct pab_ledger_cell *c, char *buf, size_t len);
 
 /* A percentage change for tables: "+1.5", "+inf" / "-inf", "n/a" (NaN). */
 void pab_ledger_fmt_pct(char *buf, size_t len, double v);

@@ -326,7 +326,9 @@ void pab_crash_point(const char *name)
 
 int use_color(int fd)
 {
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 
-	return isatty(fd) && !(nc && *nc);
+	if ((nc && *nc) || (term && !strcmp(term, "dumb")))
+		return 0;
+	return isatty(fd);
 }

@@ -94,7 +94,10 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len);
  */
 void pab_crash_point(const char *name);
 
-/* 1 when stream fd is a terminal and NO_COLOR is unset. */
+/*
+ * 1 when stream fd is a terminal, NO_COLOR is unset or empty (no-color.org:
+ * set and non-empty disables colour) and TERM is not "dumb".
+ */
 int use_color(int fd);
 
 #include "banned.h"
