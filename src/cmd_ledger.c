@@ -13,12 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "artifact.h"
 #include "builtin.h"
 #include "ledger.h"
 #include "options.h"
 #include "pool.h"
+#include "report.h"
 #include "util.h"
 
 /*
@@ -143,7 +145,8 @@ static void step_summary(const struct pab_experiment *e,
 static int judge(int argc, char **argv, int gate)
 {
 	const char *format = "text", *controls = NULL, *rules = NULL;
-	const char *inconclusive = "fail";
+	const char *inconclusive = "fail", *junit_inconclusive = NULL;
+	int wide = 0;
 	struct pab_strlist pos = { 0 };
 	struct pab_experiment e;
 	struct pab_ledger l;
@@ -155,6 +158,9 @@ static int judge(int argc, char **argv, int gate)
 		OPT_STRING('f', "format", &format, "FMT", "text (default), json, markdown, junit or html"),
 		OPT_STRING(0, "controls", &controls, "SEL", "also treat these rows as controls"),
 		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/1 or rule12 (default: as recorded)"),
+		OPT_FLAG('v', "wide", &wide, "text: add noise, tolerance, allowance and coverage"),
+		OPT_STRING(0, "junit-inconclusive", &junit_inconclusive, "failure|skipped",
+			   "junit: INCONCLUSIVE as <failure> (default) or <skipped>"),
 		OPT_END(),
 	};
 	const struct pab_option gate_opts[] = {
@@ -166,8 +172,9 @@ static int judge(int argc, char **argv, int gate)
 	};
 	const char *usage = gate ?
 		"perfab gate FILE... [--inconclusive pass|fail] [--controls SEL] [--rules RULES]" :
-		"perfab ledger FILE... [--format text|json|markdown|junit|html] [--controls SEL]\n"
-		"                     [--rules RULES]";
+		"perfab ledger FILE... [--format text|json|markdown|junit|html] [-v|--wide]\n"
+		"                     [--controls SEL] [--rules RULES]\n"
+		"                     [--junit-inconclusive failure|skipped]";
 
 	pab_parse_options(argc, argv, gate ? gate_opts : ledger_opts, usage,
 			  gate ? "Exit with the overall verdict: 0 PASS, 1 FAIL, 3 INCONCLUSIVE,\n"
@@ -186,6 +193,12 @@ static int judge(int argc, char **argv, int gate)
 	if (strcmp(inconclusive, "pass") && strcmp(inconclusive, "fail"))
 		pab_usage_error(NULL, usage, "--inconclusive takes pass or fail, not '%s'",
 				inconclusive);
+	if (junit_inconclusive && strcmp(junit_inconclusive, "failure") &&
+	    strcmp(junit_inconclusive, "skipped"))
+		pab_usage_error(NULL, usage, "--junit-inconclusive takes failure or skipped, not '%s'",
+				junit_inconclusive);
+	if (junit_inconclusive && fmt != PAB_LEDGER_JUNIT)
+		pab_usage_error(NULL, usage, "--junit-inconclusive applies to --format junit only");
 	ret = load_judgeable(pos.v, pos.n, &e);
 	if (ret) {
 		pab_strlist_release(&pos);
@@ -205,8 +218,16 @@ static int judge(int argc, char **argv, int gate)
 	}
 	if (gate)
 		fprintf(stdout, "%s\n", pab_verdict_name(l.overall));
-	else
+	else if (fmt == PAB_LEDGER_TEXT) {
+		struct pab_text_opts to = { wide, use_color(STDOUT_FILENO) };
+
+		pab_ledger_print_text(stdout, &e, &l, &to);
+	} else if (fmt == PAB_LEDGER_JUNIT) {
+		pab_report_junit(stdout, &e, &l, junit_inconclusive &&
+				 !strcmp(junit_inconclusive, "skipped"));
+	} else {
 		pab_ledger_print(stdout, &e, &l, fmt);
+	}
 	step_summary(&e, &l);
 	ret = pab_verdict_exit_code(l.overall);
 	if (gate && l.overall == PAB_INCONCLUSIVE && !strcmp(inconclusive, "pass"))

@@ -635,6 +635,32 @@ static cJSON *num_or_null(double v)
 	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
+/* How the cell reads (format.h): ratio, direction, the words, the reason. */
+static void add_reading(cJSON *x, const struct pab_experiment *e,
+			const struct pab_ledger *l, const struct pab_ledger_cell *c)
+{
+	const struct pab_cell_result *r = &c->res;
+	struct pab_ratio q;
+	char text[160], why[512];
+
+	pab_change_ratio(c->metric, &r->change, &q);
+	cJSON_AddItemToObject(x, "ratio", num_or_null(q.ratio));
+	cJSON_AddItemToObject(x, "ratio_low", num_or_null(q.ratio_low));
+	cJSON_AddItemToObject(x, "ratio_high", num_or_null(q.ratio_high));
+	if (pab_change_kind_of(c->metric) == PAB_CHANGE_RATIO) {
+		cJSON_AddItemToObject(x, "factor", num_or_null(q.factor));
+		cJSON_AddItemToObject(x, "factor_low", num_or_null(q.factor_low));
+		cJSON_AddItemToObject(x, "factor_high", num_or_null(q.factor_high));
+	}
+	cJSON_AddStringToObject(x, "direction", q.direction);
+	pab_fmt_change(text, sizeof(text), c->metric, &r->change, r->base_median,
+		       PAB_FMT_UTF8);
+	cJSON_AddStringToObject(x, "reads", text);
+	pab_ledger_cell_reason(e, l, c, why, sizeof(why));
+	if (*why)
+		cJSON_AddStringToObject(x, "reason", why);
+}
+
 static void print_json(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l)
 {
@@ -643,6 +669,9 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 	size_t i, c;
 	char *text;
 
+	/* "schema", as the artifact and the memgate baseline name their
+	 * version; "format" kept for readers of the first documents. */
+	cJSON_AddStringToObject(root, "schema", "perfab-ledger/1");
 	cJSON_AddStringToObject(root, "format", "perfab-ledger/1");
 	cJSON_AddStringToObject(root, "rules", pab_rules_name(l->rules));
 	cJSON_AddNumberToObject(root, "confidence", 0.95);
@@ -714,6 +743,7 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 					cJSON_AddNumberToObject(x, "half_width", r->half_width);
 					cJSON_AddNumberToObject(x, "reps_needed", (double)r->reps_needed);
 				}
+				add_reading(x, e, l, cell);
 			}
 			cJSON_AddItemToArray(cells, x);
 		}
@@ -803,7 +833,7 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 	}
 	fprintf(f, "### perfab: %s \u2014 %s\n\n", md_badge(l->overall), d.action);
 	fprintf(f, "%zu row%s judged: %zu FAIL, %zu INCONCLUSIVE, %zu PASS. "
-		"Rules `%s`; 95%% sign-test intervals of paired changes, **+ = worse**; %s.",
+		"Rules `%s`; 95%% sign-test intervals of paired changes; %s.",
 		l->n_rows, l->n_rows == 1 ? "" : "s", n_fail, n_inc,
 		l->n_rows - n_fail - n_inc, pab_rules_name(l->rules),
 		l->null_arm >= 0 ? "noise floor from the null arm" : "no null arm: noise 0, strict");
@@ -834,7 +864,7 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 		fprintf(f, " | %zu | %s |", lr->n, md_badge(lr->verdict));
 		for (m = 0; m < PAB_M_COUNT; m++) {
 			const struct pab_ledger_cell *cell;
-			char med[24];
+			char med[128];
 
 			if (!judged[m])
 				continue;
@@ -843,8 +873,9 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 				fprintf(f, " \u2014 |");
 				continue;
 			}
-			pab_ledger_fmt_pct(med, sizeof(med), cell->res.change.median);
-			fprintf(f, " %s%% %s%s |", med, md_mark(cell->res.verdict),
+			pab_fmt_change(med, sizeof(med), cell->metric, &cell->res.change,
+				       cell->res.base_median, PAB_FMT_UTF8);
+			fprintf(f, " %s %s%s |", med, md_mark(cell->res.verdict),
 				pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
 		}
 		if (mixed) {
@@ -879,28 +910,26 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 		if (lr->n < PAB_MIN_N_95)
 			fprintf(f, "Only %zu paired reps: no 95%% interval exists below %d.\n\n",
 				lr->n, PAB_MIN_N_95);
-		fprintf(f, "| metric | base \u2192 head (medians) | change [lo, hi] | coverage | noise | allowance | verdict |\n"
-			   "|---|---|---|--:|--:|--:|---|\n");
+		fprintf(f, "| metric | base \u2192 head (medians) | change [95%% interval] | coverage | noise | allowance | verdict | reason |\n"
+			   "|---|---|---|--:|--:|--:|---|---|\n");
 		for (c = 0; c < l->n_cells; c++) {
 			const struct pab_ledger_cell *cell = &l->cells[c];
 			const struct pab_cell_result *r = &cell->res;
-			char b[32], h[32], med[24], lo[24], hi[24];
+			char bh[96], ch[128], why[512];
 
 			if (cell->row != lr->row || cell->arm != lr->arm)
 				continue;
 			if (r->verdict == PAB_NOT_MEASURED) {
-				fprintf(f, "| %s | not measured | | | | | |\n",
+				fprintf(f, "| %s | not measured | | | | | | |\n",
 					pab_metrics[cell->metric].name);
 				continue;
 			}
-			fmt_value(b, sizeof(b), cell->metric, r->base_median);
-			fmt_value(h, sizeof(h), cell->metric, r->head_median);
-			pab_ledger_fmt_pct(med, sizeof(med), r->change.median);
-			pab_ledger_fmt_pct(lo, sizeof(lo), r->change.lo);
-			pab_ledger_fmt_pct(hi, sizeof(hi), r->change.hi);
-			fprintf(f, "| %s | %s \u2192 %s | %s%% [%s, %s]%s | %.1f%% | %.1f%% | %.1f%% | %s",
-				pab_metrics[cell->metric].name, b, h, med, lo, hi,
-				r->change.exists ? "" : " (no CI)", r->change.coverage * 100,
+			pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
+				     r->head_median, PAB_FMT_UTF8);
+			pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
+				       r->base_median, PAB_FMT_UTF8);
+			fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s",
+				pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
 				r->noise, r->allowance, md_badge(r->verdict));
 			if (r->verdict == PAB_PASS)
 				fprintf(f, " by %s", pab_decider_name(r->pass_decider));
@@ -908,8 +937,9 @@ static void print_markdown(FILE *f, const struct pab_experiment *e,
 				fprintf(f, " by %s", pab_decider_name(r->fail_decider));
 			if (lr->control)
 				fprintf(f, "; unchanged: %s", equiv_name(r->equivalence));
-			if (r->verdict == PAB_INCONCLUSIVE && r->reps_needed)
-				fprintf(f, "; ~%zu reps to decide", r->reps_needed);
+			pab_ledger_cell_reason(e, l, cell, why, sizeof(why));
+			fputs(" | ", f);
+			md_escape(f, why);
 			fputs(" |\n", f);
 		}
 		fputc('\n', f);
@@ -938,7 +968,7 @@ void pab_ledger_print(FILE *f, const struct pab_experiment *e,
 		print_markdown(f, e, l);
 		return;
 	case PAB_LEDGER_JUNIT:
-		pab_report_junit(f, e, l);
+		pab_report_junit(f, e, l, 0);
 		return;
 	case PAB_LEDGER_HTML:
 		pab_report_html(f, e, l);

@@ -19,16 +19,19 @@
 #include "ledger.h"
 
 /*
- * pab_report_junit: one <testsuite> inside <testsuites>; a <testcase> per
- * row × head arm with classname "perfab.ROW" and name "ROW · ARM vs BASE";
- * <failure> for FAIL, <skipped message="INCONCLUSIVE: ..."> for
- * INCONCLUSIVE (never a pass), <properties> with the rules, n, memory
- * credit and each cell's interval; the suite's properties carry the rules,
- * the overall verdict and the disposition. time= is the head arm's total
- * wall time over the row's reps.
+ * pab_report_junit: one <testsuite> inside <testsuites>, with the time of
+ * the report (UTC, timestamp=) and this host's name (hostname=); a
+ * <testcase> per row × head arm with classname "perfab.ROW" ('/' in ROW
+ * written as '_') and name "ROW · ARM vs BASE"; <failure> for FAIL;
+ * INCONCLUSIVE (never a pass) as <failure type="perfab.INCONCLUSIVE">, as
+ * `perfab gate` fails it, or as <skipped> when inconclusive_skipped;
+ * <properties> with the rules, n, memory credit and each cell's change,
+ * verdict and reason; the suite's properties carry the rules, the overall
+ * verdict and the disposition. time= is the head arm's total wall time
+ * over the row's reps.
  */
 void pab_report_junit(FILE *f, const struct pab_experiment *e,
-		      const struct pab_ledger *l);
+		      const struct pab_ledger *l, int inconclusive_skipped);
 
 /*
  * pab_report_html: one HTML5 document with inline CSS and inline SVG, no

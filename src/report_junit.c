@@ -3,7 +3,8 @@
  * report_junit.c — the ledger as JUnit XML (report.h), the format CI
  * dashboards (GitHub test reporters, GitLab, Jenkins) already read: a
  * testcase per row × head arm, FAIL as <failure>, INCONCLUSIVE as
- * <skipped> with the reason — shown, never counted as a pass.
+ * <failure type="perfab.INCONCLUSIVE"> (as `perfab gate` fails it) or, when
+ * asked, <skipped> — with the reason, never counted as a pass.
  */
 #include "config.h"
 
@@ -12,7 +13,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "format.h"
 #include "report.h"
 #include "util.h"
 
@@ -93,19 +97,21 @@ void pab_report_escape(FILE *f, const char *str)
 	}
 }
 
-/* "+1.5% [-13.9, +30.5] noise 16.5% allowance 2.0%" in new memory. */
-static char *cell_summary(const struct pab_cell_result *r)
+/*
+ * "1.21× slower [1.15, 1.29]: INCONCLUSIVE: <reason>" (n, noise and
+ * allowance follow) in new memory.
+ */
+static char *cell_summary(const struct pab_experiment *e,
+			  const struct pab_ledger *l, const struct pab_ledger_cell *c)
 {
-	char med[24], lo[24], hi[24];
+	const struct pab_cell_result *r = &c->res;
+	char ch[128], why[512];
 
-	pab_ledger_fmt_pct(med, sizeof(med), r->change.median);
-	pab_ledger_fmt_pct(lo, sizeof(lo), r->change.lo);
-	pab_ledger_fmt_pct(hi, sizeof(hi), r->change.hi);
-	return xasprintf("%s%% [%s, %s]%s n=%zu, noise %.1f%%, allowance %.1f%%, "
-			 "fail above %.1f%%: %s", med, lo, hi,
-			 r->change.exists ? "" : " (range, no 95% interval)", r->change.n,
-			 r->noise, r->allowance, r->fail_threshold,
-			 pab_verdict_name(r->verdict));
+	pab_fmt_change(ch, sizeof(ch), c->metric, &r->change, r->base_median, PAB_FMT_UTF8);
+	pab_ledger_cell_reason(e, l, c, why, sizeof(why));
+	return xasprintf("%s, %s (n=%zu, noise %.1f%%, allowance %.1f%%)%s%s", ch,
+			 pab_verdict_name(r->verdict), r->change.n, r->noise, r->allowance,
+			 *why ? ": " : "", why);
 }
 
 static void property(FILE *f, const char *indent, const char *name,
@@ -148,7 +154,7 @@ static double total_wall(const struct pab_row *row, size_t arm)
 }
 
 /* The cells of lr with verdict v, one "metric: summary" per line. */
-static char *cells_with(const struct pab_ledger *l,
+static char *cells_with(const struct pab_experiment *e, const struct pab_ledger *l,
 			const struct pab_ledger_row *lr, enum pab_verdict v,
 			size_t *count)
 {
@@ -163,7 +169,7 @@ static char *cells_with(const struct pab_ledger *l,
 		if (cell->row != lr->row || cell->arm != lr->arm ||
 		    cell->res.verdict != v)
 			continue;
-		sum = cell_summary(&cell->res);
+		sum = cell_summary(e, l, cell);
 		pab_strbuf_addf(&sb, "%s%s: %s", *count ? "; " : "",
 				pab_metrics[cell->metric].name, sum);
 		free(sum);
@@ -172,8 +178,21 @@ static char *cells_with(const struct pab_ledger *l,
 	return pab_strbuf_detach(&sb);
 }
 
+/* A classname without '/' (reporters split classnames on it). */
+static void classname(FILE *f, const char *row)
+{
+	char *c = xstrdup(row), *p;
+
+	for (p = c; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	pab_report_escape(f, c);
+	free(c);
+}
+
 static void testcase(FILE *f, const struct pab_experiment *e,
-		     const struct pab_ledger *l, const struct pab_ledger_row *lr)
+		     const struct pab_ledger *l, const struct pab_ledger_row *lr,
+		     int inconclusive_skipped)
 {
 	const struct pab_row *row = &e->rows[lr->row];
 	const char *arm = e->arms[lr->arm].name;
@@ -181,7 +200,7 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 	char *list;
 
 	fputs("    <testcase classname=\"perfab.", f);
-	pab_report_escape(f, row->name);
+	classname(f, row->name);
 	fputs("\" name=\"", f);
 	pab_report_escape(f, row->name);
 	fputs(" \xc2\xb7 ", f);
@@ -207,7 +226,7 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 			property(f, "        ", pab_metrics[cell->metric].name, "not measured");
 			continue;
 		}
-		sum = cell_summary(&cell->res);
+		sum = cell_summary(e, l, cell);
 		property(f, "        ", pab_metrics[cell->metric].name, sum);
 		free(sum);
 	}
@@ -222,7 +241,7 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 			}
 			fputs("\"/>\n", f);
 		} else {
-			list = cells_with(l, lr, PAB_FAIL, &count);
+			list = cells_with(e, l, lr, PAB_FAIL, &count);
 			fprintf(f, "      <failure type=\"perfab.FAIL\" message=\"FAIL: %zu cell%s beyond "
 				"allowance and noise\">", count, count == 1 ? "" : "s");
 			pab_report_escape(f, list);
@@ -230,8 +249,10 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 			free(list);
 		}
 	} else if (lr->verdict != PAB_PASS) {
-		list = cells_with(l, lr, PAB_INCONCLUSIVE, &count);
-		fputs("      <skipped message=\"INCONCLUSIVE (not a pass): ", f);
+		list = cells_with(e, l, lr, PAB_INCONCLUSIVE, &count);
+		fputs(inconclusive_skipped ? "      <skipped message=\"" :
+		      "      <failure type=\"perfab.INCONCLUSIVE\" message=\"", f);
+		fputs("INCONCLUSIVE (not a pass): ", f);
 		if (lr->n < PAB_MIN_N_95)
 			fprintf(f, "only %zu paired reps, no 95%% interval exists below %d; ", lr->n,
 				PAB_MIN_N_95);
@@ -246,24 +267,36 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 }
 
 void pab_report_junit(FILE *f, const struct pab_experiment *e,
-		      const struct pab_ledger *l)
+		      const struct pab_ledger *l, int inconclusive_skipped)
 {
 	struct pab_disposition d;
 	size_t i, fails = 0, skipped = 0;
 	double total = 0;
-	char *line;
+	char *line, stamp[32] = "1970-01-01T00:00:00", host[256] = "localhost";
+	time_t now = time(NULL);
+	struct tm tm;
 
 	for (i = 0; i < l->n_rows; i++) {
-		fails += l->rows[i].verdict == PAB_FAIL;
-		skipped += l->rows[i].verdict != PAB_FAIL && l->rows[i].verdict != PAB_PASS;
+		int inc = l->rows[i].verdict != PAB_FAIL && l->rows[i].verdict != PAB_PASS;
+
+		fails += l->rows[i].verdict == PAB_FAIL || (inc && !inconclusive_skipped);
+		skipped += inc && inconclusive_skipped;
 		total += total_wall(&e->rows[l->rows[i].row], l->rows[i].arm);
 	}
+	if (gmtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
 	pab_ledger_disposition(e, l, &d);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuites name=\"perfab\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		"skipped=\"%zu\" time=\"%.6f\">\n", l->n_rows, fails, skipped, total);
 	fprintf(f, "  <testsuite name=\"perfab ledger\" tests=\"%zu\" failures=\"%zu\" "
-		"errors=\"0\" skipped=\"%zu\" time=\"%.6f\">\n", l->n_rows, fails, skipped, total);
+		"errors=\"0\" skipped=\"%zu\" time=\"%.6f\" timestamp=\"%s\" hostname=\"",
+		l->n_rows, fails, skipped, total, stamp);
+	pab_report_escape(f, host);
+	fputs("\">\n", f);
 	fputs("    <properties>\n", f);
 	property(f, "      ", "overall", pab_verdict_name(l->overall));
 	property(f, "      ", "rules", pab_rules_name(l->rules));
@@ -281,6 +314,6 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 	free(line);
 	fputs("    </properties>\n", f);
 	for (i = 0; i < l->n_rows; i++)
-		testcase(f, e, l, &l->rows[i]);
+		testcase(f, e, l, &l->rows[i], inconclusive_skipped);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 }
