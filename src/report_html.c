@@ -4,8 +4,10 @@
  * inline CSS, inline SVG, no script, nothing fetched. Two kinds of plot:
  *
  *  - a forest plot per row × head arm: one line per judged metric, the
- *    paired change's median and interval (+ = worse) over the grey noise
- *    band [-noise, +noise] and the green allowance band [0, allowance],
+ *    paired change's median and interval over the grey noise band
+ *    [-noise, +noise] and the green allowance band [0, allowance], on a
+ *    log axis of the factor by which head is worse (×) or better (÷):
+ *    a 26-fold gain and a 2% allowance stay visible side by side,
  *    with the FAIL threshold dashed when it differs from the allowance —
  *    so a reader sees at a glance why a cell passed, failed or could not
  *    decide;
@@ -23,15 +25,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "report.h"
 #include "util.h"
 
 #define esc pab_report_escape
 
 /* Forest plot geometry (px). */
-#define FP_W 760
-#define FP_LEFT 120
-#define FP_RIGHT 250
+#define FP_W 800
+#define FP_LEFT 110
+#define FP_RIGHT 300
 #define FP_ROW 28
 #define FP_TOP 10
 #define FP_AXIS 34
@@ -104,6 +107,8 @@ struct scale {
 
 static double sx(const struct scale *s, double v)
 {
+	if (isnan(v))
+		v = 0;
 	if (v < s->lo)
 		v = s->lo;
 	if (v > s->hi)
@@ -121,13 +126,89 @@ static void widen(double *lo, double *hi, double v)
 		*hi = v;
 }
 
+/*
+ * A paired change c (percent, + = worse) on the forest plot's axis: the
+ * natural log of the factor by which head is worse, 1 + c/100 for
+ * lower-is-better metrics and 1 / (1 - c/100) for throughput (the same
+ * reading as format.h). -inf/+inf when the factor is 0 or infinite.
+ */
+static double lf(enum pab_metric_id m, double c)
+{
+	double f;
+
+	if (isnan(c))
+		return NAN;
+	if (pab_metrics[m].better == PAB_HIGHER_IS_BETTER)
+		f = c < 100 ? 1.0 / (1.0 - c / 100.0) : INFINITY;
+	else
+		f = 1.0 + c / 100.0;
+	return f > 0 ? log(f) : -INFINITY;
+}
+
+/* Tick label for log-factor t: "1", "×1.1", "÷26". */
+static void factor_tick(char *buf, size_t len, double t)
+{
+	double f = exp(fabs(t));
+	char num[24];
+
+	if (fabs(t) < 1e-9) {
+		snprintf(buf, len, "1");
+		return;
+	}
+	if (f >= 9.995)
+		pab_fmt_si(num, sizeof(num), f);
+	else
+		snprintf(num, sizeof(num), "%.3g", f);
+	snprintf(buf, len, "%s%s", t > 0 ? "\u00d7" : "\u00f7", num);
+}
+
+/* Ticks of a log-factor axis over [lo, hi]: factors 1, 1.01, ... both ways. */
+static size_t factor_ticks(double lo, double hi, double *out, size_t cap)
+{
+	static const double f[] = { 1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20,
+				    50, 100, 200, 500, 1000, 1e4, 1e5, 1e6 };
+	size_t n = 0, i, step = 1, cand = 0;
+	double all[64];
+
+	all[cand++] = 0;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		double t = log(f[i]);
+
+		if (t <= hi)
+			all[cand++] = t;
+		if (-t >= lo)
+			all[cand++] = -t;
+	}
+	/* sort ascending */
+	for (i = 1; i < cand; i++) {
+		double v = all[i];
+		size_t k = i;
+
+		for (; k > 0 && all[k - 1] > v; k--)
+			all[k] = all[k - 1];
+		all[k] = v;
+	}
+	while (cand / step > cap)
+		step++;
+	for (i = 0; i < cand && n < cap; i++) {
+		/* keep 1 always; thin the others evenly away from it */
+		size_t zero;
+
+		for (zero = 0; zero < cand && all[zero] != 0; zero++)
+			;
+		if ((i > zero ? i - zero : zero - i) % step == 0)
+			out[n++] = all[i];
+	}
+	return n;
+}
+
 static void forest_plot(FILE *f, const struct pab_experiment *e,
 			const struct pab_ledger *l,
 			const struct pab_ledger_row *lr)
 {
 	struct scale s = { 0, 0, FP_LEFT, FP_W - FP_RIGHT };
-	size_t c, k = 0, n = 0;
-	double step, t, h;
+	size_t c, k = 0, n = 0, n_ticks, ti;
+	double h, pad, ticks[16];
 
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
@@ -138,21 +219,22 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 		n++;
 		if (r->verdict == PAB_NOT_MEASURED)
 			continue;
-		widen(&s.lo, &s.hi, r->change.lo);
-		widen(&s.lo, &s.hi, r->change.hi);
-		widen(&s.lo, &s.hi, r->change.median);
-		widen(&s.lo, &s.hi, -r->noise);
-		widen(&s.lo, &s.hi, r->noise);
-		widen(&s.lo, &s.hi, r->allowance);
-		widen(&s.lo, &s.hi, r->fail_threshold);
+		widen(&s.lo, &s.hi, lf(cell->metric, r->change.lo));
+		widen(&s.lo, &s.hi, lf(cell->metric, r->change.hi));
+		widen(&s.lo, &s.hi, lf(cell->metric, -r->noise));
+		widen(&s.lo, &s.hi, lf(cell->metric, r->noise));
+		widen(&s.lo, &s.hi, lf(cell->metric, r->allowance));
+		widen(&s.lo, &s.hi, lf(cell->metric, r->fail_threshold));
 	}
-	if (s.hi - s.lo < 2) {
-		s.lo -= 1;
-		s.hi += 1;
-	}
-	step = nice_step(s.hi - s.lo, 6);
-	s.lo = floor(s.lo / step) * step;
-	s.hi = ceil(s.hi / step) * step;
+	/* at least ×/÷1.05 either way, and a margin so ends are not on the edge */
+	if (s.lo > -log(1.05))
+		s.lo = -log(1.05);
+	if (s.hi < log(1.05))
+		s.hi = log(1.05);
+	pad = (s.hi - s.lo) * 0.04;
+	s.lo -= pad;
+	s.hi += pad;
+	n_ticks = factor_ticks(s.lo, s.hi, ticks, 9);
 	h = FP_TOP + (double)n * FP_ROW + FP_AXIS;
 
 	fprintf(f, "<svg class=\"forest\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -163,22 +245,25 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 	esc(f, e->arms[lr->arm].name);
 	fputs("\">\n", f);
 	/* grid and axis */
-	for (t = s.lo; t <= s.hi + step / 2; t += step) {
-		double x = sx(&s, t);
+	for (ti = 0; ti < n_ticks; ti++) {
+		double x = sx(&s, ticks[ti]);
+		char lab[32];
 
+		factor_tick(lab, sizeof(lab), ticks[ti]);
 		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\"/>"
-			"<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%+g%%</text>\n",
-			x, FP_TOP, x, h - FP_AXIS + 4, x, h - FP_AXIS + 18,
-			fabs(t) < step / 1e6 ? 0.0 : t);
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n",
+			x, FP_TOP, x, h - FP_AXIS + 4, x, h - FP_AXIS + 18, lab);
 	}
 	fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
-		"paired change, %% (+ = worse)</text>\n", (s.x0 + s.x1) / 2, h - 3);
+		"\u2190 head better (\u00f7) \u00b7 head worse (\u00d7) \u2192, log scale</text>\n",
+		(s.x0 + s.x1) / 2, h - 3);
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
 		const struct pab_cell_result *r = &cell->res;
 		double y = FP_TOP + (double)k * FP_ROW + FP_ROW / 2.0, x_lo, x_hi;
-		char med[24], lo[24], hi[24];
+		char med[24], lo[24], hi[24], reads[128];
 		const char *vc = verdict_class(r->verdict);
+		enum pab_metric_id m = cell->metric;
 
 		if (cell->row != lr->row || cell->arm != lr->arm)
 			continue;
@@ -196,17 +281,17 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 		/* noise band, allowance band, thresholds */
 		fprintf(f, "<rect class=\"noise\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
 			"<title>noise band \xc2\xb1%.1f%%</title></rect>",
-			sx(&s, -r->noise), y - FP_ROW / 2.0 + 3,
-			sx(&s, r->noise) - sx(&s, -r->noise), FP_ROW - 6, r->noise);
+			sx(&s, lf(m, -r->noise)), y - FP_ROW / 2.0 + 3,
+			sx(&s, lf(m, r->noise)) - sx(&s, lf(m, -r->noise)), FP_ROW - 6, r->noise);
 		fprintf(f, "<rect class=\"allow\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
 			"<title>allowance band 0..%.1f%%</title></rect>",
-			sx(&s, 0), y - FP_ROW / 2.0 + 6, sx(&s, r->allowance) - sx(&s, 0),
+			sx(&s, 0), y - FP_ROW / 2.0 + 6, sx(&s, lf(m, r->allowance)) - sx(&s, 0),
 			FP_ROW - 12, r->allowance);
 		if (r->fail_threshold != r->allowance)
 			fprintf(f, "<line class=\"failthr\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 				"y2=\"%.1f\"><title>FAIL above %.1f%%</title></line>",
-				sx(&s, r->fail_threshold), y - FP_ROW / 2.0 + 2,
-				sx(&s, r->fail_threshold), y + FP_ROW / 2.0 - 2, r->fail_threshold);
+				sx(&s, lf(m, r->fail_threshold)), y - FP_ROW / 2.0 + 2,
+				sx(&s, lf(m, r->fail_threshold)), y + FP_ROW / 2.0 - 2, r->fail_threshold);
 		fprintf(f, "<line class=\"zero\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			sx(&s, 0), y - FP_ROW / 2.0, sx(&s, 0), y + FP_ROW / 2.0);
 		/* the interval (dashed when no 95% interval exists) */
@@ -215,8 +300,8 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 		pab_ledger_fmt_pct(hi, sizeof(hi), r->change.hi);
 		/* A tied interval ([0, 0]: every pair equal) is still drawn, as a
 		 * short tick: a zero-length line would render as nothing. */
-		x_lo = sx(&s, r->change.lo);
-		x_hi = sx(&s, r->change.hi);
+		x_lo = sx(&s, lf(m, r->change.lo));
+		x_hi = sx(&s, lf(m, r->change.hi));
 		if (x_hi - x_lo < CI_MIN_PX) {
 			double mid = (x_lo + x_hi) / 2;
 
@@ -229,12 +314,14 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 			r->change.coverage * 100);
 		fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			"<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-			sx(&s, r->change.lo), y - 5, sx(&s, r->change.lo), y + 5,
-			sx(&s, r->change.hi), y - 5, sx(&s, r->change.hi), y + 5);
+			sx(&s, lf(m, r->change.lo)), y - 5, sx(&s, lf(m, r->change.lo)), y + 5,
+			sx(&s, lf(m, r->change.hi)), y - 5, sx(&s, lf(m, r->change.hi)), y + 5);
 		fprintf(f, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>",
-			sx(&s, r->change.median), y);
-		fprintf(f, "<text class=\"val\" x=\"%d\" y=\"%.1f\">%s%% [%s, %s] %s</text></g>\n",
-			FP_W - FP_RIGHT + 10, y + 4, med, lo, hi, pab_verdict_name(r->verdict));
+			sx(&s, lf(m, r->change.median)), y);
+		pab_fmt_change(reads, sizeof(reads), m, &r->change, r->base_median, PAB_FMT_UTF8);
+		fprintf(f, "<text class=\"val\" x=\"%d\" y=\"%.1f\">", FP_W - FP_RIGHT + 10, y + 4);
+		esc(f, reads);
+		fprintf(f, " %s</text></g>\n", pab_verdict_name(r->verdict));
 	}
 	fputs("</svg>\n", f);
 }
@@ -259,6 +346,13 @@ static double display(enum pab_metric_id m, double v, const char **unit)
 	return v;
 }
 
+/* A trace tick with an SI prefix: "1.50 M", "320 k", "0.25". */
+static const char *si_tick(double v, char *buf)
+{
+	pab_fmt_si(buf, 32, v);
+	return buf;
+}
+
 static void trace_plot(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l, const struct pab_row *row,
 		       enum pab_metric_id m)
@@ -267,6 +361,7 @@ static void trace_plot(FILE *f, const struct pab_experiment *e,
 	       x1 = TR_W - TR_RIGHT, y0 = TR_H - TR_BOTTOM, y1 = TR_TOP;
 	const char *unit = "";
 	size_t r, a, n = row->n_reps;
+	char tick[32];
 
 	for (r = 0; r < n; r++)
 		for (a = 0; a < e->n_arms; a++) {
@@ -302,15 +397,15 @@ static void trace_plot(FILE *f, const struct pab_experiment *e,
 		double y = TY(t);
 
 		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
-			x0, y, x1, y, x0 - 4, y + 4, fabs(t) < step / 1e6 ? 0.0 : t);
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			x0, y, x1, y, x0 - 4, y + 4, si_tick(fabs(t) < step / 1e6 ? 0.0 : t, tick));
 	}
 	/* block boundaries: every n_arms reps */
 	for (r = e->n_arms; r < n; r += e->n_arms)
 		fprintf(f, "<line class=\"block\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 			(TX(r - 1) + TX(r)) / 2, y1, (TX(r - 1) + TX(r)) / 2, y0);
-	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">rep 1</text>"
-		"<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">rep %zu</text>\n",
+	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"start\">rep 1</text>"
+		"<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\">rep %zu</text>\n",
 		x0, TR_H - 10, x1, TR_H - 10, n);
 	for (a = 0; a < e->n_arms; a++) {
 		int open = 0;
@@ -364,7 +459,9 @@ static const char css[] =
 	".badge.inc{background:#9a6700}.badge.nm{background:#6e7781}\n"
 	".disp{margin:6px 0;padding:8px 12px;border-left:4px solid #57606a;background:#f6f8fa}\n"
 	".meta{color:#57606a}\n"
-	"svg{display:block;margin:6px 0;background:#fff;overflow:visible}\n"
+	"svg{display:block;margin:6px 0;background:#fff;max-width:100%;height:auto}\n"
+	".scroll{overflow-x:auto;max-width:100%}\n"
+	"td.pass{background:#dafbe1}td.fail{background:#ffebe9}td.inc{background:#fff8c5}\n"
 	"svg text{font:11px system-ui,sans-serif;fill:#24292f}\n"
 	"svg .tick{fill:#57606a}svg .axis{fill:#57606a}svg .ttitle{font-weight:600}\n"
 	"svg .grid{stroke:#eaeef2;stroke-width:1}svg .zero{stroke:#24292f;stroke-width:1}\n"
@@ -377,7 +474,7 @@ static const char css[] =
 	"svg .inc .ci,svg .inc .whisker{stroke:#9a6700}svg .inc .median{fill:#9a6700}\n"
 	"svg .note{fill:#6e7781;font-style:italic}\n"
 	"svg .arm{fill:none;stroke-width:1.6;stroke-linejoin:round}\n"
-	".traces{display:flex;flex-wrap:wrap;gap:8px}\n"
+	".traces{display:flex;flex-wrap:wrap;gap:8px}.traces svg{flex:0 1 360px}\n"
 	".legend span{display:inline-block;margin-right:14px}\n"
 	".sw{display:inline-block;width:14px;height:4px;margin-right:4px;vertical-align:middle}\n";
 
@@ -400,7 +497,7 @@ static void header(FILE *f, const struct pab_experiment *e,
 	badge(f, l->overall);
 	fputs("</h1>\n<p class=\"meta\">rules <code>", f);
 	esc(f, pab_rules_name(l->rules));
-	fputs("</code> \xc2\xb7 95% sign-test intervals on paired changes, + = worse \xc2\xb7 ", f);
+	fputs("</code> \xc2\xb7 95% sign-test intervals on paired changes \xc2\xb7 ", f);
 	fputs(l->null_arm >= 0 ? "noise floor from the null arm" :
 	      "no null arm: noise 0, strict", f);
 	fputs(" \xc2\xb7 protocol <code>", f);
@@ -427,7 +524,7 @@ static void header(FILE *f, const struct pab_experiment *e,
 	free(line);
 	fputs("</p>\n</header>\n", f);
 
-	fputs("<h2>Arms</h2>\n<table><tr><th>arm</th><th>revision</th><th>sha256</th>"
+	fputs("<h2>Arms</h2>\n<div class=\"scroll\"><table><tr><th>arm</th><th>revision</th><th>sha256</th>"
 	      "<th>command</th></tr>\n", f);
 	for (a = 0; a < e->n_arms; a++) {
 		const struct pab_arm *arm = &e->arms[a];
@@ -461,19 +558,42 @@ static void header(FILE *f, const struct pab_experiment *e,
 		}
 		fputs("</code></td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
+/* The cell of (row, arm, metric), or NULL. */
+static const struct pab_ledger_cell *cell_of(const struct pab_ledger *l, size_t row,
+					     size_t arm, size_t m)
+{
+	size_t c;
+
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == row && l->cells[c].arm == arm &&
+		    (size_t)l->cells[c].metric == m)
+			return &l->cells[c];
+	return NULL;
+}
+
+/* Every row × head arm × judged metric in one table: the overview. */
 static void summary(FILE *f, const struct pab_experiment *e,
 		    const struct pab_ledger *l)
 {
+	int judged[PAB_M_COUNT] = { 0 };
 	int mixed = pab_ledger_mixed_cpus(e);
-	size_t i;
+	size_t i, m;
 
-	fputs("<h2>Rows</h2>\n<table><tr><th>row</th><th>arm</th><th>n</th>"
-	      "<th>saved %</th><th>verdict</th>", f);
+	for (i = 0; i < l->n_cells; i++)
+		judged[l->cells[i].metric] = 1;
+	fputs("<h2>Overview</h2>\n<div class=\"scroll\"><table id=\"overview\"><tr><th>row</th>"
+	      "<th>arm</th><th>n</th><th>saved %</th><th>verdict</th>", f);
 	if (mixed)
 		fputs("<th>CPU model</th>", f);
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (judged[m]) {
+			fputs("<th>", f);
+			esc(f, pab_metrics[m].label);
+			fputs("</th>", f);
+		}
 	fputs("</tr>\n", f);
 	for (i = 0; i < l->n_rows; i++) {
 		const struct pab_ledger_row *lr = &l->rows[i];
@@ -486,62 +606,89 @@ static void summary(FILE *f, const struct pab_experiment *e,
 			lr->n, lr->saved_pct);
 		badge(f, lr->verdict);
 		if (mixed) {
-			const char *m = pab_row_cpu_model(e, &e->rows[lr->row]);
+			const char *cpu = pab_row_cpu_model(e, &e->rows[lr->row]);
 
 			fputs("</td><td>", f);
-			esc(f, m ? m : "unknown");
+			esc(f, cpu ? cpu : "unknown");
 		}
-		fputs("</td></tr>\n", f);
+		fputs("</td>", f);
+		for (m = 0; m < PAB_M_COUNT; m++) {
+			const struct pab_ledger_cell *c;
+			char reads[128], why[512];
+
+			if (!judged[m])
+				continue;
+			c = cell_of(l, lr->row, lr->arm, m);
+			if (!c || c->res.verdict == PAB_NOT_MEASURED) {
+				fputs("<td class=\"nm\">not measured</td>", f);
+				continue;
+			}
+			pab_fmt_change(reads, sizeof(reads), c->metric, &c->res.change,
+				       c->res.base_median, PAB_FMT_UTF8);
+			pab_ledger_cell_reason(e, l, c, why, sizeof(why));
+			fprintf(f, "<td class=\"num %s\" title=\"%s", verdict_class(c->res.verdict),
+				pab_verdict_name(c->res.verdict));
+			if (*why) {
+				fputs(": ", f);
+				esc(f, why);
+			}
+			fputs("\">", f);
+			esc(f, reads);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
-static void cell_table(FILE *f, const struct pab_ledger *l,
-		       const struct pab_ledger_row *lr)
+static void cell_table(FILE *f, const struct pab_experiment *e,
+		       const struct pab_ledger *l, const struct pab_ledger_row *lr)
 {
 	size_t c;
 
-	fputs("<table><tr><th>metric</th><th>base median</th><th>head median</th>"
-	      "<th>change [lo, hi]</th><th>coverage</th><th>noise</th><th>allowance</th>"
-	      "<th>fail above</th><th>verdict</th></tr>\n", f);
+	fputs("<div class=\"scroll\"><table><tr><th>metric</th><th>base median</th>"
+	      "<th>head median</th><th>change [95% interval]</th><th>coverage</th><th>noise</th>"
+	      "<th>allowance</th><th>fail above</th><th>verdict</th><th>reason</th></tr>\n", f);
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
 		const struct pab_cell_result *r = &cell->res;
-		const char *unit;
-		char med[24], lo[24], hi[24];
+		char b[32], h[32], reads[128], why[512];
 
 		if (cell->row != lr->row || cell->arm != lr->arm)
 			continue;
 		fputs("<tr><td>", f);
 		esc(f, pab_metrics[cell->metric].name);
 		if (r->verdict == PAB_NOT_MEASURED) {
-			fputs("</td><td colspan=\"8\">not measured</td></tr>\n", f);
+			fputs("</td><td colspan=\"9\">not measured</td></tr>\n", f);
 			continue;
 		}
-		fprintf(f, "</td><td class=\"num\">%.4g ", display(cell->metric, r->base_median, &unit));
-		esc(f, unit);
-		fprintf(f, "</td><td class=\"num\">%.4g ", display(cell->metric, r->head_median, &unit));
-		esc(f, unit);
-		pab_ledger_fmt_pct(med, sizeof(med), r->change.median);
-		pab_ledger_fmt_pct(lo, sizeof(lo), r->change.lo);
-		pab_ledger_fmt_pct(hi, sizeof(hi), r->change.hi);
-		fprintf(f, "</td><td class=\"num\">%s%% [%s, %s]%s</td><td class=\"num\">%.1f%%</td>"
+		pab_fmt_value(b, sizeof(b), cell->metric, r->base_median);
+		pab_fmt_value(h, sizeof(h), cell->metric, r->head_median);
+		pab_fmt_change(reads, sizeof(reads), cell->metric, &r->change, r->base_median,
+			       PAB_FMT_UTF8);
+		fputs("</td><td class=\"num\">", f);
+		esc(f, b);
+		fputs("</td><td class=\"num\">", f);
+		esc(f, h);
+		fputs("</td><td class=\"num\">", f);
+		esc(f, reads);
+		fprintf(f, "</td><td class=\"num\">%.1f%%</td>"
 			"<td class=\"num\">%.1f%%</td><td class=\"num\">%.1f%%</td>"
 			"<td class=\"num\">%.1f%%</td><td>",
-			med, lo, hi, r->change.exists ? "" : " (no CI)", r->change.coverage * 100,
-			r->noise, r->allowance, r->fail_threshold);
+			r->change.coverage * 100, r->noise, r->allowance, r->fail_threshold);
 		badge(f, r->verdict);
 		if (r->verdict == PAB_PASS)
 			fprintf(f, " by %s", pab_decider_name(r->pass_decider));
 		else if (r->verdict == PAB_FAIL)
 			fprintf(f, " by %s", pab_decider_name(r->fail_decider));
-		else if (r->reps_needed)
-			fprintf(f, " ~%zu reps to decide", r->reps_needed);
 		if (pab_ledger_cell_is_gain(l, cell))
 			fputs(" \xc2\xb7 gain", f);
+		pab_ledger_cell_reason(e, l, cell, why, sizeof(why));
+		fputs("</td><td>", f);
+		esc(f, why);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void row_section(FILE *f, const struct pab_experiment *e,
@@ -581,7 +728,7 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 			fprintf(f, "<p>only %zu paired reps: no 95%% interval exists below %d; the "
 				"dashed lines are ranges, not intervals</p>\n", lr->n, PAB_MIN_N_95);
 		forest_plot(f, e, l, lr);
-		cell_table(f, l, lr);
+		cell_table(f, e, l, lr);
 	}
 	for (i = 0; i < l->n_cells; i++)
 		if (l->cells[i].row == ri)
@@ -625,7 +772,9 @@ void pab_report_html(FILE *f, const struct pab_experiment *e,
 	header(f, e, l);
 	summary(f, e, l);
 	fputs("<p class=\"meta\">Forest plots: the dot is the median paired change, the bar its "
-	      "95% sign-test interval (dashed: fewer than 6 reps, a range, not an interval); "
+	      "95% sign-test interval (dashed: fewer than 6 reps, a range, not an interval), "
+	      "on a log scale of the factor by which head is worse (\xc3\x97, right) or better "
+	      "(\xc3\xb7, left) than base, so small changes stay visible beside large ones; "
 	      "grey band: the null arm's noise \xc2\xb1noise; green band: the allowance, 0 to "
 	      "+allowance \xe2\x80\x94 PASS when the whole bar ends inside it; red dashes: the "
 	      "FAIL threshold when it differs (FAIL when the whole bar lies beyond it).</p>\n", f);

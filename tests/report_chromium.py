@@ -4,16 +4,19 @@
 check it drew: driven over the DevTools protocol on --remote-debugging-pipe,
 python3 standard library only.
 
-usage: report_chromium.py CHROMIUM FILE.html MIN_FOREST MIN_TRACE
+usage: report_chromium.py CHROMIUM FILE.html MIN_FOREST MIN_TRACE [WIDTH]
 
 Loads FILE.html (file://, no network: the browser's own background traffic
 is disabled), collects every console message, log entry and exception,
 then evaluates a probe in the page: how many forest-plot and trace SVGs
 there are, that each has a non-empty rendered box, that the trace
 polylines and forest intervals have visible geometry, and whether any
-<script> or external reference exists. Prints a JSON summary. Exit 0 when
-there are at least MIN_FOREST forest plots and MIN_TRACE trace plots, all
-drawn, and no console error; 1 otherwise; 77 when the browser cannot be
+<script> or external reference exists, and what is clipped at a viewport
+WIDTH px wide (default 1400): the page scrolling sideways, an SVG reaching
+past the viewport, a text of a plot reaching past its SVG, anything outside
+a scrollable table box reaching past the viewport. Prints a JSON summary.
+Exit 0 when there are at least MIN_FOREST forest plots and MIN_TRACE trace
+plots, all drawn, nothing clipped and no console error; 1 otherwise; 77 when the browser cannot be
 started at all (no display stack to speak of is needed: --headless).
 """
 import json
@@ -38,7 +41,28 @@ PROBE = r"""
   const ext = [...document.querySelectorAll('[src],[href]')]
     .map((e) => e.getAttribute('src') || e.getAttribute('href'))
     .filter((u) => !u.startsWith('#'));
+  const W = window.innerWidth, clipped = [];
+  if (document.documentElement.scrollWidth > W + 1)
+    clipped.push('page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + W);
+  const inScroll = (el) => !!el.closest('.scroll');
+  for (const svg of document.querySelectorAll('svg')) {
+    const r = svg.getBoundingClientRect();
+    if (!inScroll(svg) && (r.left < -1 || r.right > W + 1))
+      clipped.push('svg ' + (svg.getAttribute('aria-label') || '') + ' spans ' + r.left + '..' + r.right);
+    for (const t of svg.querySelectorAll('text')) {
+      const q = t.getBoundingClientRect();
+      if (q.width === 0) continue;
+      if (q.left < r.left - 2 || q.right > r.right + 2 || q.top < r.top - 2 || q.bottom > r.bottom + 2)
+        clipped.push('text "' + t.textContent.slice(0, 40) + '" outside its plot');
+    }
+  }
+  for (const el of document.body.querySelectorAll('h1,h2,h3,p,table,header,section')) {
+    if (inScroll(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.right > W + 1) clipped.push(el.tagName.toLowerCase() + ' reaches ' + r.right + ' > ' + W);
+  }
   return JSON.stringify({
+    width: W, clipped: clipped.slice(0, 20), n_clipped: clipped.length,
     title: document.title,
     forest: forests.length, trace: traces.length,
     forest_drawn: drawn(forests), trace_drawn: drawn(traces),
@@ -95,10 +119,11 @@ class Pipe:
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         print(__doc__, file=sys.stderr)
         return 2
     chromium, html, min_forest, min_trace = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    width = int(sys.argv[5]) if len(sys.argv) == 6 else 1400
     url = "file://" + os.path.abspath(html)
     profile = tempfile.mkdtemp(prefix="perfab-chromium.")
     to_child_r, to_child_w = os.pipe()
@@ -130,6 +155,8 @@ def main():
         sess = p.send("Target.attachToTarget", {"targetId": target, "flatten": True})["result"]["sessionId"]
         for domain in ("Runtime.enable", "Log.enable", "Page.enable"):
             p.send(domain, session=sess)
+        p.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900,
+               "deviceScaleFactor": 1, "mobile": False}, session=sess)
         p.send("Page.navigate", {"url": url}, session=sess)
         p.wait(lambda m: m.get("method") == "Page.loadEventFired" and m.get("sessionId") == sess)
         # Let late console messages (CSP reports, layout) arrive.
@@ -168,7 +195,8 @@ def main():
           and probe["intervals"] > 0 and probe["intervals_visible"]
           and probe["polylines"] > 0 and probe["polylines_visible"]
           and probe["noise_bands"] > 0 and probe["allowance_bands"] > 0
-          and probe["scripts"] == 0 and not probe["external"])
+          and probe["scripts"] == 0 and not probe["external"]
+          and probe["n_clipped"] == 0)
     return 0 if ok else 1
 
 

@@ -52,6 +52,16 @@ rc=$?
 jq -e '.forest == 4 and .trace == 12 and .polylines >= 36 and .console_errors == []' probe.json >/dev/null ||
 	fail "probe: $(cat probe.json)"
 
+# Nothing clipped at a phone's width either: plots scale down, tables scroll.
+render report.html 4 12 400 >probe400.json 2>probe400.err ||
+	{ cat probe400.json probe400.err >&2; fail "the report is clipped at 400 px"; }
+jq -e '.width == 400 and .n_clipped == 0' probe400.json >/dev/null || fail "probe at 400 px: $(cat probe400.json)"
+# The log-factor axis: ticks read as factors, never as exponents.
+grep -q 'class="tick" [^>]*>\(1\|\xc3\x97[0-9.]*\|\xc3\xb7[0-9.]*\)<' report.html || fail "no factor ticks on the forest axis"
+if grep -Eq 'class="tick"[^>]*>[^<]*e[+-][0-9]' report.html; then fail "an exponent in a tick label"; fi
+# An overview of every row and metric.
+grep -q '<table id="overview">' report.html || fail "no all-rows overview"
+
 # The harness fails pages it must fail: an external image (blocked by the
 # page's CSP, logged as an error), a console error, traces without lines.
 sed 's#</body>#<img src="https://example.invalid/x.png"></body>#' report.html >bad-ext.html
@@ -62,4 +72,6 @@ render bad-console.html 4 12 >/dev/null 2>&1 && fail "a console error passed the
 sed 's#<polyline#<desc#g; s#"/>\(<circle class="pt"\)#"></desc>\1#g' report.html >bad-lines.html
 render bad-lines.html 4 12 >/dev/null 2>&1 && fail "traces without polylines passed the render check"
 render report.html 5 12 >/dev/null 2>&1 && fail "the forest-plot count is not checked"
+sed 's#</body>#<p style="width:900px">wide</p></body>#' report.html >bad-wide.html
+render bad-wide.html 4 12 400 >/dev/null 2>&1 && fail "a clipped paragraph passed the 400 px check"
 exit 0
