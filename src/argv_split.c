@@ -143,3 +143,51 @@ char *pab_argv_join(char *const *argv, size_t n)
 	}
 	return pab_strbuf_detach(&sb);
 }
+
+/* NAME=value with a shell variable name. */
+static int is_assignment(const char *w)
+{
+	const char *p = w;
+
+	if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_'))
+		return 0;
+	for (p++; *p && *p != '='; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return *p == '=';
+}
+
+long pab_argv_shell_syntax(char *const *argv, size_t n, const char **hint)
+{
+	static const char *const ops[] = { "|", "||", "&&", ";", ">", ">>", "<",
+					   "2>&1", "&", NULL };
+	size_t i, k;
+
+	*hint = NULL;
+	for (i = 0; i < n; i++) {
+		const char *w = argv[i];
+
+		for (k = 0; ops[k]; k++)
+			if (!strcmp(w, ops[k])) {
+				*hint = "pipes, redirections and command lists need a shell: "
+					"write sh -c '...' as the command";
+				return (long)i;
+			}
+		if (i == 0 && is_assignment(w)) {
+			*hint = "an environment assignment before the command needs a shell: "
+				"put it in the config's \"env\" (or --head-env), or run env NAME=value CMD";
+			return (long)i;
+		}
+		if (w[0] == '$' || strstr(w, "$(") || strchr(w, '`')) {
+			*hint = "nothing is expanded without a shell: expand it in your own shell "
+				"(outside single quotes), or write sh -c '...' as the command";
+			return (long)i;
+		}
+		if (w[0] == '~') {
+			*hint = "'~' is not expanded without a shell: write the full path";
+			return (long)i;
+		}
+	}
+	return -1;
+}

@@ -31,4 +31,13 @@ char **pab_argv_dup(char *const *argv, size_t n);
 /* Render argv back so pab_argv_split() gives the same words (for logs). */
 char *pab_argv_join(char *const *argv, size_t n);
 
+/*
+ * pab_argv_shell_syntax: whether argv looks written for a shell that will
+ * never see it. A word that is exactly |, ||, &&, ;, >, >>, <, 2>&1 or &,
+ * a first word of the form NAME=value, a word starting with $ or ~, or a
+ * word containing $( or a backtick. Returns the index of the first such
+ * word, or -1 for none; *hint (static) then says what to write instead.
+ */
+long pab_argv_shell_syntax(char *const *argv, size_t n, const char **hint);
+
 #endif /* PAB_ARGV_SPLIT_H */

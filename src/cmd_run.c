@@ -23,6 +23,7 @@
 #include "cgroup.h"
 #include "counters.h"
 #include "digest.h"
+#include "format.h"
 #include "hostinfo.h"
 #include "ledger.h"
 #include "options.h"
@@ -38,11 +39,12 @@
 extern char **environ;
 
 static const char run_usage[] =
-	"perfab run [--config FILE] [--arms base,head] [--null-arm] [--arm NAME=COMMAND]...\n"
+	"perfab run [OPTIONS] CMD_BASE CMD_HEAD\n"
+	"       perfab run [--config FILE] [--arms base,head] [--null-arm] [--arm NAME=COMMAND]...\n"
 	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
-	"                  [--rules perfab/1|rule12] [--controls SEL] [--scale X]\n"
+	"                  [--rules perfab/1|rule12] [--controls SEL] [--scale X] [--literal-argv]\n"
 	"       perfab run --resume FILE";
 
 #define ADAPTIVE_STEP 5
@@ -67,6 +69,11 @@ struct run {
 	int use_cgroup;
 	long max_procs;
 	size_t checkpoints;        /* written so far */
+	int tty;                   /* stderr is a terminal: one status line */
+	int status_shown;          /* a status line is on screen */
+	int64_t t0_ns;             /* the loop's start */
+	size_t reps_done;          /* reps completed in this invocation */
+	int estimated;             /* the first block's estimate was printed */
 };
 
 /* What at_gate() attached to one child. */
@@ -597,15 +604,172 @@ static void checkpoint(struct run *r)
 	r->checkpoints++;
 }
 
-static void progress(const struct run *r, size_t row, size_t rep,
-		     size_t arm, const char *what)
+/*
+ * Progress on stderr. A plan line first; on a terminal one status line
+ * rewritten in place before every child (row, rep, arm, elapsed, ETA);
+ * otherwise one line per completed rep. The ETA scales the time so far by
+ * the reps still planned (adaptive reps may add more).
+ */
+static size_t reps_planned(const struct run *r)
 {
+	size_t i, n = 0;
+
+	for (i = 0; i < r->e.n_rows; i++)
+		if (!r->e.rows[i].failed)
+			n += r->row_target[i];
+	return n;
+}
+
+static size_t reps_recorded(const struct run *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->e.n_rows; i++)
+		if (!r->e.rows[i].failed)
+			n += r->e.rows[i].n_reps;
+	return n;
+}
+
+/* "0:42 elapsed · ETA 1:10" (the ETA once a rep is done). */
+static void elapsed_eta(const struct run *r, char *buf, size_t len)
+{
+	double el = (double)(now_monotonic_ns() - r->t0_ns) / 1e9;
+	size_t planned = reps_planned(r), have = reps_recorded(r);
+	int n = snprintf(buf, len, "%d:%02d elapsed", (int)el / 60, (int)el % 60);
+
+	if (r->reps_done && planned > have && n > 0 && (size_t)n < len) {
+		double eta = el / (double)r->reps_done * (double)(planned - have);
+
+		snprintf(buf + n, len - (size_t)n, " \u00b7 ETA %d:%02d", (int)eta / 60,
+			 (int)eta % 60);
+	}
+}
+
+/* Clear the status line before other stderr output. */
+static void progress_clear(struct run *r)
+{
+	if (r->status_shown) {
+		fputs("\r\033[K", stderr);
+		r->status_shown = 0;
+	}
+}
+
+/* Where the run stands, for the signal handler's last line (two buffers). */
+static char stop_line[2][1024];
+static volatile sig_atomic_t stop_which = -1;
+
+static void update_stop_line(const struct run *r, size_t row, size_t rep, size_t arm)
+{
+	int next = stop_which == 0 ? 1 : 0;
+	char *cmd, *words[3] = { "--resume", (char *)r->out, NULL };
+
+	cmd = pab_argv_join(words, 2);
+	snprintf(stop_line[next], sizeof(stop_line[next]),
+		 "\nperfab: interrupted at row %zu/%zu '%s', rep %zu/%zu, arm %s; '%s' keeps "
+		 "the %zu reps completed before it; resume with: perfab run %s\n",
+		 row + 1, r->e.n_rows, r->e.rows[row].name, rep + 1, r->row_target[row],
+		 r->e.arms[arm].name, r->out, reps_recorded(r), cmd);
+	free(cmd);
+	stop_which = next;
+}
+
+/* SIGINT/SIGTERM: say where the run stopped, then die of the signal. */
+static void on_stop_signal(int sig)
+{
+	int w = stop_which;
+
+	if (w >= 0) {
+		const char *line = stop_line[w];
+		size_t len = strlen(line);
+
+		ssize_t got = write(STDERR_FILENO, line, len);
+
+		(void)got; /* nothing left to tell if it fails */
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_stop_handlers(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct sigaction sa, old;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_stop_signal;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		/* A SIGINT ignored by whoever started us (nohup, &) stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static void progress_plan(struct run *r)
+{
+	size_t planned = reps_planned(r), have = reps_recorded(r);
+	char upto[96] = "";
+
+	r->t0_ns = now_monotonic_ns();
 	if (r->quiet)
 		return;
-	fprintf(stderr, "%srow %zu/%zu %s · rep %zu/%zu · arm %s%s%s\n",
+	if (r->e.max_reps > r->e.reps)
+		snprintf(upto, sizeof(upto), " (up to %zu reps per row while cells stay undecided)",
+			 r->e.max_reps);
+	fprintf(stderr, "perfab: plan: %zu row%s \u00d7 %zu arms \u00d7 %zu reps = %zu children"
+		"%s; an estimate of the time follows the first block\n", r->e.n_rows,
+		r->e.n_rows == 1 ? "" : "s", r->e.n_arms, planned > have ?
+		(planned - have) / (r->e.n_rows ? r->e.n_rows : 1) : 0,
+		(planned - have) * r->e.n_arms, upto);
+}
+
+static void progress(struct run *r, size_t row, size_t rep,
+		     size_t arm, const char *what)
+{
+	char times[64];
+
+	update_stop_line(r, row, rep, arm);
+	if (r->quiet || !r->tty)
+		return;
+	elapsed_eta(r, times, sizeof(times));
+	fprintf(stderr, "\r\033[K%srow %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 arm %s%s \u00b7 %s%s",
 		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, r->e.rows[row].name,
-		rep + 1, r->row_target[row], r->e.arms[arm].name, what,
+		rep + 1, r->row_target[row], r->e.arms[arm].name, what, times,
 		r->color ? "\033[0m" : "");
+	fflush(stderr);
+	r->status_shown = 1;
+}
+
+/* After a rep of row: the line a log keeps, and the first block's estimate. */
+static void progress_rep_done(struct run *r, size_t row)
+{
+	char times[64];
+
+	r->reps_done++;
+	if (r->quiet)
+		return;
+	elapsed_eta(r, times, sizeof(times));
+	if (!r->tty)
+		fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu done \u00b7 %s\n", row + 1,
+			r->e.n_rows, r->e.rows[row].name, r->e.rows[row].n_reps,
+			r->row_target[row], times);
+	if (!r->estimated && r->reps_done >= r->e.n_arms * r->e.n_rows) {
+		double el = (double)(now_monotonic_ns() - r->t0_ns) / 1e9;
+		double left = el / (double)r->reps_done *
+			(double)(reps_planned(r) - reps_recorded(r));
+		char a[32], b[32];
+
+		r->estimated = 1;
+		pab_fmt_duration(a, sizeof(a), el);
+		pab_fmt_duration(b, sizeof(b), left);
+		progress_clear(r);
+		fprintf(stderr, "perfab: the first block took %s; about %s more for the planned reps\n",
+			a, b);
+	}
 }
 
 /* "exited with status 2", "was killed by signal 11 (...)", "timed out". */
@@ -669,6 +833,7 @@ static void run_rep(struct run *r, size_t ri)
 			char *what = describe_failure(&r->e.arms[a], rep_idx,
 						      &rep->result[a]);
 
+			progress_clear(r);
 			warning("row '%s': %s; the row is marked failed and gets no more reps",
 				row->name, what);
 			show_stderr_tail(rep->result[a].stderr_tail);
@@ -777,6 +942,7 @@ static int adaptive_step(struct run *r)
 		if (target > r->e.max_reps)
 			target = r->e.max_reps;
 		if (target > r->row_target[ri]) {
+			progress_clear(r);
 			if (!r->quiet)
 				note("row '%s' has undecided cells after %zu reps: running to %zu",
 				     r->e.rows[ri].name, r->row_target[ri], target);
@@ -803,6 +969,7 @@ static int run_loop(struct run *r, int sanity_enabled)
 				continue;
 			run_rep(r, ri);
 			checkpoint(r);
+			progress_rep_done(r, ri);
 			any = 1;
 		}
 		if (first_pass && sanity_enabled && sanity_gate(r)) {
@@ -916,7 +1083,7 @@ struct run_opts {
 	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
 	const char *counters, *resume, *shard, *preserve;
 	struct pab_strlist arm_specs, tolerances, head_env;
-	int null_arm, no_sanity, quiet, no_cgroup;
+	int null_arm, no_sanity, quiet, no_cgroup, literal_argv;
 	uint64_t reps, max_reps, seed, max_procs;
 	double timeout_s, interval_ms, scale, margin;
 };
@@ -1099,6 +1266,28 @@ static void preserve_builds(struct pab_experiment *e, const char *dir)
 	}
 }
 
+/*
+ * Refuse an arm whose argv was plainly written for a shell (a pipe, a
+ * redirection, NAME=value in front, $VAR, ~): without a shell those words
+ * reach the program as arguments, and it measures the wrong thing.
+ */
+static void check_shell_syntax(const struct pab_experiment *e)
+{
+	size_t a;
+
+	for (a = 0; a < e->n_arms; a++) {
+		const struct pab_arm *arm = &e->arms[a];
+		const char *hint;
+		long at = pab_argv_shell_syntax(arm->argv, arm->argc, &hint);
+
+		if (at >= 0)
+			die(PAB_EXIT_USAGE, "arm '%s': '%s' is shell syntax, but perfab runs the "
+			    "command without a shell, so the program would get it as an argument; "
+			    "%s (or pass --literal-argv if the program really takes '%s')",
+			    arm->name, arm->argv[at], hint, arm->argv[at]);
+	}
+}
+
 /* Build a fresh experiment from config and options. */
 static void setup_fresh(struct run *r, struct run_opts *o)
 {
@@ -1114,7 +1303,10 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 		if (pab_arm_from_spec(&r->e, o->arm_specs.v[i], &why))
 			die(PAB_EXIT_USAGE, "%s", why);
 	if (!r->e.n_arms)
-		die(PAB_EXIT_USAGE, "no arms: give --arm NAME=COMMAND (twice or more) or --config FILE");
+		die(PAB_EXIT_USAGE, "no arms: give two commands (perfab run CMD_BASE CMD_HEAD), "
+		    "--arm NAME=COMMAND twice or more, or --config FILE");
+	if (!o->literal_argv)
+		check_shell_syntax(&r->e);
 	if (o->arms)
 		select_arms(&r->e, o->arms);
 	if (o->head_env.n)
@@ -1321,7 +1513,7 @@ int cmd_run(int argc, char **argv)
 	struct run r;
 	size_t i;
 	int ret;
-	char *why;
+	char *why, *positional[2] = { NULL, NULL };
 	const struct pab_option opts[] = {
 		OPT_STRING(0, "config", &o.config, "FILE", "arms, rows and settings from a JSON file"),
 		OPT_LIST(0, "arm", &o.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
@@ -1348,6 +1540,7 @@ int cmd_run(int argc, char **argv)
 		OPT_DOUBLE(0, "scale", &o.scale, "X", "scale built-in workloads' work (default 1)", 1e-6, 1e6),
 		OPT_STRING(0, "counters", &o.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
 		OPT_FLAG(0, "no-cgroup", &o.no_cgroup, "do not place children in cgroups of their own"),
+		OPT_FLAG(0, "literal-argv", &o.literal_argv, "pass words such as '|', '>' or $X to the program as they are"),
 		OPT_FLAG('q', "quiet", &o.quiet, "no progress lines"),
 		OPT_END(),
 	};
@@ -1361,8 +1554,20 @@ int cmd_run(int argc, char **argv)
 			  "Run arms through balanced rotated blocks, measure every child, checkpoint\n"
 			  "an artifact after every rep, and print the ledger.",
 			  &pos);
-	if (pos.n)
-		pab_usage_error(opts, run_usage, "unexpected argument '%s'", pos.v[0]);
+	/* perfab run CMD_BASE CMD_HEAD: the two arms base and head. */
+	if (pos.n == 2 && (o.arm_specs.n || o.resume))
+		pab_usage_error(opts, run_usage, "two commands define arms base and head: "
+				"do not also give --arm or --resume");
+	if (pos.n && pos.n != 2)
+		pab_usage_error(opts, run_usage, "give two commands, base then head "
+				"(perfab run './old' './new'), not %zu ('%s' is %s)", pos.n,
+				pos.v[0], pos.n == 1 ? "alone" : "one of several");
+	if (pos.n == 2) {
+		positional[0] = xasprintf("base=%s", pos.v[0]);
+		positional[1] = xasprintf("head=%s", pos.v[1]);
+		pab_strlist_push(&o.arm_specs, positional[0]);
+		pab_strlist_push(&o.arm_specs, positional[1]);
+	}
 
 	test_ballast();
 	memset(&r, 0, sizeof(r));
@@ -1407,7 +1612,11 @@ int cmd_run(int argc, char **argv)
 	}
 
 	checkpoint(&r); /* the empty checkpoint, before any measurement */
+	r.tty = isatty(STDERR_FILENO);
+	install_stop_handlers();
+	progress_plan(&r);
 	ret = run_loop(&r, !o.no_sanity);
+	progress_clear(&r);
 	{
 		/* Record the binding actually obtained and the sampler's cost. */
 		int64_t cpu_ns;
@@ -1458,8 +1667,10 @@ int cmd_run(int argc, char **argv)
 			free(why);
 			ret = PAB_EXIT_REFUSED;
 		} else {
+			struct pab_text_opts to = { 0, use_color(STDOUT_FILENO) };
+
 			fputc('\n', stdout);
-			pab_ledger_print(stdout, &r.e, &l, PAB_LEDGER_TEXT);
+			pab_ledger_print_text(stdout, &r.e, &l, &to);
 			ret = pab_verdict_exit_code(l.overall);
 			pab_ledger_release(&l);
 		}
@@ -1472,13 +1683,15 @@ int cmd_run(int argc, char **argv)
 	free(r.events);
 	pab_experiment_release(&r.e);
 	pab_strlist_release(&o.arm_specs);
+	free(positional[0]);
+	free(positional[1]);
 	pab_strlist_release(&o.tolerances);
 	pab_strlist_release(&o.head_env);
 	pab_strlist_release(&pos);
 	return ret;
 }
 
-/* Per row and arm: the median of the headline metrics. */
+/* Per row and arm: the median of the headline metrics, fit for 100 columns. */
 static void print_medians(FILE *f, const struct pab_experiment *e)
 {
 	static const enum pab_metric_id shown[] = {
@@ -1487,25 +1700,28 @@ static void print_medians(FILE *f, const struct pab_experiment *e)
 	};
 	size_t ri, a, k, rep;
 
-	fprintf(f, "%-28s %-8s %4s %14s %10s %10s %12s %12s\n", "row", "arm", "n",
-		"throughput/s", "wall s", "cpu s", "peak RSS MiB", "minor flt");
+	fprintf(f, "%-24s %-6s %4s %14s %10s %10s %10s %9s   (medians)\n", "row", "arm", "n",
+		"throughput", "wall", "cpu", "peak RSS", "minor flt");
 	for (ri = 0; ri < e->n_rows; ri++) {
 		const struct pab_row *row = &e->rows[ri];
 
 		for (a = 0; a < e->n_arms; a++) {
-			double med[5];
+			char cell[5][32];
 			double *xs = xcalloc(row->n_reps ? row->n_reps : 1, sizeof(*xs));
 
 			for (k = 0; k < 5; k++) {
+				double med;
+
 				for (rep = 0; rep < row->n_reps; rep++)
 					xs[rep] = row->reps[rep].result[a].m[shown[k]];
-				if (pab_median(xs, row->n_reps, &med[k]))
-					med[k] = NAN;
+				if (pab_median(xs, row->n_reps, &med))
+					med = NAN;
+				pab_fmt_value(cell[k], sizeof(cell[k]), shown[k], med);
 			}
 			free(xs);
-			fprintf(f, "%-28s %-8s %4zu %14.4g %10.4f %10.4f %12.1f %12.0f\n",
-				row->name, e->arms[a].name, row->n_reps, med[0], med[1],
-				med[2], med[3] / 1048576.0, med[4]);
+			fprintf(f, "%-24s %-6s %4zu %14s %10s %10s %10s %9s\n", row->name,
+				e->arms[a].name, row->n_reps, cell[0], cell[1], cell[2], cell[3],
+				cell[4]);
 		}
 	}
 }

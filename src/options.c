@@ -76,6 +76,18 @@ static const struct pab_option *find_long(const struct pab_option *opts,
 	return NULL;
 }
 
+/* The long option name nearest to name (a likely typo), or NULL. */
+static const char *nearest_long(const struct pab_option *opts, const char *name)
+{
+	const char *names[128];
+	size_t n = 0;
+
+	for (; opts->type != PAB_OPT_END && n < 127; opts++)
+		names[n++] = opts->long_name;
+	names[n++] = "help";
+	return pab_nearest(name, names, n);
+}
+
 static const struct pab_option *find_short(const struct pab_option *opts,
 					   char c)
 {
@@ -144,9 +156,16 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 
 			o = find_long(opts, a + 2, len);
-			if (!o)
+			if (!o) {
+				char *name = xstrndup(a + 2, len);
+				const char *near = nearest_long(opts, name);
+
+				if (near)
+					pab_usage_error(opts, usage, "unknown option '%.*s'; did you mean '--%s'?",
+							(int)len + 2, a, near);
 				pab_usage_error(opts, usage, "unknown option '%.*s'",
 						(int)len + 2, a);
+			}
 			if (eq) {
 				if (o->type == PAB_OPT_FLAG)
 					pab_usage_error(opts, usage,

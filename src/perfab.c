@@ -16,6 +16,8 @@
 #include "counters.h"
 #include "util.h"
 
+static void usage(FILE *f);
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -32,14 +34,42 @@ static const struct command commands[] = {
 	{ "env", cmd_env, "show the host fingerprint and what will add noise" },
 };
 
+static const size_t n_commands = sizeof(commands) / sizeof(commands[0]);
+
+/* "unknown command 'rnu'; did you mean 'run'?" and the usage, on stderr. */
+static void unknown(const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 1];
+	const char *near;
+	size_t i;
+
+	for (i = 0; i < n_commands; i++)
+		names[i] = commands[i].name;
+	names[i] = "help";
+	near = name[0] == '-' ? NULL : pab_nearest(name, names, n_commands + 1);
+	if (name[0] == '-')
+		fprintf(stderr, "perfab: error: unknown option '%s' (options go after the command: "
+			"perfab run --help)\n", name);
+	else if (near)
+		fprintf(stderr, "perfab: error: unknown command '%s'; did you mean '%s'?\n", name, near);
+	else if (!strcmp(name, "compare") || !strcmp(name, "bench") || !strcmp(name, "ab"))
+		fprintf(stderr, "perfab: error: unknown command '%s'; to compare two commands: "
+			"perfab run CMD_BASE CMD_HEAD\n", name);
+	else
+		fprintf(stderr, "perfab: error: unknown command '%s'\n", name);
+	usage(stderr);
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: perfab [--version] [--help] <command> [<args>]\n\ncommands:\n", f);
+	fputs("usage: perfab [-v|--version] [-h|--help] <command> [<args>]\n"
+	      "       perfab run CMD_BASE CMD_HEAD     (compare two commands)\n"
+	      "       perfab help <command>\n\ncommands:\n", f);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fputs("\n'perfab <command> --help' shows a command's options; man perfab has it all.\n", f);
+	fputs("\n'perfab help <command>' shows a command's options; man perfab has it all.\n", f);
 }
 
 static void version(void)
@@ -65,19 +95,29 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return PAB_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+	    !strcmp(argv[1], "-v")) {
 		version();
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	if (!strcmp(argv[1], "help")) {
+		/* perfab help CMD = perfab CMD --help */
+		char *help_argv[] = { argv[2], "--help", NULL };
+
+		for (i = 0; i < n_commands; i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].fn(2, help_argv);
+		unknown(argv[2]);
+		return PAB_EXIT_USAGE;
+	}
+	for (i = 0; i < n_commands; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "perfab: error: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	unknown(argv[1]);
 	return PAB_EXIT_USAGE;
 }

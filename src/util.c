@@ -332,3 +332,51 @@ int use_color(int fd)
 		return 0;
 	return isatty(fd);
 }
+
+/* Levenshtein distance of a and b (short strings: option and command names). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t *row = xcalloc(lb + 1, sizeof(*row)), d;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *pab_nearest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t i, best_d = (size_t)-1, wl = strlen(word);
+
+	if (!wl)
+		return NULL;
+	for (i = 0; i < n && cands[i]; i++) {
+		size_t d = edit_distance(word, cands[i]);
+
+		if (wl >= 3 && !strncmp(cands[i], word, wl))
+			d = d < 1 ? d : 1; /* a prefix: --verb for --verbose */
+		if (d < best_d) {
+			best_d = d;
+			best = cands[i];
+		}
+	}
+	return best_d <= 2 && best_d < wl ? best : NULL;
+}

@@ -95,6 +95,13 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len);
 void pab_crash_point(const char *name);
 
 /*
+ * The candidate (of n, NULL-terminated or n given) nearest to word by
+ * edit distance, when it is close enough to be a likely typo (at most 2
+ * edits, or a prefix of it), else NULL. For "did you mean".
+ */
+const char *pab_nearest(const char *word, const char *const *cands, size_t n);
+
+/*
  * 1 when stream fd is a terminal, NO_COLOR is unset or empty (no-color.org:
  * set and non-empty disables colour) and TERM is not "dumb".
  */
