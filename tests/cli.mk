@@ -18,7 +18,9 @@ cli_tests = \
 	tests/cli_hostile_children.sh \
 	tests/crash_matrix.sh \
 	tests/cli_disk_full.sh \
-	tests/cli_workloads.sh
+	tests/cli_workloads.sh \
+	tests/cli_readable.sh \
+	tests/cli_frontdoor.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
@@ -30,3 +32,7 @@ endif
 tests_test_cli_units_SOURCES = tests/test_cli_units.c
 tests_test_cli_units_CPPFLAGS = $(src_libperfab_a_CPPFLAGS) $(CHECK_CFLAGS)
 tests_test_cli_units_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
+
+# Artifacts the readable-output test renders: the README demo's run and a
+# run with five head variants (--head-env) of a tiny command.
+EXTRA_DIST += tests/data/demo-run.json tests/data/variants5.json
