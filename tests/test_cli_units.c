@@ -15,6 +15,7 @@
 #include "argv_split.h"
 #include "artifact.h"
 #include "experiment.h"
+#include "format.h"
 #include "rotation.h"
 #include "util.h"
 
@@ -260,6 +261,185 @@ START_TEST(parse_numbers_checked)
 }
 END_TEST
 
+
+/* An interval with these ends, n = 12, existing. */
+static struct pab_interval iv(double median, double lo, double hi)
+{
+	struct pab_interval v;
+
+	memset(&v, 0, sizeof(v));
+	v.n = 12;
+	v.median = median;
+	v.lo = lo;
+	v.hi = hi;
+	v.coverage = 0.96;
+	v.exists = 1;
+	return v;
+}
+
+START_TEST(format_change_reads_as_ratio)
+{
+	struct pab_interval v;
+	struct pab_ratio r;
+	char buf[128];
+
+	/* A 26-fold throughput gain: head = 26 x base, c = -2500%. */
+	v = iv(-2500, -2820, -1400);
+	pab_fmt_change(buf, sizeof(buf), PAB_M_THROUGHPUT, &v, 1e4, 0);
+	ck_assert_str_eq(buf, "26.0x faster [15.0, 29.2]");
+	pab_change_ratio(PAB_M_THROUGHPUT, &v, &r);
+	ck_assert_str_eq(r.direction, "faster");
+	ck_assert(fabs(r.ratio - 26.0) < 1e-9);
+	ck_assert(fabs(r.ratio_low - 15.0) < 1e-9 && fabs(r.ratio_high - 29.2) < 1e-9);
+	/* Throughput halved: 2x slower. */
+	v = iv(50, 40, 60);
+	pab_fmt_change(buf, sizeof(buf), PAB_M_THROUGHPUT, &v, 1e4, PAB_FMT_UTF8);
+	ck_assert_str_eq(buf, "2.00\u00d7 slower [1.67, 2.50]");
+	/* Times: 1 + c/100. */
+	v = iv(21, 15, 29);
+	pab_fmt_change(buf, sizeof(buf), PAB_M_CPU, &v, 1.0, 0);
+	ck_assert_str_eq(buf, "1.21x slower [1.15, 1.29]");
+	v = iv(-50, -60, -20);
+	pab_fmt_change(buf, sizeof(buf), PAB_M_P99, &v, 1.0, 0);
+	ck_assert_str_eq(buf, "2.00x faster [1.25, 2.50]");
+	/* A narrow interval around 0 reads "same". */
+	v = iv(0.2, -1.8, 1.1);
+	pab_fmt_change(buf, sizeof(buf), PAB_M_WALL, &v, 1.0, PAB_FMT_UTF8);
+	ck_assert_str_eq(buf, "same \u00b11.8%");
+	/* Memory: the amount from the base median and the paired change. */
+	v = iv(8.4, 5.0, 9.1);
+	pab_fmt_change(buf, sizeof(buf), PAB_M_PEAK_RSS, &v, 6.2 * 1048576 / 0.084, 0);
+	ck_assert_str_eq(buf, "+6.20 MiB (+8.4% [+5.0, +9.1])");
+	/* No interval below 6 pairs: a range, said so. */
+	v = iv(21, 15, 29);
+	v.exists = 0;
+	pab_fmt_change(buf, sizeof(buf), PAB_M_CPU, &v, 1.0, 0);
+	ck_assert_str_eq(buf, "1.21x slower (range 1.15..1.29, no CI)");
+	/* Not finite: the percentages as they are. */
+	v = iv(INFINITY, 1, INFINITY);
+	pab_fmt_change(buf, sizeof(buf), PAB_M_CPU, &v, 0, 0);
+	ck_assert_str_eq(buf, "+inf% [+1.0, +inf]");
+}
+END_TEST
+
+START_TEST(format_values_si)
+{
+	char buf[64];
+
+	pab_fmt_value(buf, sizeof(buf), PAB_M_MINOR_FAULTS, 3.35e5);
+	ck_assert_str_eq(buf, "335 k");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_THROUGHPUT, 1.5e6);
+	ck_assert_str_eq(buf, "1.50 M ops/s");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_CPU, 0.00152);
+	ck_assert_str_eq(buf, "1.52 ms");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_P99, 935);
+	ck_assert_str_eq(buf, "935 ns");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_PEAK_RSS, 71.3 * 1048576);
+	ck_assert_str_eq(buf, "71.3 MiB");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_PEAK_RSS, NAN);
+	ck_assert_str_eq(buf, "n/a");
+	pab_fmt_pair(buf, sizeof(buf), PAB_M_THROUGHPUT, 3.35e6, 5.12e6, 0);
+	ck_assert_str_eq(buf, "3.35 M -> 5.12 M ops/s");
+	pab_fmt_duration(buf, sizeof(buf), 170);
+	ck_assert_str_eq(buf, "3 min");
+	pab_fmt_duration(buf, sizeof(buf), 0.2);
+	ck_assert_str_eq(buf, "1 s");
+}
+END_TEST
+
+START_TEST(format_reasons_name_their_bounds)
+{
+	struct pab_cell_result r;
+	struct pab_reason_ctx ctx = { 12, 3, 4.5, 0, 3.0 };
+	char buf[512];
+
+	/* Above the tolerance, held back by the null arm's noise. */
+	memset(&r, 0, sizeof(r));
+	r.verdict = PAB_INCONCLUSIVE;
+	r.change = iv(22.0, 20.5, 38.7);
+	r.noise = 28.5;
+	r.allowance = 2.0;
+	r.fail_threshold = 28.5;
+	r.pass_decider = PAB_DECIDED_TOLERANCE;
+	r.fail_decider = PAB_DECIDED_NOISE;
+	r.reps_needed = 52;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "above the tolerance +2.0%, but FAIL needs it above the null arm's "
+			 "noise +28.5%; it starts at +20.5%: this machine's noise hides the change "
+			 "(see perfab env); about 42 more reps, ~4 min");
+	/* Straddling the allowance. */
+	r.change = iv(1.0, -0.5, 3.5);
+	r.reps_needed = 5000;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "PASS needs upper end <= +2.0% (tolerance), it is +3.5%; FAIL needs "
+			 "lower end > +28.5% (null arm's noise), it is -0.5%; not decidable at "
+			 "this noise within 1000 reps");
+	/* FAIL names every bound it crossed; the fail bound read from the cell. */
+	r.verdict = PAB_FAIL;
+	r.change = iv(40, 31, 45);
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "its lower end +31.0% is above the tolerance +2.0% and the null "
+			 "arm's noise +28.5%");
+	r.fail_threshold = 2.0;
+	r.fail_decider = PAB_DECIDED_TOLERANCE;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "its lower end +31.0% is above the tolerance +2.0%");
+	/* Fewer than 6 pairs. */
+	r.verdict = PAB_INCONCLUSIVE;
+	r.change.exists = 0;
+	ctx.n = 3;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "no 95% interval exists below 6 paired reps (n=3); about 3 more "
+			 "reps, ~14 s");
+	r.verdict = PAB_PASS;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+START_TEST(argv_shell_syntax_caught)
+{
+	static const char *const bad[] = { "|", "||", "&&", ";", ">", ">>", "<", "2>&1", "&",
+					   "$HOME", "~/bin", "x$(id)", "`id`", NULL };
+	static const char *const fine[] = { "a|b", "--x=1", "x=1", "2>1x", "a;b", "100%",
+					    NULL };
+	const char *hint;
+	char *argv[3] = { "./a", NULL, NULL };
+	size_t i;
+
+	for (i = 0; bad[i]; i++) {
+		argv[1] = (char *)bad[i];
+		ck_assert_msg(pab_argv_shell_syntax(argv, 2, &hint) == 1, "%s", bad[i]);
+		ck_assert_ptr_nonnull(hint);
+	}
+	for (i = 0; fine[i]; i++) {
+		argv[1] = (char *)fine[i];
+		ck_assert_msg(pab_argv_shell_syntax(argv, 2, &hint) == -1, "%s", fine[i]);
+	}
+	/* NAME=value only in front of the command. */
+	argv[0] = "FOO=1";
+	argv[1] = "./a";
+	ck_assert_int_eq(pab_argv_shell_syntax(argv, 2, &hint), 0);
+	ck_assert_ptr_nonnull(strstr(hint, "\"env\""));
+	argv[0] = "./a";
+	argv[1] = "FOO=1";
+	ck_assert_int_eq(pab_argv_shell_syntax(argv, 2, &hint), -1);
+}
+END_TEST
+
+START_TEST(nearest_for_did_you_mean)
+{
+	static const char *const cmds[] = { "run", "ledger", "gate", "pool", "memgate",
+					    "workloads", "env", "help" };
+
+	ck_assert_str_eq(pab_nearest("rnu", cmds, 8), "run");
+	ck_assert_str_eq(pab_nearest("legder", cmds, 8), "ledger");
+	ck_assert_str_eq(pab_nearest("workload", cmds, 8), "workloads");
+	ck_assert_ptr_null(pab_nearest("compare", cmds, 8));
+	ck_assert_ptr_null(pab_nearest("x", cmds, 8));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli-units");
@@ -275,6 +455,11 @@ int main(void)
 	tcase_add_test(tc, artifact_save_failure_keeps_previous);
 	tcase_add_test(tc, balance_check_rejects);
 	tcase_add_test(tc, parse_numbers_checked);
+	tcase_add_test(tc, format_change_reads_as_ratio);
+	tcase_add_test(tc, format_values_si);
+	tcase_add_test(tc, format_reasons_name_their_bounds);
+	tcase_add_test(tc, argv_shell_syntax_caught);
+	tcase_add_test(tc, nearest_for_did_you_mean);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
