@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ci/setup-test.sh — the packages the test suite uses beyond the build:
-# Check (unit tests), jq, python3 with YAML (the GitHub runner emulator),
+# Check (unit tests), jq, python3 with YAML (the GitHub runner emulator)
+# and jsonschema (doc/*.schema.json against real outputs),
 # git, jemalloc (the demo's head), valgrind, clang and its sanitizer
 # runtime (ci/sanitize.sh), Chromium (the HTML report's rendering test,
 # where the release packages it: not Ubuntu, where it is a snap), the
@@ -11,7 +12,7 @@
 set -eu
 . "$(dirname "$0")/setup-lib.sh"
 pkgs_install \
-	check jq python3 python3-yaml git procps libjemalloc2 valgrind clang \
+	check jq python3 python3-yaml python3-jsonschema git procps libjemalloc2 valgrind clang \
 	'?chromium' debhelper dpkg-dev fakeroot bash-completion
 # The sanitizer runtime of the clang that was installed.
 v=$(clang -dumpversion | cut -d. -f1)

@@ -5,4 +5,5 @@
 # describe. tests/docs.mk checks that the man page agrees with the code and
 # runs its examples.
 dist_man_MANS += doc/perfab.1
-dist_doc_DATA += doc/artifact-schema.md doc/ledger-json.md doc/env.md doc/ci.md doc/memgate.md
+dist_doc_DATA += doc/artifact-schema.md doc/ledger-json.md \
+	doc/artifact.schema.json doc/ledger.schema.json doc/env.md doc/ci.md doc/memgate.md

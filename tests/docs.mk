@@ -4,7 +4,8 @@
 # run against the built perfab. Included from tests/local.mk.
 docs_tests = \
 	tests/doc_sync.sh \
-	tests/man_examples.sh
+	tests/man_examples.sh \
+	tests/doc_schemas.sh
 
 TESTS += $(docs_tests)
 dist_noinst_SCRIPTS += $(docs_tests)
