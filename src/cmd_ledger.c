@@ -159,8 +159,8 @@ static int judge(int argc, char **argv, int gate)
 		OPT_STRING(0, "controls", &controls, "SEL", "also treat these rows as controls"),
 		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/1 or rule12 (default: as recorded)"),
 		OPT_FLAG('v', "wide", &wide, "text: add noise, tolerance, allowance and coverage"),
-		OPT_STRING(0, "junit-inconclusive", &junit_inconclusive, "failure|skipped",
-			   "junit: INCONCLUSIVE as <failure> (default) or <skipped>"),
+		OPT_STRING(0, "junit-inconclusive", &junit_inconclusive, "MODE",
+			   "junit: INCONCLUSIVE as failure (default) or skipped"),
 		OPT_END(),
 	};
 	const struct pab_option gate_opts[] = {

@@ -65,7 +65,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: perfab [-v|--version] [-h|--help] <command> [<args>]\n"
-	      "       perfab run CMD_BASE CMD_HEAD     (compare two commands)\n"
+	      "       perfab run [OPTIONS] CMD_BASE CMD_HEAD\n"
 	      "       perfab help <command>\n\ncommands:\n", f);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
