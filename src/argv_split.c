@@ -158,6 +158,21 @@ static int is_assignment(const char *w)
 	return *p == '=';
 }
 
+/* A shell's -c option ("-c", "-ec", "-xc"): what follows is its script. */
+static int shell_dash_c(char *const *argv, size_t i)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh",
+					      "ash", "busybox", NULL };
+	const char *base = strrchr(argv[0], '/'), *w = argv[i];
+	size_t k;
+
+	base = base ? base + 1 : argv[0];
+	for (k = 0; shells[k]; k++)
+		if (!strcmp(base, shells[k]))
+			break;
+	return shells[k] && w[0] == '-' && w[1] != '-' && strchr(w, 'c');
+}
+
 long pab_argv_shell_syntax(char *const *argv, size_t n, const char **hint)
 {
 	static const char *const ops[] = { "|", "||", "&&", ";", ">", ">>", "<",
@@ -168,6 +183,8 @@ long pab_argv_shell_syntax(char *const *argv, size_t n, const char **hint)
 	for (i = 0; i < n; i++) {
 		const char *w = argv[i];
 
+		if (i > 0 && shell_dash_c(argv, i))
+			return -1; /* sh -c 'SCRIPT' ...: the shell's own syntax */
 		for (k = 0; ops[k]; k++)
 			if (!strcmp(w, ops[k])) {
 				*hint = "pipes, redirections and command lists need a shell: "

@@ -35,8 +35,10 @@ char *pab_argv_join(char *const *argv, size_t n);
  * pab_argv_shell_syntax: whether argv looks written for a shell that will
  * never see it. A word that is exactly |, ||, &&, ;, >, >>, <, 2>&1 or &,
  * a first word of the form NAME=value, a word starting with $ or ~, or a
- * word containing $( or a backtick. Returns the index of the first such
- * word, or -1 for none; *hint (static) then says what to write instead.
+ * word containing $( or a backtick. Everything after a shell's -c option
+ * (sh -c 'SCRIPT', bash -ec ...) is the shell's and is not checked.
+ * Returns the index of the first such word, or -1 for none; *hint
+ * (static) then says what to write instead.
  */
 long pab_argv_shell_syntax(char *const *argv, size_t n, const char **hint);
 

@@ -488,24 +488,27 @@ static void print_folded(FILE *f, size_t first_cols, size_t rest, const char *te
 {
 	size_t col = first_cols;
 	const char *p = text;
+	int first = 1;
 
+	while (*p == ' ')
+		p++;
 	while (*p) {
 		const char *sp = strchr(p, ' ');
 		size_t w = sp ? (size_t)(sp - p) : strlen(p);
 
-		if (col + w > PAB_TEXT_WIDTH && col > rest) {
+		if (!first && col + 1 + w > PAB_TEXT_WIDTH) {
 			fprintf(f, "\n%*s", (int)rest, "");
 			col = rest;
-		}
-		fwrite(p, 1, w, f);
-		col += w;
-		p += w;
-		while (*p == ' ')
-			p++;
-		if (*p && col + 1 <= PAB_TEXT_WIDTH) {
+		} else if (!first) {
 			fputc(' ', f);
 			col++;
 		}
+		fwrite(p, 1, w, f);
+		col += w;
+		first = 0;
+		p += w;
+		while (*p == ' ')
+			p++;
 	}
 	fputc('\n', f);
 }

@@ -155,49 +155,40 @@ static void factor_tick(char *buf, size_t len, double t)
 		snprintf(buf, len, "1");
 		return;
 	}
-	if (f >= 9.995)
+	if (f >= 999.5)
 		pab_fmt_si(num, sizeof(num), f);
 	else
 		snprintf(num, sizeof(num), "%.3g", f);
 	snprintf(buf, len, "%s%s", t > 0 ? "\u00d7" : "\u00f7", num);
 }
 
-/* Ticks of a log-factor axis over [lo, hi]: factors 1, 1.01, ... both ways. */
-static size_t factor_ticks(double lo, double hi, double *out, size_t cap)
+/*
+ * Ticks of a log-factor axis over [lo, hi] for a scale s: 1, then the
+ * factors 1.01, 1.02, 1.05, ... outwards either way, each kept only when
+ * it lies at least min_px from the last one kept, so labels never overlap.
+ */
+static size_t factor_ticks(const struct scale *s, double min_px, double *out,
+			   size_t cap)
 {
 	static const double f[] = { 1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20,
 				    50, 100, 200, 500, 1000, 1e4, 1e5, 1e6 };
-	size_t n = 0, i, step = 1, cand = 0;
-	double all[64];
+	size_t n = 0, i;
+	int side;
 
-	all[cand++] = 0;
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		double t = log(f[i]);
+	out[n++] = 0;
+	for (side = -1; side <= 1; side += 2) {
+		double last = 0;
 
-		if (t <= hi)
-			all[cand++] = t;
-		if (-t >= lo)
-			all[cand++] = -t;
-	}
-	/* sort ascending */
-	for (i = 1; i < cand; i++) {
-		double v = all[i];
-		size_t k = i;
+		for (i = 0; i < sizeof(f) / sizeof(f[0]) && n < cap; i++) {
+			double t = side * log(f[i]);
 
-		for (; k > 0 && all[k - 1] > v; k--)
-			all[k] = all[k - 1];
-		all[k] = v;
-	}
-	while (cand / step > cap)
-		step++;
-	for (i = 0; i < cand && n < cap; i++) {
-		/* keep 1 always; thin the others evenly away from it */
-		size_t zero;
-
-		for (zero = 0; zero < cand && all[zero] != 0; zero++)
-			;
-		if ((i > zero ? i - zero : zero - i) % step == 0)
-			out[n++] = all[i];
+			if (t < s->lo || t > s->hi)
+				continue;
+			if (fabs(sx(s, t) - sx(s, last)) < min_px)
+				continue;
+			out[n++] = t;
+			last = t;
+		}
 	}
 	return n;
 }
@@ -234,7 +225,7 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 	pad = (s.hi - s.lo) * 0.04;
 	s.lo -= pad;
 	s.hi += pad;
-	n_ticks = factor_ticks(s.lo, s.hi, ticks, 9);
+	n_ticks = factor_ticks(&s, 44, ticks, 16);
 	h = FP_TOP + (double)n * FP_ROW + FP_AXIS;
 
 	fprintf(f, "<svg class=\"forest\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -460,7 +451,7 @@ static const char css[] =
 	".disp{margin:6px 0;padding:8px 12px;border-left:4px solid #57606a;background:#f6f8fa}\n"
 	".meta{color:#57606a}\n"
 	"svg{display:block;margin:6px 0;background:#fff;max-width:100%;height:auto}\n"
-	".scroll{overflow-x:auto;max-width:100%}\n"
+	".scroll{overflow-x:auto;max-width:100%}#overview td{white-space:nowrap}\n"
 	"td.pass{background:#dafbe1}td.fail{background:#ffebe9}td.inc{background:#fff8c5}\n"
 	"svg text{font:11px system-ui,sans-serif;fill:#24292f}\n"
 	"svg .tick{fill:#57606a}svg .axis{fill:#57606a}svg .ttitle{font-weight:600}\n"

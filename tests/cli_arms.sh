@@ -5,10 +5,15 @@
 # duplicate names; a warning when executable paths differ in length.
 . "${top_srcdir}/tests/lib.sh"
 
-# ; $(...) ` | and quotes are just bytes of argv.
-expect_verdict "$PERFAB" run -q --reps 2 --out h.json \
-	--arm "base=/bin/echo a;touch PWNED1 \$(touch PWNED2) \`touch PWNED3\` | touch PWNED4" \
-	--arm "head=/bin/echo 'x y' \"q\\\"z\" && touch PWNED5"
+# ; $(...) ` | and quotes are just bytes of argv: refused as shell syntax
+# by default (exit 2, nothing run), and with --literal-argv passed on as
+# they are, never to a shell.
+base_cmd="base=/bin/echo a;touch PWNED1 \$(touch PWNED2) \`touch PWNED3\` | touch PWNED4"
+head_cmd="head=/bin/echo 'x y' \"q\\\"z\" && touch PWNED5"
+expect_rc 2 "$PERFAB" run -q --reps 2 --out h.json --arm "$base_cmd" --arm "$head_cmd"
+grep_err "is shell syntax"
+[ ! -e h.json ] || fail "a refused run wrote an artifact"
+expect_verdict "$PERFAB" run -q --reps 2 --out h.json --literal-argv --arm "$base_cmd" --arm "$head_cmd"
 for f in PWNED1 PWNED2 PWNED3 PWNED4 PWNED5; do
 	[ ! -e $f ] || fail "a shell ran: $f exists"
 done

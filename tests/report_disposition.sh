@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The ledger ends with a disposition line after the seed's table
+# The ledger ends with a disposition line after the table
 # "Accepting incremental performance improvements". Each class is forced
 # deterministically: a real A/A artifact whose head (and null) values are
 # rewritten from base's with jq, so every paired change is known exactly.
@@ -24,7 +24,8 @@ edit() {
 # expect_disposition FILE RC KIND PHRASE
 expect_disposition() {
 	expect_rc "$2" "$PERFAB" ledger "$1"
-	tail -1 "$T/out" | grep -q "^disposition: $4" || { cat "$T/out" >&2; fail "$1: wrong disposition line"; }
+	# the disposition line, folded to 100 columns, joined again
+	sed -n '/^disposition: /,$p' "$T/out" | sed 's/^  //' | tr '\n' ' ' | grep -q "^disposition: $4" || { cat "$T/out" >&2; fail "$1: wrong disposition line"; }
 	expect_rc "$2" "$PERFAB" ledger --format json "$1"
 	jq -e --arg k "$3" '.disposition.kind == $k' "$T/out" >/dev/null ||
 		fail "$1: disposition $(jq -c .disposition "$T/out"), want $3"
@@ -39,7 +40,7 @@ jq -e '.disposition.gains == 1' "$T/out" >/dev/null || fail "one supported gain 
 edit 'set("cpu"; if . % 2 == 0 then 0.9 else 1.01 end)' crosses.json
 expect_disposition crosses.json 0 accept "accept: the regression gate passed"
 edit 'set("drain_rss"; if . % 2 == 0 then 0.9 else 1.1 end)' limited.json
-expect_disposition limited.json 3 accept-with-uncertainty "accept when the full intervals fit declared campaign risk bounds"
+expect_disposition limited.json 3 accept-with-uncertainty "accept when the full intervals fit the risk you declared acceptable"
 edit 'set("cpu"; if . % 2 == 0 then 0.9 else 1.1 end)' wide.json
 expect_disposition wide.json 3 follow-up "attribute or run a bounded, planned follow-up"
 edit 'set("cpu"; 1.5)' slower.json

@@ -416,6 +416,18 @@ START_TEST(argv_shell_syntax_caught)
 		argv[1] = (char *)fine[i];
 		ck_assert_msg(pab_argv_shell_syntax(argv, 2, &hint) == -1, "%s", fine[i]);
 	}
+	/* A shell's script is the shell's business. */
+	{
+		char *sh[] = { "/bin/sh", "-c", "a | b; x=$(id) > f", "$0", NULL };
+		char *bash[] = { "bash", "-ec", "`id`", NULL };
+		char *notsh[] = { "./a", "-c", "$HOME", NULL };
+		char *before[] = { "sh", "$X", "-c", "y", NULL };
+
+		ck_assert_int_eq(pab_argv_shell_syntax(sh, 4, &hint), -1);
+		ck_assert_int_eq(pab_argv_shell_syntax(bash, 3, &hint), -1);
+		ck_assert_int_eq(pab_argv_shell_syntax(notsh, 3, &hint), 2);
+		ck_assert_int_eq(pab_argv_shell_syntax(before, 4, &hint), 1);
+	}
 	/* NAME=value only in front of the command. */
 	argv[0] = "FOO=1";
 	argv[1] = "./a";
