@@ -452,6 +452,7 @@ static const char css[] =
 	".meta{color:#57606a}\n"
 	"svg{display:block;margin:6px 0;background:#fff;max-width:100%;height:auto}\n"
 	".scroll{overflow-x:auto;max-width:100%}#overview td{white-space:nowrap}\n"
+	"svg.forest{min-width:560px}\n"
 	"td.pass{background:#dafbe1}td.fail{background:#ffebe9}td.inc{background:#fff8c5}\n"
 	"svg text{font:11px system-ui,sans-serif;fill:#24292f}\n"
 	"svg .tick{fill:#57606a}svg .axis{fill:#57606a}svg .ttitle{font-weight:600}\n"
@@ -718,7 +719,9 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 		if (lr->n < PAB_MIN_N_95)
 			fprintf(f, "<p>only %zu paired reps: no 95%% interval exists below %d; the "
 				"dashed lines are ranges, not intervals</p>\n", lr->n, PAB_MIN_N_95);
+		fputs("<div class=\"scroll\">", f);
 		forest_plot(f, e, l, lr);
+		fputs("</div>\n", f);
 		cell_table(f, e, l, lr);
 	}
 	for (i = 0; i < l->n_cells; i++)
