@@ -160,6 +160,7 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 				char *name = xstrndup(a + 2, len);
 				const char *near = nearest_long(opts, name);
 
+				free(name);
 				if (near)
 					pab_usage_error(opts, usage, "unknown option '%.*s'; did you mean '--%s'?",
 							(int)len + 2, a, near);
