@@ -654,7 +654,11 @@ static void progress_clear(struct run *r)
 	}
 }
 
-/* Where the run stands, for the signal handler's last line (two buffers). */
+/*
+ * Where the run stands, for the signal handler's last line (two buffers,
+ * so the handler never reads one being written). Called inside a rep,
+ * which the row already counts: the reps completed are one fewer.
+ */
 static char stop_line[2][1024];
 static volatile sig_atomic_t stop_which = -1;
 
@@ -668,7 +672,7 @@ static void update_stop_line(const struct run *r, size_t row, size_t rep, size_t
 		 "\nperfab: interrupted at row %zu/%zu '%s', rep %zu/%zu, arm %s; '%s' keeps "
 		 "the %zu reps completed before it; resume with: perfab run %s\n",
 		 row + 1, r->e.n_rows, r->e.rows[row].name, rep + 1, r->row_target[row],
-		 r->e.arms[arm].name, r->out, reps_recorded(r), cmd);
+		 r->e.arms[arm].name, r->out, reps_recorded(r) - 1, cmd);
 	free(cmd);
 	stop_which = next;
 }

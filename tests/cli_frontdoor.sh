@@ -58,6 +58,14 @@ expect_verdict "$PERFAB" run -q --reps 2 --out sh.json "sh -c 'exit 0'" "sh -c '
 expect_verdict "$PERFAB" run -q --reps 2 --literal-argv --out lit.json "/bin/echo '|'" "/bin/echo '>'"
 jq -e '.arms[0].argv == ["/bin/echo", "|"]' lit.json >/dev/null || fail "--literal-argv did not keep the word"
 
+# On a terminal: one status line rewritten in place, with the ETA.
+if command -v script >/dev/null 2>&1; then
+	script -qec "NO_COLOR=1 '$PERFAB' run --reps 4 --out tty.json '$spin' '$spin'" /dev/null >tty.txt 2>&1 || true
+	grep -q "$(printf '\r\033\\[K')row 1/1 command · rep 1/4 · arm " tty.txt || fail "no status line rewritten in place"
+	grep -q ' · ETA [0-9]*:[0-9][0-9]' tty.txt || fail "no ETA on the status line"
+	if grep -q 'rep [0-9]*/4 done' tty.txt; then fail "per-rep log lines on a terminal"; fi
+fi
+
 # SIGINT and SIGTERM: a last line saying where it stopped and how to
 # resume; the exit is still death by that signal; resuming finishes it.
 for sig in INT TERM; do
@@ -80,11 +88,13 @@ while time.monotonic() < deadline:
 p.send_signal(sig)
 err = p.stderr.read().decode()
 p.wait()
-print(json.dumps({"rc": p.returncode, "err": err}))
+saved = len(json.load(open(out))["rows"][0]["reps"])
+print(json.dumps({"rc": p.returncode, "err": err, "saved": saved}))
 PY
 	jq -e '.rc == -(if "'$sig'" == "INT" then 2 else 15 end)' sig.json >/dev/null ||
 		fail "SIG$sig: exit is not death by the signal: $(jq -c .rc sig.json)"
-	jq -r .err sig.json | grep -q "^perfab: interrupted at row 1/1 'command', rep [0-9]*/40, arm [a-z]*; 'int-$sig.json' keeps the [0-9]* reps completed before it; resume with: perfab run --resume int-$sig.json$" ||
+	saved=$(jq .saved sig.json)
+	jq -r .err sig.json | grep -q "^perfab: interrupted at row 1/1 'command', rep $((saved + 1))/40, arm [a-z]*; 'int-$sig.json' keeps the $saved reps completed before it; resume with: perfab run --resume int-$sig.json$" ||
 		fail "SIG$sig: no last line with the resume command: $(jq -r .err sig.json | tail -3)"
 done
 expect_verdict "$PERFAB" run -q --resume int-INT.json
