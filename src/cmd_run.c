@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -656,25 +657,67 @@ static void progress_clear(struct run *r)
 
 /*
  * Where the run stands, for the signal handler's last line (two buffers,
- * so the handler never reads one being written). Called inside a rep,
- * which the row already counts: the reps completed are one fewer.
+ * so the handler never reads one being written): set before the first
+ * rep, inside every rep (which the row already counts, so the reps
+ * completed are one fewer) and after each rep's checkpoint.
  */
 static char stop_line[2][1024];
 static volatile sig_atomic_t stop_which = -1;
 
-static void update_stop_line(const struct run *r, size_t row, size_t rep, size_t arm)
+/* Every rep of every row, failed rows included: what a checkpoint holds. */
+static size_t reps_held(const struct run *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->e.n_rows; i++)
+		n += r->e.rows[i].n_reps;
+	return n;
+}
+
+static void set_stop_line(const struct run *r, const char *where, size_t completed)
 {
 	int next = stop_which == 0 ? 1 : 0;
 	char *cmd, *words[3] = { "--resume", (char *)r->out, NULL };
 
 	cmd = pab_argv_join(words, 2);
 	snprintf(stop_line[next], sizeof(stop_line[next]),
-		 "\nperfab: interrupted at row %zu/%zu '%s', rep %zu/%zu, arm %s; '%s' keeps "
-		 "the %zu reps completed before it; resume with: perfab run %s\n",
-		 row + 1, r->e.n_rows, r->e.rows[row].name, rep + 1, r->row_target[row],
-		 r->e.arms[arm].name, r->out, reps_recorded(r) - 1, cmd);
+		 "\nperfab: interrupted %s; '%s' keeps the %zu reps completed before it; "
+		 "resume with: perfab run %s\n", where, r->out, completed, cmd);
 	free(cmd);
 	stop_which = next;
+}
+
+/* Inside rep `rep` of `row`, arm `arm` running (the row counts the rep). */
+static void update_stop_line(const struct run *r, size_t row, size_t rep, size_t arm)
+{
+	char where[512];
+
+	snprintf(where, sizeof(where), "at row %zu/%zu '%s', rep %zu/%zu, arm %s", row + 1,
+		 r->e.n_rows, r->e.rows[row].name, rep + 1, r->row_target[row],
+		 r->e.arms[arm].name);
+	set_stop_line(r, where, reps_held(r) - 1);
+}
+
+/*
+ * Checkpoint a completed rep of row with SIGINT and SIGTERM held, and the
+ * last line moved past it before they are let through: the line always
+ * counts exactly the reps the file on disk holds.
+ */
+static void checkpoint_rep(struct run *r, size_t row)
+{
+	sigset_t stop, old;
+	char where[512];
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	checkpoint(r);
+	snprintf(where, sizeof(where), "after rep %zu/%zu of row %zu/%zu '%s'",
+		 r->e.rows[row].n_reps, r->row_target[row], row + 1, r->e.n_rows,
+		 r->e.rows[row].name);
+	set_stop_line(r, where, reps_held(r));
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* SIGINT/SIGTERM: say where the run stopped, then die of the signal. */
@@ -719,6 +762,7 @@ static void progress_plan(struct run *r)
 	char upto[96] = "";
 
 	r->t0_ns = now_monotonic_ns();
+	set_stop_line(r, "before the next rep", reps_held(r));
 	if (r->quiet)
 		return;
 	if (r->e.max_reps > r->e.reps)
@@ -972,7 +1016,7 @@ static int run_loop(struct run *r, int sanity_enabled)
 			if (e->rows[ri].n_reps >= r->row_target[ri] || e->rows[ri].failed)
 				continue;
 			run_rep(r, ri);
-			checkpoint(r);
+			checkpoint_rep(r, ri);
 			progress_rep_done(r, ri);
 			any = 1;
 		}
@@ -1600,7 +1644,18 @@ int cmd_run(int argc, char **argv)
 	if (!r.pin)
 		die(PAB_EXIT_USAGE, "%s", why);
 	pab_spawn_setup();
-	r.sampler = pab_sampler_new(r.pin, (int64_t)(o.interval_ms * 1e6));
+	{
+		/* The sampler thread never takes SIGINT/SIGTERM: the main
+		 * thread's handler must see where the run stands. */
+		sigset_t stop, old;
+
+		sigemptyset(&stop);
+		sigaddset(&stop, SIGINT);
+		sigaddset(&stop, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &stop, &old);
+		r.sampler = pab_sampler_new(r.pin, (int64_t)(o.interval_ms * 1e6));
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	if (!r.sampler)
 		die_errno("cannot start the RSS sampler thread");
 	build_base_env(&r);

@@ -94,8 +94,8 @@ PY
 	jq -e '.rc == -(if "'$sig'" == "INT" then 2 else 15 end)' sig.json >/dev/null ||
 		fail "SIG$sig: exit is not death by the signal: $(jq -c .rc sig.json)"
 	saved=$(jq .saved sig.json)
-	jq -r .err sig.json | grep -q "^perfab: interrupted at row 1/1 'command', rep $((saved + 1))/40, arm [a-z]*; 'int-$sig.json' keeps the $saved reps completed before it; resume with: perfab run --resume int-$sig.json$" ||
-		fail "SIG$sig: no last line with the resume command: $(jq -r .err sig.json | tail -3)"
+	jq -r .err sig.json | grep -Eq "^perfab: interrupted (at row 1/1 'command', rep $((saved + 1))/40, arm [a-z]+|after rep $saved/40 of row 1/1 'command'); 'int-$sig.json' keeps the $saved reps completed before it; resume with: perfab run --resume int-$sig.json$" ||
+		fail "SIG$sig: no last line with the resume command (saved $saved): $(jq -r .err sig.json | tail -3)"
 done
 expect_verdict "$PERFAB" run -q --resume int-INT.json
 jq -e '.complete == true' int-INT.json >/dev/null || fail "the resume command did not finish the run"
