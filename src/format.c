@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * format.c — units, SI prefixes and the wording of a change (format.h).
  * Every renderer calls these, so a number reads the same in the text

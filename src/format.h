@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * format.h — how perfab's numbers read, in one place for every renderer
  * (text, Markdown, HTML, JUnit, ledger JSON): values with SI prefixes

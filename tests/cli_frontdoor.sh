@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The front door: perfab run CMD_BASE CMD_HEAD (arms base and head), perfab
 # help CMD, perfab -v, "did you mean" for commands and options; shell
 # syntax in an arm's command refused with a hint unless --literal-argv;

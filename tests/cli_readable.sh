@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Results read at a glance: the text ledger of the README demo's artifact
 # and of a five-variant artifact fits 100 columns (-v/--wide adds the
 # noise columns); changes read as ratios worded by direction, memory as an

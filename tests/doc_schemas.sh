@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # doc/artifact.schema.json and doc/ledger.schema.json describe what perfab
 # really writes: real artifacts (the README demo's run, a five-variant run,
 # a fresh run, a pooled one, an interrupted one, a sanity-gate stop) and
