@@ -17,6 +17,7 @@ src_libperfab_a_SOURCES = \
 	src/digest.c src/digest.h \
 	src/experiment.c src/experiment.h \
 	src/hostinfo.c src/hostinfo.h \
+	src/journal.c src/journal.h \
 	src/ledger.c src/ledger.h \
 	src/metrics.c src/metrics.h \
 	src/options.c src/options.h \

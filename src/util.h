@@ -94,6 +94,15 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len);
  */
 void pab_crash_point(const char *name);
 
+/*
+ * Test hook for checkpoint costs (tests/cli_journal.sh): with
+ * PERFAB_TEST_IO_LOG=FILE in the environment, every checkpoint write
+ * appends "WHAT BYTES" (e.g. "journal 1234", "artifact 56789") as a line
+ * to FILE, so a test can measure bytes written per rep. Without the
+ * variable: a no-op.
+ */
+void pab_test_io_log(const char *what, uint64_t bytes);
+
 /* 1 when stream fd is a terminal and NO_COLOR is unset. */
 int use_color(int fd);
 
