@@ -311,12 +311,18 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len)
 void pab_crash_point(const char *name)
 {
 	static long calls, target = -1;
+	static int list;
 	const char *s;
 
 	if (target < 0) {
 		s = getenv("PERFAB_TEST_CRASH_AT");
+		list = s && !strcmp(s, "list");
 		if (!s || parse_long(s, 1, 1000000, &target))
 			target = 0;
+	}
+	if (list) {
+		fprintf(stderr, "perfab: crash point %ld: %s (listed)\n", ++calls, name);
+		return;
 	}
 	if (!target || ++calls != target)
 		return;

@@ -90,7 +90,9 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len);
  * PERFAB_TEST_CRASH_AT=N in the environment, the N-th call (counting from
  * 1, over the whole process) kills perfab with SIGKILL on the spot, as a
  * power cut or the OOM killer would. name says where, for the test's log
- * (printed to stderr just before dying). Without the variable: a no-op.
+ * (printed to stderr just before dying). PERFAB_TEST_CRASH_AT=list prints
+ * every point passed, numbered, and kills nothing, so a test can find the
+ * points worth killing at. Without the variable: a no-op.
  */
 void pab_crash_point(const char *name);
 
