@@ -87,7 +87,8 @@ static void at_gate(pid_t pid, void *arg)
 {
 	struct gate_probes *g = arg;
 
-	g->counters = pab_counters_open(pid, g->r->events, g->r->n_events);
+	if (!pab_test_without("counters"))
+		g->counters = pab_counters_open(pid, g->r->events, g->r->n_events);
 	if (!g->r->use_cgroup) {
 		g->cgroup_why = xstrdup("cgroup placement disabled (--no-cgroup)");
 		return;
@@ -512,7 +513,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	o.argv = argv;
 	o.envp = env;
 	o.pin = r->pin;
-	o.sampler = latency ? NULL : r->sampler;
+	o.sampler = latency || pab_test_without("sampler") ? NULL : r->sampler;
 	o.timeout_ns = r->timeout_ns;
 	o.kill_grace_ns = 2000000000;
 	o.max_procs = r->max_procs;
@@ -1487,6 +1488,8 @@ int cmd_run(int argc, char **argv)
 	r.sampler = pab_sampler_new(r.pin, (int64_t)(o.interval_ms * 1e6));
 	if (!r.sampler)
 		die_errno("cannot start the RSS sampler thread");
+	if (!pab_test_without("runner-pin") && pab_pin_runner_thread(r.pin))
+		warning("cannot bind perfab to the children's CPUs: %s", strerror(errno));
 	build_base_env(&r);
 	setup_tmp(&r);
 	cJSON_DeleteItemFromObject(r.e.run, "binding");

@@ -156,6 +156,13 @@ int pab_pin_sampler_thread(const struct pab_pin *pin)
 	return hwloc_set_cpubind(pin->topo, pin->sampler, HWLOC_CPUBIND_THREAD);
 }
 
+int pab_pin_runner_thread(const struct pab_pin *pin)
+{
+	if (!pab_pin_active(pin))
+		return 0;
+	return hwloc_set_cpubind(pin->topo, pin->children, HWLOC_CPUBIND_THREAD);
+}
+
 int pab_pin_child(struct pab_pin *pin, pid_t pid)
 {
 	hwloc_bitmap_t got;

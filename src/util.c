@@ -354,6 +354,17 @@ void pab_test_io_log(const char *what, uint64_t bytes)
 	close(fd);
 }
 
+int pab_test_without(const char *piece)
+{
+	const char *s = getenv("PERFAB_TEST_WITHOUT"), *p;
+	size_t n = strlen(piece);
+
+	for (p = s; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, piece, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 int use_color(int fd)
 {
 	const char *nc = getenv("NO_COLOR");

@@ -105,6 +105,15 @@ void pab_crash_point(const char *name);
  */
 void pab_test_io_log(const char *what, uint64_t bytes);
 
+/*
+ * Benchmark hook for the measuring window (ci/bench-overhead.sh): 1 when
+ * piece ("ptrace", "sampler", "pin", "counters") is named in the
+ * comma-separated PERFAB_TEST_WITHOUT, so the cost of each piece of
+ * perfab's own work around a child can be measured by leaving it out.
+ * Without the variable: 0.
+ */
+int pab_test_without(const char *piece);
+
 /* 1 when stream fd is a terminal and NO_COLOR is unset. */
 int use_color(int fd);
 
