@@ -687,6 +687,24 @@ static void end_journal(struct run *r)
 	r->journal_path = NULL;
 }
 
+/*
+ * stderr is fully buffered during a run (cmd_run), so progress costs no
+ * write per child: flush when 100 ms passed since the last flush, or when
+ * the child before took 50 ms or more (then a line waiting behind a long
+ * child would mislead, and one write per child costs nothing).
+ */
+static void flush_progress(void)
+{
+	static int64_t flushed_ns, last_ns;
+	int64_t now = now_monotonic_ns();
+
+	if (now - flushed_ns >= 100000000 || now - last_ns >= 50000000) {
+		fflush(stderr);
+		flushed_ns = now;
+	}
+	last_ns = now;
+}
+
 static void progress(const struct run *r, size_t row, size_t rep,
 		     size_t arm, const char *what)
 {
@@ -696,6 +714,7 @@ static void progress(const struct run *r, size_t row, size_t rep,
 		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, r->e.rows[row].name,
 		rep + 1, r->row_target[row], r->e.arms[arm].name, what,
 		r->color ? "\033[0m" : "");
+	flush_progress();
 }
 
 /* "exited with status 2", "was killed by signal 11 (...)", "timed out". */
@@ -1459,6 +1478,9 @@ int cmd_run(int argc, char **argv)
 		pab_usage_error(opts, run_usage, "unexpected argument '%s'", pos.v[0]);
 
 	test_ballast();
+	/* Progress and notes reach stderr in batches (flush_progress); exit,
+	 * die() and the crash points flush it. */
+	setvbuf(stderr, NULL, _IOFBF, 8192);
 	memset(&r, 0, sizeof(r));
 	pab_experiment_init(&r.e);
 	r.quiet = o.quiet;
@@ -1539,6 +1561,7 @@ int cmd_run(int argc, char **argv)
 	cleanup_tmp(&r);
 	if (!o.quiet)
 		note("artifact written to '%s'", r.out);
+	fflush(stderr);
 
 	print_medians(stdout, &r.e);
 	if (ret == PAB_EXIT_SANITY) {

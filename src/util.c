@@ -75,6 +75,7 @@ void bug_at(const char *file, int line, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	fflush(stderr);
 	abort();
 }
 
@@ -327,6 +328,7 @@ void pab_crash_point(const char *name)
 	if (!target || ++calls != target)
 		return;
 	fprintf(stderr, "perfab: crash point %ld: %s\n", calls, name);
+	fflush(stderr);
 	kill(getpid(), SIGKILL);
 }
 
