@@ -633,10 +633,16 @@ static void start_journal(struct run *r)
 
 	for (i = 0; i < r->e.n_rows; i++)
 		r->total_reps += r->e.rows[i].n_reps;
-	if (!r->e.journal_id)
-		r->e.journal_id = new_journal_id();
-	checkpoint(r);
 	r->journal_path = pab_artifact_journal_path(r->out);
+	if (!r->e.journal_id) {
+		/* A new run: an old run's journal at the path goes before the
+		 * new artifact names its own (a resumed run's journal is read
+		 * already, and stays until the fold below holds its reps). */
+		if (pab_journal_remove(r->journal_path, &why))
+			die(PAB_EXIT_RUNTIME, "%s: remove it or choose another --out", why);
+		r->e.journal_id = new_journal_id();
+	}
+	checkpoint(r);
 	header = pab_artifact_journal_header(&r->e, &len);
 	if (pab_journal_create(r->journal_path, r->e.journal_folded, header, len,
 			       &r->journal, &why))

@@ -219,9 +219,13 @@ void pab_journal_close(struct pab_journal *j)
 
 int pab_journal_remove(const char *path, char **why)
 {
+	struct stat st;
 	int err;
 
 	*why = NULL;
+	/* Nothing there is nothing to do, even where unlink would say EROFS. */
+	if (lstat(path, &st) && errno == ENOENT)
+		return 0;
 	if (unlink(path) && errno != ENOENT) {
 		err = errno;
 		*why = xasprintf("cannot remove '%s': %s", path, strerror(err));

@@ -84,7 +84,15 @@ expect_verdict "$PERFAB" run --resume j.json
 [ "$(jq '.rows[0].reps | length' j.json)" = 6 ] || fail "resume from the journal: not 6 reps"
 [ ! -e j.json.journal ] || fail "the journal survived the resumed run's end"
 
-# --- 6. Bytes per rep: O(1), the same at rep 1000 as at rep 10.
+# --- 6. A new run over an old run's files: the old journal goes before
+# the new artifact is written, so a crash right after it resumes.
+cp other.json.journal fresh.json.journal
+at=$(nth_point "checkpoint: renamed, directory not synced" 1)
+PERFAB_TEST_CRASH_AT=$at run --reps 6 --seed 3 --out fresh.json >/dev/null 2>&1
+expect_verdict "$PERFAB" run --resume fresh.json
+[ "$(jq '.rows[0].reps | length' fresh.json)" = 6 ] || fail "the new run did not resume"
+
+# --- 7. Bytes per rep: O(1), the same at rep 1000 as at rep 10.
 PERFAB_TEST_IO_LOG=$T/io.log run --reps 1000 --out big.json >/dev/null 2>&1
 [ "$(jq -r .complete big.json)" = true ] || fail "the 1000-rep run failed"
 [ ! -e big.json.journal ] || fail "the journal survived a normal end"
