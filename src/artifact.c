@@ -936,6 +936,9 @@ int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
 	size_t max;
 	int ret;
 
+	if (info)
+		memset(info, 0, sizeof(*info));
+
 	/* Giants are refused before reading a byte; a pipe or device (e.g.
 	 * /dev/stdin) is read with a smaller cap, so /dev/zero ends quickly. */
 	if (!stat(path, &st) && S_ISREG(st.st_mode) &&
@@ -963,8 +966,6 @@ int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
 		return ret;
 	}
 	/* The journal beside a regular file completes it (journal.h). */
-	if (info)
-		memset(info, 0, sizeof(*info));
 	if (!stat(path, &st) && S_ISREG(st.st_mode)) {
 		struct pab_journal_info tmp;
 
