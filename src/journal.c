@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * journal.c — the append-only checkpoint journal (journal.h): framing,
  * SHA-256 self-checks, durable appends, and a reader that drops a torn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * journal.h — the checkpoint journal: an append-only file beside an
  * artifact (FILE.journal beside FILE) that makes a checkpoint cost O(1)

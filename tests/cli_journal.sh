@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The checkpoint journal (doc/artifact-schema.md, section 1): a torn last
 # record is dropped and the run resumes; a damaged, foreign or
 # non-continuing journal is refused with the reason by every reader; a

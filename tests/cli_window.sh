@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The measuring window measures the child, not perfab: what perfab does
 # while it holds a child at its exit stop (reading VmHWM, the exit-stop
 # tree sample) is left out of the child's wall time. A hook makes perfab
