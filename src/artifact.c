@@ -19,6 +19,7 @@
 
 #include "argv_split.h"
 #include "artifact.h"
+#include "journal.h"
 #include "rotation.h"
 #include "util.h"
 
@@ -253,6 +254,15 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 	jw_key(&w, "protocol"); jw_str(&w, e->protocol); fputs(",\n", f);
 	fprintf(f, "\"complete\":%s,\n", e->complete ? "true" : "false");
 	jw_key(&w, "seed"); jw_num(&w, (double)e->seed); fputs(",\n", f);
+	jw_key(&w, "journal");
+	if (e->journal_id) {
+		fputc('{', f);
+		jw_key(&w, "id"); jw_str(&w, e->journal_id);
+		fprintf(f, ",\"folded\":%llu}", (unsigned long long)e->journal_folded);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\n", f);
 	jw_key(&w, "rules"); jw_str(&w, e->rules); fputs(",\n", f);
 	fputs("\"tolerance\":{", f);
 	for (m = 0; m < PAB_M_COUNT; m++)
@@ -359,6 +369,7 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
 		goto out_unlink;
 	}
+	pab_test_io_log("artifact", (uint64_t)ftell(f));
 	if (fclose(f)) {
 		f = NULL;
 		fd = -1;
@@ -704,6 +715,38 @@ static int load_row(struct loader *ld, const struct pab_experiment *e,
 	return 0;
 }
 
+/* A journal id: 32 lowercase hex digits. */
+static int valid_journal_id(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return i == 32;
+}
+
+/* "journal": {"id": "<32 hex>", "folded": N}. */
+static int load_journal_ref(struct loader *ld, const cJSON *o,
+			    struct pab_experiment *e)
+{
+	const cJSON *id;
+	size_t folded;
+
+	if (!cJSON_IsObject(o))
+		return fail(ld, "artifact: 'journal' must be an object or null");
+	id = get(ld, o, "id", "artifact.journal");
+	if (!id)
+		return -1;
+	if (!cJSON_IsString(id) || !valid_journal_id(id->valuestring))
+		return fail(ld, "artifact.journal: 'id' must be 32 lowercase hex digits");
+	if (get_count(ld, o, "folded", "artifact.journal", 9007199254740991.0, &folded))
+		return -1;
+	e->journal_id = xstrdup(id->valuestring);
+	e->journal_folded = folded;
+	return 0;
+}
+
 int pab_artifact_parse(const char *text, size_t len,
 		       struct pab_experiment *e, char **why)
 {
@@ -769,6 +812,9 @@ int pab_artifact_parse(const char *text, size_t len,
 		goto out_fail;
 	}
 	e->seed = (uint64_t)seed;
+	v = cJSON_GetObjectItemCaseSensitive(root, "journal");
+	if (v && !cJSON_IsNull(v) && load_journal_ref(&ld, v, e))
+		goto out_fail;
 	v = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	if (v) {
 		if (!cJSON_IsString(v) || (strcmp(v->valuestring, "perfab/1") &&
@@ -872,7 +918,16 @@ out_fail:
 	return -1;
 }
 
+static int apply_journal(const char *path, struct pab_experiment *e,
+			 struct pab_journal_info *info, char **why);
+
 int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)
+{
+	return pab_artifact_load_journaled(path, e, NULL, why);
+}
+
+int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
+				struct pab_journal_info *info, char **why)
 {
 	size_t len;
 	char *text = NULL;
@@ -880,6 +935,9 @@ int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)
 	struct stat st;
 	size_t max;
 	int ret;
+
+	if (info)
+		memset(info, 0, sizeof(*info));
 
 	/* Giants are refused before reading a byte; a pipe or device (e.g.
 	 * /dev/stdin) is read with a smaller cap, so /dev/zero ends quickly. */
@@ -905,6 +963,219 @@ int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)
 	if (ret) {
 		*why = xasprintf("'%s': %s", path, inner);
 		free(inner);
+		return ret;
 	}
+	/* The journal beside a regular file completes it (journal.h). */
+	if (!stat(path, &st) && S_ISREG(st.st_mode)) {
+		struct pab_journal_info tmp;
+
+		ret = apply_journal(path, e, info ? info : &tmp, why);
+		if (ret)
+			pab_experiment_release(e);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The checkpoint journal                                             */
+
+char *pab_artifact_journal_path(const char *path)
+{
+	return xasprintf("%s.journal", path);
+}
+
+/* Start writing into a memory buffer (caller: finish_memstream). */
+static FILE *start_memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		die(PAB_EXIT_RUNTIME, "out of memory starting a journal record");
+	return f;
+}
+
+static char *finish_memstream(FILE *f, char **buf, size_t *len)
+{
+	if (fclose(f))
+		die(PAB_EXIT_RUNTIME, "out of memory writing a journal record");
+	return *buf ? *buf : (*len = 0, xstrdup(""));
+}
+
+char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = start_memstream(&buf, len);
+	struct jw w = { f };
+
+	if (!e->journal_id)
+		BUG("journal header without a journal id");
+	fputc('{', f);
+	jw_key(&w, "journal"); jw_str(&w, PAB_JOURNAL_SCHEMA); fputc(',', f);
+	jw_key(&w, "artifact_schema"); jw_str(&w, e->schema); fputc(',', f);
+	jw_key(&w, "id"); jw_str(&w, e->journal_id); fputc(',', f);
+	jw_key(&w, "seed"); jw_num(&w, (double)e->seed);
+	fputc('}', f);
+	return finish_memstream(f, &buf, len);
+}
+
+char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
+			      size_t *len)
+{
+	const struct pab_row *r = &e->rows[row];
+	char *buf = NULL;
+	FILE *f = start_memstream(&buf, len);
+	struct jw w = { f };
+
+	if (!r->n_reps)
+		BUG("journal record of row '%s' without a rep", r->name);
+	fprintf(f, "{\"row\":%zu,", row);
+	jw_key(&w, "name"); jw_str(&w, r->name);
+	fprintf(f, ",\"rep\":%zu,\"failed\":%s,", r->n_reps - 1,
+		r->failed ? "true" : "false");
+	jw_key(&w, "fail_reason"); jw_str_or_null(&w, r->fail_reason);
+	fputs(",\"data\":", f);
+	jw_rep(&w, e, &r->reps[r->n_reps - 1]);
+	fputc('}', f);
+	return finish_memstream(f, &buf, len);
+}
+
+/* Check the header (record 0) binds the journal to e; 0 or -1 + why. */
+static int check_journal_header(const char *jpath, const char *path,
+				const struct pab_experiment *e,
+				const struct pab_journal_record *h, char **why)
+{
+	cJSON *root = cJSON_ParseWithLength(h->payload, h->len);
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "journal");
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
+	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+	int ret = -1;
+
+	if (!cJSON_IsString(kind) || strcmp(kind->valuestring, PAB_JOURNAL_SCHEMA) ||
+	    !cJSON_IsString(id) || !cJSON_IsNumber(seed)) {
+		*why = xasprintf("'%s' is not a %s journal (its header lacks the journal "
+				 "kind, id or seed): move it away from '%s'", jpath,
+				 PAB_JOURNAL_SCHEMA, path);
+	} else if (!e->journal_id) {
+		*why = xasprintf("'%s' (journal id %.40s) lies beside '%s', which names no "
+				 "journal: they do not belong together; move the journal away",
+				 jpath, id->valuestring, path);
+	} else if (strcmp(id->valuestring, e->journal_id) ||
+		   seed->valuedouble != (double)e->seed) {
+		*why = xasprintf("'%s' belongs to another run (journal id %.40s, seed %.0f) "
+				 "than '%s' (journal id %s, seed %llu): move it away or delete it",
+				 jpath, id->valuestring, seed->valuedouble, path, e->journal_id,
+				 (unsigned long long)e->seed);
+	} else if (h->seq > e->journal_folded) {
+		*why = xasprintf("'%s' starts after record %llu, but '%s' holds the reps of "
+				 "records up to %llu only: records are missing",
+				 jpath, (unsigned long long)h->seq, path,
+				 (unsigned long long)e->journal_folded);
+	} else {
+		ret = 0;
+	}
+	cJSON_Delete(root);
+	return ret;
+}
+
+/* Add the rep of journal record rec to e; 0 or -1 + why. */
+static int apply_record(const char *jpath, struct pab_experiment *e,
+			const struct pab_journal_record *rec, char **why)
+{
+	struct loader ld = { NULL };
+	cJSON *root = cJSON_ParseWithLength(rec->payload, rec->len);
+	const cJSON *row = cJSON_GetObjectItemCaseSensitive(root, "row");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(root, "rep");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data");
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(root, "fail_reason");
+	struct pab_row *r;
+	char ctx[64];
+	size_t ri;
+
+	if (!cJSON_IsNumber(row) || !cJSON_IsString(name) || !cJSON_IsNumber(rep) ||
+	    !cJSON_IsObject(data)) {
+		fail(&ld, "record %llu is not a rep record", (unsigned long long)rec->seq);
+		goto out;
+	}
+	ri = row->valuedouble >= 0 && row->valuedouble < (double)e->n_rows ?
+		(size_t)row->valuedouble : e->n_rows;
+	if (ri == e->n_rows || strcmp(e->rows[ri].name, name->valuestring)) {
+		fail(&ld, "record %llu names row %.0f '%.100s', which the artifact does "
+		     "not have there", (unsigned long long)rec->seq, row->valuedouble,
+		     name->valuestring);
+		goto out;
+	}
+	r = &e->rows[ri];
+	if (rep->valuedouble != (double)r->n_reps) {
+		fail(&ld, "record %llu holds rep %.0f of row '%.100s', which has %zu: "
+		     "it does not continue the artifact", (unsigned long long)rec->seq,
+		     rep->valuedouble + 1, r->name, r->n_reps);
+		goto out;
+	}
+	snprintf(ctx, sizeof(ctx), "record %llu", (unsigned long long)rec->seq);
+	if (load_rep(&ld, e, data, ctx, r->n_reps, pab_row_add_rep(r, e->n_arms)))
+		goto out;
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "failed"))) {
+		r->failed = 1;
+		if (cJSON_IsString(reason) && !r->fail_reason)
+			r->fail_reason = xstrdup(reason->valuestring);
+	}
+out:
+	cJSON_Delete(root);
+	if (ld.why) {
+		*why = xasprintf("'%s': %s", jpath, ld.why);
+		free(ld.why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Read path's journal, if any, and add the reps it holds beyond
+ * e->journal_folded to e. 0 (info filled) or -1 + why.
+ */
+static int apply_journal(const char *path, struct pab_experiment *e,
+			 struct pab_journal_info *info, char **why)
+{
+	char *jpath = pab_artifact_journal_path(path), *inner;
+	struct pab_journal_contents c;
+	size_t i;
+	int ret;
+
+	ret = pab_journal_read(jpath, &c, &inner);
+	if (ret == 1) {
+		free(jpath);
+		return 0;
+	}
+	if (ret < 0) {
+		*why = xasprintf("cannot trust the checkpoint journal of '%s': %s", path, inner);
+		free(inner);
+		free(jpath);
+		return -1;
+	}
+	info->present = 1;
+	info->torn = c.torn;
+	info->torn_bytes = c.torn_bytes;
+	ret = 0;
+	if (c.n)
+		ret = check_journal_header(jpath, path, e, &c.records[0], why);
+	for (i = 1; !ret && i < c.n; i++) {
+		if (c.records[i].seq <= e->journal_folded)
+			continue; /* its rep is in the artifact already */
+		if (e->complete) {
+			*why = xasprintf("'%s' holds reps recorded after '%s' was complete: "
+					 "they do not belong together; move the journal away",
+					 jpath, path);
+			ret = -1;
+			break;
+		}
+		ret = apply_record(jpath, e, &c.records[i], why);
+		if (!ret) {
+			e->journal_folded = c.records[i].seq;
+			info->applied++;
+		}
+	}
+	pab_journal_contents_release(&c);
+	free(jpath);
 	return ret;
 }

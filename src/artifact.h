@@ -36,7 +36,44 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 int pab_artifact_parse(const char *text, size_t len,
 		       struct pab_experiment *e, char **why);
 
-/* Read and parse path; same contract, reasons include the path. */
+/*
+ * pab_artifact_load: read and parse path, and, when path is a regular file
+ * with a checkpoint journal beside it (PATH.journal, journal.h), add the
+ * reps the journal holds that the artifact does not yet. Same contract as
+ * parse; reasons include the path. A journal that cannot be trusted (not
+ * this artifact's — another id or seed —, damaged before its end, records
+ * that do not continue the artifact, reps after a complete artifact) fails
+ * the load with the reason; a torn last record is dropped. This is the one
+ * loader: run --resume, ledger, gate, pool and memgate all read through it.
+ */
 int pab_artifact_load(const char *path, struct pab_experiment *e, char **why);
+
+/* What the journal beside an artifact gave the loader. */
+struct pab_journal_info {
+	int present;       /* a journal file was there */
+	size_t applied;    /* reps taken from it */
+	int torn;          /* its torn last record was dropped */
+	size_t torn_bytes;
+};
+
+/* pab_artifact_load, also telling what came from the journal (info). */
+int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
+				struct pab_journal_info *info, char **why);
+
+/* The journal's schema name, in its header record. */
+#define PAB_JOURNAL_SCHEMA "perfab-journal/1"
+
+/* PATH.journal (new string). */
+char *pab_artifact_journal_path(const char *path);
+
+/*
+ * The journal records, as JSON payloads (new memory, *len bytes, caller
+ * frees): the header binding a journal to e (its journal_id and seed), and
+ * the record of row's last rep (with the row's failed state). Both cost
+ * O(one rep), however many reps the experiment holds.
+ */
+char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len);
+char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
+			      size_t *len);
 
 #endif /* PAB_ARTIFACT_H */

@@ -26,6 +26,7 @@
 #include "digest.h"
 #include "format.h"
 #include "hostinfo.h"
+#include "journal.h"
 #include "ledger.h"
 #include "options.h"
 #include "pin.h"
@@ -49,6 +50,7 @@ static const char run_usage[] =
 	"       perfab run --resume FILE";
 
 #define ADAPTIVE_STEP 5
+#define FOLD_FIRST_REPS 8 /* reps (all rows) before the first fold of the journal */
 #define SANITY_FACTOR 1.5
 #define SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
 
@@ -75,6 +77,10 @@ struct run {
 	int64_t t0_ns;             /* the loop's start */
 	size_t reps_done;          /* reps completed in this invocation */
 	int estimated;             /* the first block's estimate was printed */
+	struct pab_journal *journal; /* the checkpoint journal beside out */
+	char *journal_path;
+	size_t total_reps;         /* reps of all rows measured so far */
+	size_t folded_reps;        /* of those, in the artifact at the last fold */
 };
 
 /* What at_gate() attached to one child. */
@@ -90,7 +96,8 @@ static void at_gate(pid_t pid, void *arg)
 {
 	struct gate_probes *g = arg;
 
-	g->counters = pab_counters_open(pid, g->r->events, g->r->n_events);
+	if (!pab_test_without("counters"))
+		g->counters = pab_counters_open(pid, g->r->events, g->r->n_events);
 	if (!g->r->use_cgroup) {
 		g->cgroup_why = xstrdup("cgroup placement disabled (--no-cgroup)");
 		return;
@@ -515,7 +522,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	o.argv = argv;
 	o.envp = env;
 	o.pin = r->pin;
-	o.sampler = latency ? NULL : r->sampler;
+	o.sampler = latency || pab_test_without("sampler") ? NULL : r->sampler;
 	o.timeout_ns = r->timeout_ns;
 	o.kill_grace_ns = 2000000000;
 	o.max_procs = r->max_procs;
@@ -593,16 +600,125 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 /* ------------------------------------------------------------------ */
 /* The loop                                                           */
 
+/* Fold: the whole artifact, with every rep so far (artifact.h). */
 static void checkpoint(struct run *r)
 {
 	char *why;
 
+	if (r->journal)
+		r->e.journal_folded = pab_journal_last_seq(r->journal);
 	if (pab_artifact_save(&r->e, r->out, &why))
 		die(PAB_EXIT_RUNTIME, "cannot write checkpoint '%s': %s (%s)", r->out, why,
 		    r->checkpoints ?
 		    "the previous checkpoint is intact: free space, then perfab run --resume it" :
 		    "nothing was measured yet: choose another --out");
 	r->checkpoints++;
+	r->folded_reps = r->total_reps;
+}
+
+/* A new journal id: 32 hex digits, random. */
+static char *new_journal_id(void)
+{
+	uint64_t w[2];
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (getrandom(&w[i], sizeof(w[i]), 0) != (ssize_t)sizeof(w[i]))
+			w[i] = (uint64_t)now_monotonic_ns() ^ ((uint64_t)getpid() << 32) ^ i;
+	return xasprintf("%016llx%016llx", (unsigned long long)w[0],
+			 (unsigned long long)w[1]);
+}
+
+/*
+ * The first checkpoint: the artifact with everything measured so far (none
+ * on a fresh run, all the interrupted run's reps on --resume), then a new
+ * journal bound to it by its id and seed, numbered on from the last record
+ * the artifact holds (doc/artifact-schema.md, the journal).
+ */
+static void start_journal(struct run *r)
+{
+	char *header, *why;
+	size_t len, i;
+
+	for (i = 0; i < r->e.n_rows; i++)
+		r->total_reps += r->e.rows[i].n_reps;
+	r->journal_path = pab_artifact_journal_path(r->out);
+	if (!r->e.journal_id) {
+		/* A new run: an old run's journal at the path goes before the
+		 * new artifact names its own (a resumed run's journal is read
+		 * already, and stays until the fold below holds its reps). */
+		if (pab_journal_remove(r->journal_path, &why))
+			die(PAB_EXIT_RUNTIME, "%s: remove it or choose another --out", why);
+		r->e.journal_id = new_journal_id();
+	}
+	checkpoint(r);
+	header = pab_artifact_journal_header(&r->e, &len);
+	if (pab_journal_create(r->journal_path, r->e.journal_folded, header, len,
+			       &r->journal, &why))
+		die(PAB_EXIT_RUNTIME, "cannot write checkpoint '%s': %s (%s)", r->journal_path,
+		    why, r->total_reps ?
+		    "the previous checkpoint is intact: free space, then perfab run --resume it" :
+		    "nothing was measured yet: choose another --out");
+	free(header);
+}
+
+/*
+ * Row ri completed a rep: append its record to the journal (one rep's
+ * bytes, synced), and fold the journal into the artifact when the reps
+ * since the last fold reach the reps folded then — at 8, 16, 32, ...
+ * reps (FOLD_FIRST_REPS, so a short run pays few whole-file syncs) — so
+ * all folds together rewrite less than twice the final artifact: a
+ * checkpoint costs O(1) bytes per rep, amortised, at rep 10 as at rep
+ * 1000 (tests/cli_journal.sh measures it).
+ */
+static void rep_completed(struct run *r, size_t ri)
+{
+	char *rec, *why;
+	size_t len;
+
+	rec = pab_artifact_rep_record(&r->e, ri, &len);
+	if (pab_journal_append(r->journal, rec, len, &why))
+		die(PAB_EXIT_RUNTIME, "cannot write checkpoint '%s': %s (the previous checkpoint "
+		    "is intact: free space, then perfab run --resume %s)", r->journal_path, why,
+		    r->out);
+	free(rec);
+	r->total_reps++;
+	if (r->total_reps >= 2 * r->folded_reps && r->total_reps >= FOLD_FIRST_REPS)
+		checkpoint(r);
+}
+
+/* After the last checkpoint: the artifact alone is the result. */
+static void end_journal(struct run *r)
+{
+	char *why;
+
+	pab_journal_close(r->journal);
+	r->journal = NULL;
+	pab_crash_point("journal: artifact final, journal not removed");
+	if (pab_journal_remove(r->journal_path, &why)) {
+		warning("%s; the artifact '%s' is complete without it", why, r->out);
+		free(why);
+	}
+	free(r->journal_path);
+	r->journal_path = NULL;
+}
+
+/*
+ * stderr is fully buffered during a run (cmd_run), so progress costs no
+ * write per child: flush when 100 ms passed since the last flush, or when
+ * the child before took 50 ms or more (then a line waiting behind a long
+ * child would mislead, and one write per child costs nothing).
+ */
+static void flush_progress(void)
+{
+	static int64_t flushed_ns, last_ns;
+	int64_t now = now_monotonic_ns();
+
+	if (now - flushed_ns >= 100000000 || now - last_ns >= 50000000) {
+		fflush(stderr);
+		flushed_ns = now;
+	}
+	last_ns = now;
 }
 
 /*
@@ -699,7 +815,7 @@ static void update_stop_line(const struct run *r, size_t row, size_t rep, size_t
 }
 
 /*
- * Checkpoint a completed rep of row with SIGINT and SIGTERM held, and the
+ * Checkpoint (journal) a completed rep of row with SIGINT and SIGTERM held, and the
  * last line moved past it before they are let through: the line always
  * counts exactly the reps the file on disk holds.
  */
@@ -712,7 +828,7 @@ static void checkpoint_rep(struct run *r, size_t row)
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
-	checkpoint(r);
+	rep_completed(r, row);
 	snprintf(where, sizeof(where), "after rep %zu/%zu of row %zu/%zu '%s'",
 		 r->e.rows[row].n_reps, r->row_target[row], row + 1, r->e.n_rows,
 		 r->e.rows[row].name);
@@ -781,14 +897,15 @@ static void progress(struct run *r, size_t row, size_t rep,
 	char times[64];
 
 	update_stop_line(r, row, rep, arm);
-	if (r->quiet || !r->tty)
+	if (r->quiet || !r->tty) {
+		flush_progress(); /* the per-rep lines of a log */
 		return;
+	}
 	elapsed_eta(r, times, sizeof(times));
 	fprintf(stderr, "\r\033[K%srow %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 arm %s%s \u00b7 %s%s",
 		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, r->e.rows[row].name,
 		rep + 1, r->row_target[row], r->e.arms[arm].name, what, times,
 		r->color ? "\033[0m" : "");
-	fflush(stderr);
 	r->status_shown = 1;
 }
 
@@ -1479,6 +1596,7 @@ static void setup_resume(struct run *r, struct run_opts *o)
 {
 	struct pab_experiment *e = &r->e;
 	char *why, *dir, *base, *prefix;
+	struct pab_journal_info ji;
 	size_t a;
 	DIR *d;
 	struct dirent *de;
@@ -1491,8 +1609,11 @@ static void setup_resume(struct run *r, struct run_opts *o)
 		die(PAB_EXIT_USAGE, "--resume continues a run with its own arms, rows and settings: "
 		    "give only --resume FILE (and --cpus, --timeout, --quiet)");
 	pab_experiment_release(e);
-	if (pab_artifact_load(o->resume, e, &why))
+	if (pab_artifact_load_journaled(o->resume, e, &ji, &why))
 		die(PAB_EXIT_USAGE, "cannot resume: %s", why);
+	if (ji.torn && !o->quiet)
+		note("'%s.journal': dropped its torn last record (%zu bytes, cut short by the "
+		     "interruption); that rep runs again", o->resume, ji.torn_bytes);
 	if (e->complete)
 		die(PAB_EXIT_USAGE, "'%s' is already complete: nothing to resume (perfab ledger %s)",
 		    o->resume, o->resume);
@@ -1618,6 +1739,9 @@ int cmd_run(int argc, char **argv)
 	}
 
 	test_ballast();
+	/* Progress and notes reach stderr in batches (flush_progress); exit,
+	 * die() and the crash points flush it. */
+	setvbuf(stderr, NULL, _IOFBF, 8192);
 	memset(&r, 0, sizeof(r));
 	pab_experiment_init(&r.e);
 	r.quiet = o.quiet;
@@ -1658,6 +1782,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!r.sampler)
 		die_errno("cannot start the RSS sampler thread");
+	if (!pab_test_without("runner-pin") && pab_pin_runner_thread(r.pin))
+		warning("cannot bind perfab to the children's CPUs: %s", strerror(errno));
 	build_base_env(&r);
 	setup_tmp(&r);
 	cJSON_DeleteItemFromObject(r.e.run, "binding");
@@ -1670,7 +1796,7 @@ int cmd_run(int argc, char **argv)
 						     : r.e.reps;
 	}
 
-	checkpoint(&r); /* the empty checkpoint, before any measurement */
+	start_journal(&r); /* the first checkpoint, before any measurement */
 	r.tty = isatty(STDERR_FILENO);
 	install_stop_handlers();
 	progress_plan(&r);
@@ -1706,10 +1832,12 @@ int cmd_run(int argc, char **argv)
 		r.e.complete = 1;
 		checkpoint(&r);
 	}
+	end_journal(&r);
 	pab_sampler_free(r.sampler);
 	cleanup_tmp(&r);
 	if (!o.quiet)
 		note("artifact written to '%s'", r.out);
+	fflush(stderr);
 
 	print_medians(stdout, &r.e);
 	if (ret == PAB_EXIT_SANITY) {

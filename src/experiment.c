@@ -163,6 +163,7 @@ void pab_experiment_release(struct pab_experiment *e)
 	free(e->protocol);
 	free(e->rules);
 	free(e->stopped_by);
+	free(e->journal_id);
 	cJSON_Delete(e->host);
 	cJSON_Delete(e->run);
 	cJSON_Delete(e->sanity);

@@ -94,6 +94,11 @@ struct pab_experiment {
 	double equivalence_margin;     /* percent, controls */
 	char *stopped_by;     /* NULL or "sanity-gate" */
 	cJSON *sanity;        /* offending cells when the gate tripped (owned) */
+	/* The checkpoint journal bound to this artifact (journal.h): its id
+	 * (32 hex digits, owned; NULL: none) and the sequence number of the
+	 * last journal record whose rep this experiment already holds. */
+	char *journal_id;
+	uint64_t journal_folded;
 };
 
 /* Zero e and set defaults (schema, protocol, rules, 2% tolerance, 3% margin). */

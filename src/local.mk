@@ -18,6 +18,7 @@ src_libperfab_a_SOURCES = \
 	src/experiment.c src/experiment.h \
 	src/format.c src/format.h \
 	src/hostinfo.c src/hostinfo.h \
+	src/journal.c src/journal.h \
 	src/ledger.c src/ledger.h \
 	src/metrics.c src/metrics.h \
 	src/options.c src/options.h \

@@ -156,17 +156,27 @@ int pab_pin_sampler_thread(const struct pab_pin *pin)
 	return hwloc_set_cpubind(pin->topo, pin->sampler, HWLOC_CPUBIND_THREAD);
 }
 
+int pab_pin_runner_thread(const struct pab_pin *pin)
+{
+	if (!pab_pin_active(pin))
+		return 0;
+	return hwloc_set_cpubind(pin->topo, pin->children, HWLOC_CPUBIND_THREAD);
+}
+
 int pab_pin_child(struct pab_pin *pin, pid_t pid)
 {
 	hwloc_bitmap_t got;
 
 	if (!pab_pin_active(pin))
 		return 0;
+	/* The child is one thread at its gate (runchild.c), and exec and any
+	 * thread it starts later inherit the binding: binding that thread
+	 * spares listing /proc/PID/task twice per child. */
 	if (hwloc_set_proc_cpubind(pin->topo, pid, pin->children,
-				   HWLOC_CPUBIND_PROCESS))
+				   HWLOC_CPUBIND_THREAD))
 		return -1;
 	got = hwloc_bitmap_alloc();
-	if (!hwloc_get_proc_cpubind(pin->topo, pid, got, HWLOC_CPUBIND_PROCESS)) {
+	if (!hwloc_get_proc_cpubind(pin->topo, pid, got, HWLOC_CPUBIND_THREAD)) {
 		char *s = bitmap_list(got);
 
 		if (!pin->obtained || strcmp(pin->obtained, s)) {

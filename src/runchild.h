@@ -7,7 +7,9 @@
  * execve — never through a shell. perfab waits with wait4 for the child's
  * rusage; ptrace's exit stop lets it read the child's OWN VmHWM while the
  * process still exists (ru_maxrss would carry the parent's peak across
- * exec). A timeout sends SIGTERM to the whole group, then SIGKILL.
+ * exec). The wall time runs from the gate's release to the reap, less the
+ * time the child is held frozen at ptrace stops while perfab reads it:
+ * perfab's own work there is not the child's cost. A timeout sends SIGTERM to the whole group, then SIGKILL.
  *
  * The caller must have SIGCHLD blocked in every thread (pab_spawn_setup()
  * does it; call it before starting threads).
@@ -39,7 +41,9 @@ struct pab_spawn_opts {
 
 struct pab_spawn_result {
 	int spawn_errno;      /* non-zero: exec failed, nothing ran */
-	int64_t wall_ns;      /* gate release to reap */
+	int64_t wall_ns;      /* gate release to reap, less held_ns */
+	int64_t held_ns;      /* the child sat at ptrace stops while perfab
+			       * read it (VmHWM, the exit-stop sample) */
 	struct rusage ru;     /* of the child and its reaped descendants */
 	int exit_code;        /* -1 when killed by a signal */
 	int term_signal;

@@ -103,6 +103,8 @@ static void *sampler_main(void *arg)
 	struct pab_sampler *s = arg;
 	struct timespec next;
 
+	uint64_t started = 0; /* the watch whose first interval has passed */
+
 	pab_pin_sampler_thread(s->pin);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&s->lock);
@@ -116,8 +118,16 @@ static void *sampler_main(void *arg)
 			clock_gettime(CLOCK_MONOTONIC, &next);
 			continue;
 		}
-		pthread_mutex_unlock(&s->lock);
-		sample_and_fold(s, s->tree, pid, gen, max_procs);
+		if (started != gen) {
+			/* A new child: its first sample one interval in. A child
+			 * shorter than that is sampled at its exit stop, outside its
+			 * measured time, instead of having /proc read under its exec. */
+			started = gen;
+			clock_gettime(CLOCK_MONOTONIC, &next);
+		} else {
+			pthread_mutex_unlock(&s->lock);
+			sample_and_fold(s, s->tree, pid, gen, max_procs);
+		}
 		/* A drift-free schedule: the next tick, not now + interval. */
 		next.tv_nsec += s->interval_ns % 1000000000;
 		next.tv_sec += s->interval_ns / 1000000000 + next.tv_nsec / 1000000000;

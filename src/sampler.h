@@ -27,7 +27,8 @@ struct pab_tree_peaks {
 struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
 				    int64_t interval_ns);
 /*
- * Begin sampling pid's tree; resets the peaks; samples once immediately.
+ * Begin sampling pid's tree; resets the peaks; the first sample comes one
+ * interval later (a shorter child is sampled at its exit stop).
  * When max_procs > 0 and the tree holds more processes, the sampler kills
  * the child's process group (a fork bomb must not take the machine).
  */

@@ -75,6 +75,7 @@ void bug_at(const char *file, int line, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	fflush(stderr);
 	abort();
 }
 
@@ -311,17 +312,59 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len)
 void pab_crash_point(const char *name)
 {
 	static long calls, target = -1;
+	static int list;
 	const char *s;
 
 	if (target < 0) {
 		s = getenv("PERFAB_TEST_CRASH_AT");
+		list = s && !strcmp(s, "list");
 		if (!s || parse_long(s, 1, 1000000, &target))
 			target = 0;
+	}
+	if (list) {
+		fprintf(stderr, "perfab: crash point %ld: %s (listed)\n", ++calls, name);
+		return;
 	}
 	if (!target || ++calls != target)
 		return;
 	fprintf(stderr, "perfab: crash point %ld: %s\n", calls, name);
+	fflush(stderr);
 	kill(getpid(), SIGKILL);
+}
+
+void pab_test_io_log(const char *what, uint64_t bytes)
+{
+	static int checked;
+	static const char *path;
+	char line[96];
+	int fd, n;
+
+	if (!checked) {
+		path = getenv("PERFAB_TEST_IO_LOG");
+		if (path && !*path)
+			path = NULL;
+		checked = 1;
+	}
+	if (!path)
+		return;
+	n = snprintf(line, sizeof(line), "%s %llu\n", what, (unsigned long long)bytes);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)n) != n)
+		n = -1; /* a test hook: the test sees the short log */
+	close(fd);
+}
+
+int pab_test_without(const char *piece)
+{
+	const char *s = getenv("PERFAB_TEST_WITHOUT"), *p;
+	size_t n = strlen(piece);
+
+	for (p = s; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, piece, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
 }
 
 int use_color(int fd)

@@ -90,9 +90,29 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len);
  * PERFAB_TEST_CRASH_AT=N in the environment, the N-th call (counting from
  * 1, over the whole process) kills perfab with SIGKILL on the spot, as a
  * power cut or the OOM killer would. name says where, for the test's log
- * (printed to stderr just before dying). Without the variable: a no-op.
+ * (printed to stderr just before dying). PERFAB_TEST_CRASH_AT=list prints
+ * every point passed, numbered, and kills nothing, so a test can find the
+ * points worth killing at. Without the variable: a no-op.
  */
 void pab_crash_point(const char *name);
+
+/*
+ * Test hook for checkpoint costs (tests/cli_journal.sh): with
+ * PERFAB_TEST_IO_LOG=FILE in the environment, every checkpoint write
+ * appends "WHAT BYTES" (e.g. "journal 1234", "artifact 56789") as a line
+ * to FILE, so a test can measure bytes written per rep. Without the
+ * variable: a no-op.
+ */
+void pab_test_io_log(const char *what, uint64_t bytes);
+
+/*
+ * Benchmark hook for the measuring window (ci/bench-overhead.sh): 1 when
+ * piece ("ptrace", "sampler", "pin", "counters") is named in the
+ * comma-separated PERFAB_TEST_WITHOUT, so the cost of each piece of
+ * perfab's own work around a child can be measured by leaving it out.
+ * Without the variable: 0.
+ */
+int pab_test_without(const char *piece);
 
 /*
  * The candidate (of n, NULL-terminated or n given) nearest to word by

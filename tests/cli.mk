@@ -17,6 +17,8 @@ cli_tests = \
 	tests/cli_shard_preserve.sh \
 	tests/cli_hostile_children.sh \
 	tests/crash_matrix.sh \
+	tests/cli_journal.sh \
+	tests/cli_window.sh \
 	tests/cli_disk_full.sh \
 	tests/cli_workloads.sh \
 	tests/cli_readable.sh \

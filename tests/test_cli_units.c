@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "artifact.h"
 #include "experiment.h"
 #include "format.h"
+#include "journal.h"
 #include "rotation.h"
 #include "util.h"
 
@@ -201,6 +203,77 @@ START_TEST(artifact_round_trip)
 	free(file);
 	unlink(path);
 	pab_experiment_release(&e);
+}
+END_TEST
+
+/* Write the first n bytes of text to path. */
+static void write_prefix(const char *path, const char *text, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, n, f), n);
+	fclose(f);
+}
+
+/*
+ * The journal reader: records come back in order; a last record cut at
+ * any byte is a torn tail (dropped, the rest kept); any byte of a middle
+ * record changed is damage (refused), never silently accepted.
+ */
+START_TEST(journal_torn_tail_and_damage)
+{
+	char path[] = "/tmp/perfab-unit-XXXXXX", *why, *text;
+	const char *payloads[] = { "{\"h\":1}", "{\"rep\":1,\"x\":\"a\"}",
+				   "{\"rep\":2,\"x\":\"bb\"}", "{\"rep\":3}" };
+	struct pab_journal *j;
+	struct pab_journal_contents c;
+	size_t len, i, end2, n;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(pab_journal_create(path, 7, payloads[0], strlen(payloads[0]), &j, &why), 0);
+	for (i = 1; i < 4; i++)
+		ck_assert_int_eq(pab_journal_append(j, payloads[i], strlen(payloads[i]), &why), 0);
+	ck_assert_uint_eq(pab_journal_last_seq(j), 10);
+	pab_journal_close(j);
+	ck_assert_int_eq(pab_journal_read(path, &c, &why), 0);
+	ck_assert_uint_eq(c.n, 4);
+	ck_assert(!c.torn);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(c.records[i].seq, 7 + i);
+		ck_assert_uint_eq(c.records[i].len, strlen(payloads[i]));
+		ck_assert(!memcmp(c.records[i].payload, payloads[i], c.records[i].len));
+	}
+	end2 = (size_t)(c.records[2].payload - c.text) + c.records[2].len + 1;
+	text = xstrndup(c.text, c.text_len);
+	len = c.text_len;
+	pab_journal_contents_release(&c);
+	/* Every cut inside the last record: three records survive. */
+	for (n = end2; n < len; n++) {
+		write_prefix(path, text, n);
+		ck_assert_int_eq(pab_journal_read(path, &c, &why), 0);
+		ck_assert_uint_eq(c.n, 3);
+		ck_assert_uint_eq(c.good_bytes, end2);
+		ck_assert(c.torn == (n > end2));
+		pab_journal_contents_release(&c);
+	}
+	/* Every byte of record 1 (frame and payload) changed: refused. */
+	for (i = (size_t)(strchr(text + 1, '@') - text); i < end2 - 1; i++) {
+		char *bad = xstrndup(text, len);
+
+		bad[i] = bad[i] == 'Z' ? 'Y' : 'Z';
+		write_prefix(path, bad, len);
+		ck_assert_int_eq(pab_journal_read(path, &c, &why), -1);
+		ck_assert_ptr_nonnull(why);
+		free(why);
+		free(bad);
+	}
+	/* No journal at all is no error. */
+	unlink(path);
+	ck_assert_int_eq(pab_journal_read(path, &c, &why), 1);
+	free(text);
 }
 END_TEST
 
@@ -465,6 +538,7 @@ int main(void)
 	tcase_add_test(tc, argv_join_round_trip);
 	tcase_add_test(tc, artifact_round_trip);
 	tcase_add_test(tc, artifact_save_failure_keeps_previous);
+	tcase_add_test(tc, journal_torn_tail_and_damage);
 	tcase_add_test(tc, balance_check_rejects);
 	tcase_add_test(tc, parse_numbers_checked);
 	tcase_add_test(tc, format_change_reads_as_ratio);
