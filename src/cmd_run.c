@@ -815,9 +815,9 @@ static void update_stop_line(const struct run *r, size_t row, size_t rep, size_t
 }
 
 /*
- * Checkpoint (journal) a completed rep of row with SIGINT and SIGTERM held, and the
- * last line moved past it before they are let through: the line always
- * counts exactly the reps the file on disk holds.
+ * Checkpoint a completed rep of row (its journal record) with SIGINT and
+ * SIGTERM held, and the last line moved past it before they are let
+ * through: the line always counts exactly the reps the files on disk hold.
  */
 static void checkpoint_rep(struct run *r, size_t row)
 {
