@@ -173,7 +173,7 @@ static int requirement(const char *what, double measured, int met)
 
 static int table8(const struct options *o)
 {
-	const struct sim_adaptive ad = { 12, 5, 3, 60 };
+	const struct sim_adaptive ad = { 12, 5, 3, 60, 0, 0 };
 	struct sim_tally t[NSHIFTS][2];
 	struct sim_model m = model8(o);
 	size_t s;
@@ -228,7 +228,7 @@ static int table8(const struct options *o)
 static void table_sensitivity(const struct options *o)
 {
 	static const double arm_sigmas[] = { 0.015, 0.02, 0.03, 0.05 };
-	const struct sim_adaptive ad = { 12, 5, 3, 60 };
+	const struct sim_adaptive ad = { 12, 5, 3, 60, 0, 0 };
 	struct sim_model m = model8(o);
 	size_t i, s;
 	int r;
@@ -285,7 +285,7 @@ static void table3(const struct options *o)
 	printf("| head      | n  | rules    | PASS    | FAIL    | INCONCLUSIVE |\n");
 	printf("|-----------|----|----------|---------|---------|--------------|\n");
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct sim_adaptive fixed = { cases[c].n, 0, 1, cases[c].n };
+		struct sim_adaptive fixed = { cases[c].n, 0, 1, cases[c].n, 0, 0 };
 
 		m.shift = cases[c].shift;
 		for (r = 0; r < 2; r++) {
