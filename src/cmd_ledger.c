@@ -142,7 +142,7 @@ static void step_summary(const struct pab_experiment *e,
 
 static int judge(int argc, char **argv, int gate)
 {
-	const char *format = "text", *controls = NULL, *rules = NULL;
+	const char *format = "text", *controls = NULL, *rules = NULL, *metrics = NULL;
 	const char *inconclusive = "fail";
 	struct pab_strlist pos = { 0 };
 	struct pab_experiment e;
@@ -154,20 +154,23 @@ static int judge(int argc, char **argv, int gate)
 	const struct pab_option ledger_opts[] = {
 		OPT_STRING('f', "format", &format, "FMT", "text (default), json, markdown, junit or html"),
 		OPT_STRING(0, "controls", &controls, "SEL", "also treat these rows as controls"),
-		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/1 or rule12 (default: as recorded)"),
+		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/2, perfab/1 or rule12 (default: as recorded)"),
+		OPT_STRING(0, "metrics", &metrics, "LIST", "judge only these of the run's judged metrics"),
 		OPT_END(),
 	};
 	const struct pab_option gate_opts[] = {
 		OPT_STRING(0, "inconclusive", &inconclusive, "pass|fail",
 			   "what INCONCLUSIVE exits as (default fail: exit 3)"),
 		OPT_STRING(0, "controls", &controls, "SEL", "also treat these rows as controls"),
-		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/1 or rule12 (default: as recorded)"),
+		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/2, perfab/1 or rule12 (default: as recorded)"),
+		OPT_STRING(0, "metrics", &metrics, "LIST", "judge only these of the run's judged metrics"),
 		OPT_END(),
 	};
 	const char *usage = gate ?
-		"perfab gate FILE... [--inconclusive pass|fail] [--controls SEL] [--rules RULES]" :
+		"perfab gate FILE... [--inconclusive pass|fail] [--controls SEL] [--rules RULES]\n"
+		"                   [--metrics LIST]" :
 		"perfab ledger FILE... [--format text|json|markdown|junit|html] [--controls SEL]\n"
-		"                     [--rules RULES]";
+		"                     [--rules RULES] [--metrics LIST]";
 
 	pab_parse_options(argc, argv, gate ? gate_opts : ledger_opts, usage,
 			  gate ? "Exit with the overall verdict: 0 PASS, 1 FAIL, 3 INCONCLUSIVE,\n"
@@ -194,7 +197,12 @@ static int judge(int argc, char **argv, int gate)
 	pab_ledger_opts_init(&lo, &e);
 	lo.controls = controls;
 	if (rules && pab_rules_parse(rules, &lo.rules))
-		die(PAB_EXIT_USAGE, "--rules '%s': use perfab/1 or rule12", rules);
+		die(PAB_EXIT_USAGE, "--rules '%s': use perfab/2, perfab/1 or rule12", rules);
+	if (metrics && pab_ledger_opts_narrow(&lo, metrics, &why))
+		die(PAB_EXIT_USAGE, "--metrics '%s': %s", metrics, why);
+	if (lo.narrowed)
+		fprintf(stderr, "perfab: the verdict covers only %s (--metrics); the run judged more\n",
+			metrics);
 	if (pab_ledger_build(&e, &lo, &l, &why)) {
 		fprintf(stderr, "perfab: no verdict: '%s'%s: %s\n", pos.v[0],
 			pos.n > 1 ? " and the others pooled with it" : "", why);
