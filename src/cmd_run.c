@@ -1190,6 +1190,9 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 		select_arms(&r->e, o->arms);
 	if (o->head_env.n)
 		add_head_variants(&r->e, &o->head_env);
+	if (r->e.n_arms < 2 && !o->null_arm)
+		die(PAB_EXIT_USAGE, "one arm ('%s') is nothing to compare: add a head arm "
+		    "(or --null-arm for base against itself)", r->e.arms[0].name);
 	/* The null arm is on by default; an arm already called null is one. */
 	if (o->null_arm ||
 	    (!o->no_null_arm && cs.null_arm != 0 && pab_experiment_null_index(&r->e) < 0))

@@ -70,7 +70,7 @@ mutate() {
 # ------------------------------------------------------------------
 # Artifacts: perfab ledger
 
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --out ok.json
+expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --max-reps 6 --out ok.json
 expect_verdict "$PERFAB" ledger ok.json # the base of every mutation loads
 
 # Malformed JSON.
@@ -242,7 +242,7 @@ cat >good.json <<'EOF'
 { "arms": [ { "name": "base", "argv": ["/bin/true"] },
             { "name": "head", "argv": "/bin/true" } ],
   "rows": [ { "name": "r", "argv": [] } ],
-  "reps": 2, "seed": 1, "timeout": 10 }
+  "reps": 2, "max_reps": 2, "seed": 1, "timeout": 10 }
 EOF
 expect_verdict "$PERFAB" run -q --config good.json --out good-run.json
 

@@ -8,12 +8,12 @@
 command -v python3 >/dev/null 2>&1 || { echo "python3 is required" >&2; exit 99; }
 
 spin="$WL/perfab-spin drain_ms=10 release_bound_ms=20"
-expect_rc 1 "$PERFAB" run -q --null-arm --reps 12 --scale 0.05 --no-sanity-gate \
+expect_rc 1 "$PERFAB" run -q --null-arm --reps 12 --max-reps 12 --scale 0.05 --no-sanity-gate \
 	--arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" --out slow.json
 cat >cfg.json <<JSON
 {"rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]}]}
 JSON
-expect_rc 3 "$PERFAB" run -q --config cfg.json --reps 3 --arm "base=$spin work=1000" \
+expect_rc 3 "$PERFAB" run -q --config cfg.json --reps 3 --max-reps 3 --arm "base=$spin work=1000" \
 	--arm "head=$spin work=1000" --arm "cand=$spin work=1000" --out few.json
 jq '.rows[0].name = "<r&\"1\u0001>"' few.json >hostile.json
 
