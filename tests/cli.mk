@@ -18,7 +18,8 @@ cli_tests = \
 	tests/cli_hostile_children.sh \
 	tests/crash_matrix.sh \
 	tests/cli_disk_full.sh \
-	tests/cli_workloads.sh
+	tests/cli_workloads.sh \
+	tests/cli_defaults.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
