@@ -19,7 +19,8 @@ cli_tests = \
 	tests/crash_matrix.sh \
 	tests/cli_disk_full.sh \
 	tests/cli_workloads.sh \
-	tests/cli_defaults.sh
+	tests/cli_defaults.sh \
+	tests/cli_ledger_fixes.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
