@@ -97,11 +97,12 @@ for pct in 0 2 5 10; do
 		echo "$v $reps $secs" >>"$t/perfab"
 		if [ "$have_hf" = 1 ]; then
 			s0=$(date +%s.%N)
-			hyperfine -N -s none --warmup 1 --runs "$hf_runs" --export-json "$t/hf.json" \
+			hyperfine -N --style none --warmup 1 --runs "$hf_runs" --export-json "$t/hf.json" \
 				"$base" "$head" >/dev/null 2>&1
 			s1=$(date +%s.%N)
 			echo "$(python3 "$t/welch.py" "$t/hf.json") $(echo "$s1 - $s0" | bc -l)" >>"$t/hf"
 		fi
+		echo "bench-verdicts: +$pct% trial $i: perfab $v $reps reps $secs s; hyperfine $(tail -1 "$t/hf" 2>/dev/null)" >&2
 	done
 	label=$( [ "$pct" = 0 ] && echo identical || echo "+$pct%" )
 	awk -v label="$label" -v hf="$t/hf" -v have_hf="$have_hf" '
