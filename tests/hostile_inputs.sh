@@ -118,7 +118,7 @@ mutate ok.json t11.json '.rows[0].control = "no"'
 bad_ledger t11.json "'control' must be true or false"
 mutate ok.json t12.json '.tolerance.cpu = "2%"'
 bad_ledger t12.json "tolerance.cpu must be a number"
-mutate ok.json t13.json '.rules = "perfab/2"'
+mutate ok.json t13.json '.rules = "perfab/9"'
 bad_ledger t13.json "'rules' must be"
 mutate ok.json t14.json '.rows[0].reps[0].order = ["base", "base"]'
 bad_ledger t14.json "order must list each"
