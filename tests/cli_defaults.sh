@@ -89,6 +89,8 @@ expect_rc 2 "$PERFAB" run -q --null-arm --no-null-arm --arm base=/bin/true --arm
 expect_verdict "$PERFAB" run -q --no-null-arm --rules rule12 --reps 6 --max-reps 6 \
 	--arm base=/bin/true --arm head=/bin/true --out r12.json
 grep_err "familywise false-FAIL rate"
+expect_verdict "$PERFAB" ledger --rules rule12 nonull.json
+grep_err "familywise false-FAIL rate"
 
 # The config equivalents.
 cat >cfg.json <<'CFG'
