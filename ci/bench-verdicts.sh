@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ci/bench-verdicts.sh — verdicts at DEFAULT settings on a busy loop of
 # about 30 ms (perfab-spin) against itself and against +2%, +5%, +10%
 # injected slowdowns, TRIALS trials each: perfab's PASS / FAIL /

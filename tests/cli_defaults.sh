@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The defaults a pull-request gate lives with: perfab/2 with a null arm,
 # planned looks (12, 24, 48, 96) that stop a row once it is decided, a
 # budget that stops the run and says so, tolerance floors that let a small

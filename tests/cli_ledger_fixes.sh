@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Ledger details an independent reimplementation of the rules disagreed
 # with: a control row's RSS floor, fail_reason only on a failed row, no
 # "accept" when nothing was judged, and a null change of +-inf (a base of
