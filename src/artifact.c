@@ -817,9 +817,10 @@ int pab_artifact_parse(const char *text, size_t len,
 		goto out_fail;
 	v = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	if (v) {
-		if (!cJSON_IsString(v) || (strcmp(v->valuestring, "perfab/1") &&
-					   strcmp(v->valuestring, "rule12"))) {
-			fail(&ld, "artifact: field 'rules' must be \"perfab/1\" or \"rule12\"");
+		enum pab_rules rr;
+
+		if (!cJSON_IsString(v) || pab_rules_parse(v->valuestring, &rr)) {
+			fail(&ld, "artifact: field 'rules' must be \"perfab/2\", \"perfab/1\" or \"rule12\"");
 			goto out_fail;
 		}
 		free(e->rules);

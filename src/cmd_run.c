@@ -42,15 +42,21 @@ extern char **environ;
 
 static const char run_usage[] =
 	"perfab run [OPTIONS] CMD_BASE CMD_HEAD\n"
-	"       perfab run [--config FILE] [--arms base,head] [--null-arm] [--arm NAME=COMMAND]...\n"
+	"       perfab run [--config FILE] [--arms base,head] [--no-null-arm] [--arm NAME=COMMAND]...\n"
 	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
+	"                  [--budget DURATION] [--metrics LIST]\n"
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
-	"                  [--rules perfab/1|rule12] [--controls SEL] [--scale X] [--literal-argv]\n"
+	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
+	"                  [--literal-argv]\n"
 	"       perfab run --resume FILE";
 
-#define ADAPTIVE_STEP 5
 #define FOLD_FIRST_REPS 8 /* reps (all rows) before the first fold of the journal */
+
+/* Adaptive by default: the first look, the cap, the whole run's budget. */
+#define DEFAULT_FIRST_LOOK 12
+#define DEFAULT_MAX_REPS 96
+#define DEFAULT_BUDGET_S 600.0
 #define SANITY_FACTOR 1.5
 #define SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
 
@@ -67,6 +73,10 @@ struct run {
 	int quiet;
 	int color;
 	size_t *row_target;        /* reps each row should reach */
+	size_t *looks, n_looks;    /* planned looks (adaptive reps) */
+	int64_t start_ns, budget_ns; /* --budget (0 = none) */
+	int budget_spent;
+	size_t undecided;          /* rows undecided at the last look */
 	const char **events;       /* --counters (NULL: the default set) */
 	size_t n_events;
 	int use_cgroup;
@@ -1067,62 +1077,91 @@ static int sanity_gate(struct run *r)
 	return tripped;
 }
 
-/* 1 when some judged cell of experiment row `row` is still INCONCLUSIVE. */
-static int row_undecided(const struct pab_ledger *l, size_t row)
+/*
+ * The next planned look above n for a row (looks are the rows' targets:
+ * --reps, then doubling, capped at --max-reps, in whole blocks); 0 when
+ * n is at or past the last look.
+ */
+static size_t next_look(const struct run *r, size_t n)
 {
-	size_t c;
+	size_t k;
 
-	for (c = 0; c < l->n_cells; c++)
-		if (l->cells[c].row == row && l->cells[c].res.verdict == PAB_INCONCLUSIVE)
-			return 1;
+	for (k = 0; k < r->n_looks; k++)
+		if (r->looks[k] > n)
+			return r->looks[k];
 	return 0;
 }
 
 /*
- * Adaptive reps (perfab/1, issue #8): rows with any judged cell still
- * INCONCLUSIVE get ADAPTIVE_STEP more reps, rounded up to complete blocks,
- * up to --max-reps; rows whose every cell is PASS or FAIL stop. Returns 1
- * when any row's target rose.
+ * Adaptive reps at a look: every row whose verdict is PASS or FAIL (over
+ * all its head arms: one FAIL cell decides the row) stops; the others go
+ * on to the next planned look, until --max-reps. Returns 1 when any
+ * row's target rose; sets r->undecided to the rows left undecided.
  */
 static int adaptive_step(struct run *r)
 {
 	struct pab_ledger l;
 	struct pab_ledger_opts lo;
-	size_t ri, n = r->e.n_arms;
+	size_t ri;
 	int more = 0;
 	char *why;
 
+	r->undecided = 0;
 	pab_ledger_opts_init(&lo, &r->e);
 	if (pab_ledger_build(&r->e, &lo, &l, &why)) {
 		free(why);
 		return 0;
 	}
 	for (ri = 0; ri < r->e.n_rows; ri++) {
+		enum pab_verdict v = pab_ledger_row_verdict(&l, ri);
 		size_t target;
 
-		if (r->e.rows[ri].failed || !row_undecided(&l, ri) ||
-		    r->row_target[ri] >= r->e.max_reps)
+		if (r->e.rows[ri].failed || v == PAB_PASS || v == PAB_FAIL)
 			continue;
-		target = pab_rotation_round_up(n, r->row_target[ri] + ADAPTIVE_STEP);
-		if (target > r->e.max_reps)
-			target = r->e.max_reps;
-		if (target > r->row_target[ri]) {
-			progress_clear(r);
-			if (!r->quiet)
-				note("row '%s' has undecided cells after %zu reps: running to %zu",
-				     r->e.rows[ri].name, r->row_target[ri], target);
-			r->row_target[ri] = target;
-			more = 1;
-		}
+		r->undecided++;
+		target = next_look(r, r->row_target[ri]);
+		if (!target || r->budget_spent)
+			continue;
+		progress_clear(r);
+		if (!r->quiet)
+			note("row '%s' is undecided after %zu reps: next look at %zu",
+			     r->e.rows[ri].name, r->row_target[ri], target);
+		r->row_target[ri] = target;
+		more = 1;
 	}
 	pab_ledger_release(&l);
 	return more;
 }
 
+/*
+ * 1 when the run's --budget is spent. A row in the middle of a block
+ * still completes it: the rotation stays balanced.
+ */
+static int over_budget(struct run *r)
+{
+	if (!r->budget_spent && r->budget_ns > 0 &&
+	    now_monotonic_ns() - r->start_ns >= r->budget_ns) {
+		r->budget_spent = 1;
+		if (!r->quiet)
+			note("the run's budget of %.0f s is spent: finishing the current blocks",
+			     (double)r->budget_ns / 1e9);
+	}
+	return r->budget_spent;
+}
+
+static void record_stop(struct run *r, const char *why)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(r->e.run, "stop_reason");
+	cJSON_AddStringToObject(r->e.run, "stop_reason", why);
+	cJSON_DeleteItemFromObjectCaseSensitive(r->e.run, "elapsed_s");
+	cJSON_AddNumberToObject(r->e.run, "elapsed_s",
+				(double)(now_monotonic_ns() - r->start_ns) / 1e9);
+}
+
 static int run_loop(struct run *r, int sanity_enabled)
 {
 	struct pab_experiment *e = &r->e;
-	size_t ri;
+	size_t ri, n = e->n_arms;
 	int first_pass = 1;
 
 	for (;;) {
@@ -1132,6 +1171,9 @@ static int run_loop(struct run *r, int sanity_enabled)
 		for (ri = 0; ri < e->n_rows; ri++) {
 			if (e->rows[ri].n_reps >= r->row_target[ri] || e->rows[ri].failed)
 				continue;
+			if (e->rows[ri].n_reps % n == 0 && e->rows[ri].n_reps > 0 &&
+			    over_budget(r))
+				continue;
 			run_rep(r, ri);
 			checkpoint_rep(r, ri);
 			progress_rep_done(r, ri);
@@ -1139,6 +1181,7 @@ static int run_loop(struct run *r, int sanity_enabled)
 		}
 		if (first_pass && sanity_enabled && sanity_gate(r)) {
 			e->stopped_by = xstrdup("sanity-gate");
+			record_stop(r, "sanity-gate");
 			checkpoint(r);
 			return PAB_EXIT_SANITY;
 		}
@@ -1148,6 +1191,7 @@ static int run_loop(struct run *r, int sanity_enabled)
 		if (!adaptive_step(r))
 			break;
 	}
+	record_stop(r, !r->undecided ? "decided" : r->budget_spent ? "budget" : "max-reps");
 	return 0;
 }
 
@@ -1246,12 +1290,37 @@ static void test_ballast(void)
 /* Options of `perfab run`, as parsed. */
 struct run_opts {
 	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
-	const char *counters, *resume, *shard, *preserve;
+	const char *counters, *resume, *shard, *preserve, *budget, *metrics;
 	struct pab_strlist arm_specs, tolerances, head_env;
-	int null_arm, no_sanity, quiet, no_cgroup, literal_argv;
+	int null_arm, no_null_arm, no_sanity, quiet, no_cgroup, literal_argv;
 	uint64_t reps, max_reps, seed, max_procs;
-	double timeout_s, interval_ms, scale, margin;
+	double timeout_s, interval_ms, scale, margin, budget_s;
+	int judged[PAB_M_COUNT];   /* --metrics (or the default set) */
 };
+
+/*
+ * What the ledger needs to judge the run as it was planned, in the
+ * artifact's "run" object: the judged metrics, the tolerance floors, the
+ * budget and the planned looks (doc/artifact-schema.md).
+ */
+static void record_verdict_settings(struct run *r, struct run_opts *o)
+{
+	cJSON *arr, *floors;
+	size_t i, looks[64], n;
+
+	arr = cJSON_AddArrayToObject(r->e.run, "metrics");
+	for (i = 0; i < PAB_M_COUNT; i++)
+		if (o->judged[i])
+			cJSON_AddItemToArray(arr, cJSON_CreateString(pab_metrics[i].name));
+	floors = cJSON_AddObjectToObject(r->e.run, "floors");
+	cJSON_AddNumberToObject(floors, "bytes", PAB_FLOOR_BYTES);
+	cJSON_AddNumberToObject(floors, "count", PAB_FLOOR_COUNT);
+	cJSON_AddNumberToObject(r->e.run, "budget_s", o->budget_s);
+	n = pab_looks_plan(r->e.reps, r->e.max_reps, r->e.n_arms, looks, 64);
+	arr = cJSON_AddArrayToObject(r->e.run, "looks");
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)looks[i]));
+}
 
 /* "K=V K2=V2" into kv; every word must be K=V with a valid K. */
 static void parse_env_item(const char *item, struct pab_kv **kv, size_t *n)
@@ -1461,7 +1530,11 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 	char *why;
 
 	cs.reps = cs.max_reps = cs.seed = cs.timeout_s = cs.scale = NAN;
-	cs.controls = cs.workloads = NULL;
+	cs.budget_s = NAN;
+	cs.null_arm = -1;
+	cs.controls = cs.workloads = cs.metrics = NULL;
+	if (o->null_arm && o->no_null_arm)
+		die(PAB_EXIT_USAGE, "--null-arm and --no-null-arm contradict each other: give one");
 	if (o->config && pab_config_load(o->config, &r->e, &cs, &why))
 		die(PAB_EXIT_USAGE, "%s", why);
 	for (i = 0; i < o->arm_specs.n; i++)
@@ -1476,10 +1549,15 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 		select_arms(&r->e, o->arms);
 	if (o->head_env.n)
 		add_head_variants(&r->e, &o->head_env);
-	if (o->null_arm)
+	if (r->e.n_arms < 2 && !o->null_arm)
+		die(PAB_EXIT_USAGE, "one arm ('%s') is nothing to compare: add a head arm "
+		    "(or --null-arm for base against itself)", r->e.arms[0].name);
+	/* The null arm is on by default; an arm already called null is one. */
+	if (o->null_arm ||
+	    (!o->no_null_arm && cs.null_arm != 0 && pab_experiment_null_index(&r->e) < 0))
 		add_null_arm(&r->e);
 	if (r->e.n_arms < 2)
-		die(PAB_EXIT_USAGE, "one arm ('%s') is nothing to compare: add a head arm or --null-arm",
+		die(PAB_EXIT_USAGE, "one arm ('%s') is nothing to compare: add a head arm",
 		    r->e.arms[0].name);
 	if (!o->workloads)
 		o->workloads = cs.workloads;
@@ -1528,7 +1606,7 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 		enum pab_rules rr;
 
 		if (pab_rules_parse(o->rules, &rr))
-			die(PAB_EXIT_USAGE, "--rules '%s': use perfab/1 or rule12", o->rules);
+			die(PAB_EXIT_USAGE, "--rules '%s': use perfab/2, perfab/1 or rule12", o->rules);
 		free(r->e.rules);
 		r->e.rules = xstrdup(pab_rules_name(rr));
 	}
@@ -1537,9 +1615,10 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 
 	/* Reps, seed, timeout, scale: CLI over config over defaults. */
 	if (!o->reps)
-		o->reps = isfinite(cs.reps) ? (uint64_t)cs.reps : 12;
+		o->reps = isfinite(cs.reps) ? (uint64_t)cs.reps : DEFAULT_FIRST_LOOK;
 	if (!o->max_reps)
-		o->max_reps = isfinite(cs.max_reps) ? (uint64_t)cs.max_reps : o->reps;
+		o->max_reps = isfinite(cs.max_reps) ? (uint64_t)cs.max_reps :
+			o->reps > DEFAULT_MAX_REPS ? o->reps : DEFAULT_MAX_REPS;
 	if (o->max_reps < o->reps)
 		die(PAB_EXIT_USAGE, "--max-reps %llu is below --reps %llu",
 		    (unsigned long long)o->max_reps, (unsigned long long)o->reps);
@@ -1555,7 +1634,25 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 		o->timeout_s = isfinite(cs.timeout_s) ? cs.timeout_s : 600;
 	if (!(o->scale > 0))
 		o->scale = isfinite(cs.scale) ? cs.scale : 1.0;
+	if (o->budget) {
+		if (pab_parse_duration(o->budget, &o->budget_s))
+			die(PAB_EXIT_USAGE, "--budget '%s': give seconds or a duration such as 90s, "
+			    "10m or 1h (more than 0, at most a week)", o->budget);
+	} else {
+		o->budget_s = isfinite(cs.budget_s) ? cs.budget_s : DEFAULT_BUDGET_S;
+	}
+	{
+		const char *list = o->metrics ? o->metrics : cs.metrics;
+
+		if (list && pab_parse_metrics(list, o->judged, &why))
+			die(PAB_EXIT_USAGE, "--metrics: %s", why ? why : "give at least one metric");
+		for (i = 0; !list && i < PAB_M_COUNT; i++)
+			o->judged[i] = pab_metrics[i].judged;
+	}
 	pab_config_settings_release(&cs);
+	if (!strcmp(r->e.rules, "rule12") && pab_experiment_null_index(&r->e) < 0)
+		warning("rule12 without a null arm judges against a noise of 0: on a 24-cell run its "
+			"familywise false-FAIL rate measured 21-39%% (keep the null arm, or use perfab/2)");
 
 	resolve_arms(r);
 	if (o->preserve)
@@ -1572,6 +1669,7 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 	cJSON_AddItemToObject(r->e.run, "shard", string_or_null_json(o->shard));
 	cJSON_AddItemToObject(r->e.run, "counters", string_or_null_json(o->counters));
 	cJSON_AddItemToObject(r->e.run, "cpus", string_or_null_json(o->cpus));
+	record_verdict_settings(r, o);
 }
 
 static double run_number(const cJSON *run, const char *key, double dflt)
@@ -1605,7 +1703,7 @@ static void setup_resume(struct run *r, struct run_opts *o)
 	    o->head_env.n || o->shard || o->reps || o->max_reps || o->seed != UINT64_MAX ||
 	    o->tolerances.n || o->rules || o->controls || o->preserve || o->scale > 0 ||
 	    o->out || o->margin >= 0 || o->no_sanity || o->max_procs || o->interval_ms > 0 ||
-	    o->counters || o->no_cgroup)
+	    o->counters || o->no_cgroup || o->no_null_arm || o->budget || o->metrics)
 		die(PAB_EXIT_USAGE, "--resume continues a run with its own arms, rows and settings: "
 		    "give only --resume FILE (and --cpus, --timeout, --quiet)");
 	pab_experiment_release(e);
@@ -1687,11 +1785,14 @@ int cmd_run(int argc, char **argv)
 		OPT_STRING(0, "config", &o.config, "FILE", "arms, rows and settings from a JSON file"),
 		OPT_LIST(0, "arm", &o.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
 		OPT_STRING(0, "arms", &o.arms, "A,B", "select and order arms (base: the arm named base, else the first)"),
-		OPT_FLAG(0, "null-arm", &o.null_arm, "add arm 'null': base's exact argv and env again"),
+		OPT_FLAG(0, "null-arm", &o.null_arm, "add arm 'null': base's exact argv and env again (the default)"),
+		OPT_FLAG(0, "no-null-arm", &o.no_null_arm, "no null arm: FAIL rests on head vs base alone"),
 		OPT_LIST(0, "head-env", &o.head_env, "'K=V || K=V2'", "head variants in one rotation: arms head, hd01, ..."),
 		OPT_STRING('w', "workloads", &o.workloads, "SEL", "built-in rows: =exact, substring, '|'"),
-		OPT_U64('n', "reps", &o.reps, "N", "reps per row, rounded up to complete blocks (default 12)", 1, 1000000),
-		OPT_U64(0, "max-reps", &o.max_reps, "N", "adaptive cap for INCONCLUSIVE rows (default: --reps)", 1, 1000000),
+		OPT_U64('n', "reps", &o.reps, "N", "first look: reps per row before any verdict, in complete blocks (default 12)", 1, 1000000),
+		OPT_U64(0, "max-reps", &o.max_reps, "N", "cap of the looks (doubling from --reps) for undecided rows (default 96)", 1, 1000000),
+		OPT_STRING(0, "budget", &o.budget, "DURATION", "time for the whole run, e.g. 90s, 10m (default 10m)"),
+		OPT_STRING(0, "metrics", &o.metrics, "LIST", "judged metrics, e.g. cpu,peak_rss (default: see METRICS)"),
 		OPT_STRING('o', "out", &o.out, "FILE", "artifact path (default perfab-run.json)"),
 		OPT_STRING(0, "resume", &o.resume, "FILE", "continue an interrupted run from its checkpoint"),
 		OPT_STRING(0, "shard", &o.shard, "I/N", "run only rows i with i mod N = I-1 (for pooling)"),
@@ -1702,8 +1803,8 @@ int cmd_run(int argc, char **argv)
 		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "kill a child (its whole group) after S seconds (default 600, 0 = none)", 0, 1e7),
 		OPT_U64(0, "max-procs", &o.max_procs, "N", "kill a child whose process tree exceeds N processes (default 512)", 1, 1000000),
 		OPT_DOUBLE(0, "sample-interval", &o.interval_ms, "MS", "tree RSS/PSS sampling interval (default 10)", 0.1, 60000),
-		OPT_LIST(0, "tolerance", &o.tolerances, "[METRIC=]PCT", "perfab/1 tolerance (default 2 for every metric)"),
-		OPT_STRING(0, "rules", &o.rules, "RULES", "perfab/1 (default) or rule12"),
+		OPT_LIST(0, "tolerance", &o.tolerances, "[METRIC=]PCT", "tolerance (default 2 for every metric)"),
+		OPT_STRING(0, "rules", &o.rules, "RULES", "perfab/2 (default), perfab/1 or rule12"),
 		OPT_STRING(0, "controls", &o.controls, "SEL", "rows that must stay unchanged"),
 		OPT_DOUBLE(0, "equivalence-margin", &o.margin, "PCT", "controls' equivalence margin (default 3)", 0, 1000),
 		OPT_DOUBLE(0, "scale", &o.scale, "X", "scale built-in workloads' work (default 1)", 1e-6, 1e6),
@@ -1788,12 +1889,18 @@ int cmd_run(int argc, char **argv)
 	setup_tmp(&r);
 	cJSON_DeleteItemFromObject(r.e.run, "binding");
 	cJSON_AddItemToObject(r.e.run, "binding", pab_pin_describe(r.pin));
+	r.looks = xcalloc(64, sizeof(*r.looks));
+	r.n_looks = pab_looks_plan(r.e.reps, r.e.max_reps, r.e.n_arms, r.looks, 64);
+	r.budget_ns = (int64_t)(run_number(r.e.run, "budget_s", 0) * 1e9);
+	r.start_ns = now_monotonic_ns();
 	r.row_target = xcalloc(r.e.n_rows, sizeof(*r.row_target));
 	for (i = 0; i < r.e.n_rows; i++) {
+		/* A resumed row goes on to the look it was heading for. */
 		size_t done = pab_rotation_round_up(r.e.n_arms, r.e.rows[i].n_reps);
+		size_t look = done > r.e.reps ? next_look(&r, done - 1) : 0;
 
-		r.row_target[i] = r.e.rows[i].n_reps ? (done > r.e.reps ? done : r.e.reps)
-						     : r.e.reps;
+		r.row_target[i] = done <= r.e.reps || !r.e.rows[i].n_reps ? r.e.reps :
+				  look ? look : done;
 	}
 
 	start_journal(&r); /* the first checkpoint, before any measurement */
@@ -1864,6 +1971,7 @@ int cmd_run(int argc, char **argv)
 	}
 	pab_pin_free(r.pin);
 	free(r.row_target);
+	free(r.looks);
 	free(r.base_env);
 	for (i = 0; i < r.n_events; i++)
 		free((char *)r.events[i]);

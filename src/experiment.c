@@ -23,7 +23,7 @@ void pab_experiment_init(struct pab_experiment *e)
 	e->schema = xstrdup(PAB_SCHEMA);
 	e->perfab_version = xstrdup(PACKAGE_VERSION);
 	e->protocol = xstrdup(PAB_PROTOCOL_NAME);
-	e->rules = xstrdup("perfab/1");
+	e->rules = xstrdup(pab_rules_name(PAB_RULES_DEFAULT));
 	for (i = 0; i < PAB_M_COUNT; i++)
 		e->tolerance[i] = 2.0;
 	e->equivalence_margin = 3.0;

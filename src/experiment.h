@@ -89,7 +89,7 @@ struct pab_experiment {
 	size_t n_rows;
 	size_t reps;          /* requested, rounded up to complete blocks */
 	size_t max_reps;
-	char *rules;          /* "perfab/1" or "rule12" */
+	char *rules;          /* "perfab/2", "perfab/1" or "rule12" */
 	double tolerance[PAB_M_COUNT]; /* percent, per metric */
 	double equivalence_margin;     /* percent, controls */
 	char *stopped_by;     /* NULL or "sanity-gate" */

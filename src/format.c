@@ -356,6 +356,10 @@ static size_t fail_bounds(const struct pab_cell_result *r,
 	if (n < cap)
 		b[n++] = (struct fail_bound){ "head vs base", r->change.lo,
 					      r->fail_threshold, r->fail_decider };
+	/* perfab/2: FAIL also needs head vs the null arm above the same bound. */
+	if (r->fail_guarded && r->head_null.exists && n < cap)
+		b[n++] = (struct fail_bound){ "head vs null", r->head_null.lo,
+					      r->fail_threshold, r->fail_decider };
 	return n;
 }
 
@@ -410,7 +414,8 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 			 lo, bound_name(r->pass_decider), al);
 		for (i = 0; i < nb; i++) {
 			at = strlen(buf);
-			if (b[i].threshold <= r->allowance || at >= len)
+			if ((b[i].threshold <= r->allowance && b[i].lo == r->change.lo) ||
+			    at >= len)
 				continue;
 			pab_fmt_pct(th, sizeof(th), b[i].threshold);
 			if (b[i].lo == r->change.lo) {
@@ -447,7 +452,7 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 		snprintf(buf, len, "above the %s %s%%, but FAIL needs %s above the %s "
 			 "%s%%; it starts at %s%%%s", bound_name(r->pass_decider), al,
 			 b[i].lo == r->change.lo ? "it" : b[i].what, bound_name(b[i].decider),
-			 th, lo, b[i].decider == PAB_DECIDED_NOISE ?
+			 th, lo, b[i].decider == PAB_DECIDED_NOISE || b[i].lo != r->change.lo ?
 			 ": this machine's noise hides the change (see perfab env)" : "");
 	} else {
 		pab_fmt_pct(th, sizeof(th), nb ? b[0].threshold : r->fail_threshold);

@@ -13,6 +13,7 @@
 #include "format.h"
 #include "ledger.h"
 #include "report.h"
+#include "runconf.h"
 #include "util.h"
 #include "../workloads/suite.h"
 
@@ -31,12 +32,57 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 {
 	size_t i;
 
+	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(e->run, "metrics");
+	const cJSON *floors = cJSON_GetObjectItemCaseSensitive(e->run, "floors");
+	const cJSON *v;
+
 	memset(o, 0, sizeof(*o));
 	if (pab_rules_parse(e->rules, &o->rules))
-		o->rules = PAB_RULES_PERFAB1;
+		o->rules = PAB_RULES_DEFAULT;
 	o->conf = 0.95;
 	for (i = 0; i < PAB_M_COUNT; i++)
-		o->judged[i] = pab_metrics[i].judged;
+		o->judged[i] = cJSON_IsArray(metrics) ? 0 : pab_metrics[i].judged;
+	if (!cJSON_IsArray(metrics))
+		metrics = NULL;
+	cJSON_ArrayForEach(v, metrics) {
+		const struct pab_metric *m = cJSON_IsString(v) ?
+			pab_metric_find(v->valuestring) : NULL;
+
+		if (m && m->id != PAB_M_RSS_FLOOR)
+			o->judged[m->id] = 1;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(floors, "bytes");
+	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && isfinite(v->valuedouble))
+		o->floor_bytes = v->valuedouble;
+	v = cJSON_GetObjectItemCaseSensitive(floors, "count");
+	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && isfinite(v->valuedouble))
+		o->floor_count = v->valuedouble;
+}
+
+int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
+			   char **why)
+{
+	int want[PAB_M_COUNT];
+	size_t i;
+
+	*why = NULL;
+	if (pab_parse_metrics(list, want, why)) {
+		if (!*why)
+			*why = xstrdup("give at least one metric");
+		return -1;
+	}
+	for (i = 0; i < PAB_M_COUNT; i++)
+		if (want[i] && !o->judged[i]) {
+			*why = xasprintf("'%s' was not judged by the run (its judged metrics are "
+					 "recorded in the artifact): --metrics can only narrow them",
+					 pab_metrics[i].name);
+			return -1;
+		}
+	for (i = 0; i < PAB_M_COUNT; i++) {
+		o->narrowed |= o->judged[i] && !want[i];
+		o->judged[i] = want[i];
+	}
+	return 0;
 }
 
 int pab_ledger_format_parse(const char *s, enum pab_ledger_format *out)
@@ -125,6 +171,10 @@ int pab_ledger_build(const struct pab_experiment *e,
 	l->base = pab_ledger_base_arm(e);
 	l->null_arm = pab_experiment_null_index(e);
 	l->rules = o->rules;
+	memcpy(l->judged, o->judged, sizeof(l->judged));
+	l->narrowed = o->narrowed;
+	l->floor_bytes = o->floor_bytes;
+	l->floor_count = o->floor_count;
 	if (e->n_arms < 2) {
 		*why = xstrdup("the artifact has fewer than two arms: nothing to compare");
 		return -1;
@@ -153,8 +203,11 @@ int pab_ledger_build(const struct pab_experiment *e,
 			lr->control = control;
 			lr->n = row->n_reps;
 			lr->rss_floor = NAN;
-			lr->saved_pct = control ? 0 :
-				row_credit(row, (size_t)l->base, a, o->conf, lr, bufs);
+			/* Floor and its consistency for every row; credit only
+			 * for rows that are not controls. */
+			lr->saved_pct = row_credit(row, (size_t)l->base, a, o->conf, lr, bufs);
+			if (control)
+				lr->saved_pct = 0;
 			first_cell = l->n_cells;
 			for (m = 0; m < PAB_M_COUNT; m++) {
 				struct pab_cell_input in;
@@ -177,6 +230,10 @@ int pab_ledger_build(const struct pab_experiment *e,
 				in.control = control;
 				in.saved_pct = lr->saved_pct;
 				in.tolerance_pct = e->tolerance[m];
+				if (!strcmp(pab_metrics[m].unit, "bytes"))
+					in.floor_abs = o->floor_bytes;
+				else if (!strcmp(pab_metrics[m].unit, "count"))
+					in.floor_abs = o->floor_count;
 				in.equivalence_margin_pct = e->equivalence_margin;
 				in.conf = o->conf;
 				in.rules = o->rules;
@@ -356,7 +413,8 @@ void pab_ledger_disposition(const struct pab_experiment *e,
 	} else if (other_fail) {
 		d->kind = PAB_DISP_REJECT_OTHER;
 		d->deciding = other_fail;
-	} else if (wide) {
+	} else if (wide || d->cells == d->not_measured) {
+		/* Nothing judged at all is missing coverage, never an accept. */
 		d->kind = PAB_DISP_FOLLOW_UP;
 		d->deciding = wide;
 	} else if (limited) {
@@ -534,10 +592,24 @@ static void print_text(FILE *f, const struct pab_experiment *e,
 
 	fprintf(f, "perfab ledger · rules %s · 95%% sign-test intervals of paired changes\n",
 		pab_rules_name(l->rules));
-	if (l->null_arm < 0)
+	if (l->null_arm < 0 && l->rules == PAB_RULES_PERFAB2)
+		fprintf(f, "no null arm: FAIL is unguarded (head vs base alone)\n");
+	else if (l->null_arm < 0)
 		fprintf(f, "no null arm: noise 0, strict\n");
+	else if (l->rules == PAB_RULES_PERFAB2)
+		fprintf(f, "null arm: FAIL needs head beyond the allowance against base and null; "
+			"noise (base vs null) is shown\n");
 	else
 		fprintf(f, "null arm: noise = the base-vs-null interval's largest |end|\n");
+	if (l->narrowed) {
+		size_t m;
+
+		fprintf(f, "the verdict covers only:");
+		for (m = 0; m < PAB_M_COUNT; m++)
+			if (l->judged[m])
+				fprintf(f, " %s", pab_metrics[m].name);
+		fprintf(f, " (--metrics)\n");
+	}
 	line = pool_note(e);
 	if (line)
 		fprintf(f, "%s\n", line);
@@ -680,6 +752,20 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 	cJSON_AddNumberToObject(root, "confidence", 0.95);
 	cJSON_AddStringToObject(root, "base", e->arms[l->base].name);
 	cJSON_AddBoolToObject(root, "null_arm", l->null_arm >= 0);
+	cJSON_AddBoolToObject(root, "fail_unguarded",
+			      l->rules == PAB_RULES_PERFAB2 && l->null_arm < 0);
+	{
+		cJSON *judged = cJSON_AddArrayToObject(root, "metrics"), *fl;
+		size_t m;
+
+		for (m = 0; m < PAB_M_COUNT; m++)
+			if (l->judged[m])
+				cJSON_AddItemToArray(judged, cJSON_CreateString(pab_metrics[m].name));
+		cJSON_AddBoolToObject(root, "metrics_narrowed", l->narrowed);
+		fl = cJSON_AddObjectToObject(root, "floors");
+		cJSON_AddNumberToObject(fl, "bytes", l->floor_bytes);
+		cJSON_AddNumberToObject(fl, "count", l->floor_count);
+	}
 	cJSON_AddStringToObject(root, "overall", pab_verdict_name(l->overall));
 	pab_ledger_disposition(e, l, &d);
 	disp = cJSON_AddObjectToObject(root, "disposition");
@@ -710,7 +796,7 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 						pab_row_cpu_model(e, &e->rows[lr->row]));
 		else
 			cJSON_AddNullToObject(o, "cpu_model");
-		if (e->rows[lr->row].fail_reason)
+		if (e->rows[lr->row].failed && e->rows[lr->row].fail_reason)
 			cJSON_AddStringToObject(o, "fail_reason", e->rows[lr->row].fail_reason);
 		cells = cJSON_AddArrayToObject(o, "cells");
 		for (c = 0; c < l->n_cells; c++) {
@@ -731,13 +817,20 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 				if (r->has_null)
 					cJSON_AddItemToObject(x, "null_change",
 							      interval_json(&r->null_change));
-				cJSON_AddNumberToObject(x, "noise", r->noise);
+				if (r->has_null && r->head_null.n)
+					cJSON_AddItemToObject(x, "head_null",
+							      interval_json(&r->head_null));
+				cJSON_AddItemToObject(x, "noise", num_or_null(r->noise));
+				cJSON_AddBoolToObject(x, "noise_infinite", r->noise_infinite);
 				cJSON_AddNumberToObject(x, "tolerance", r->tolerance);
+				cJSON_AddNumberToObject(x, "floor_pct", r->floor_pct);
 				cJSON_AddNumberToObject(x, "credit", r->credit);
 				cJSON_AddNumberToObject(x, "allowance", r->allowance);
 				cJSON_AddNumberToObject(x, "fail_threshold", r->fail_threshold);
 				cJSON_AddStringToObject(x, "pass_decider", pab_decider_name(r->pass_decider));
 				cJSON_AddStringToObject(x, "fail_decider", pab_decider_name(r->fail_decider));
+				if (l->rules == PAB_RULES_PERFAB2)
+					cJSON_AddBoolToObject(x, "fail_guarded", r->fail_guarded);
 				cJSON_AddBoolToObject(x, "beyond_noise", r->beyond_noise);
 				cJSON_AddBoolToObject(x, "gain", pab_ledger_cell_is_gain(l, cell));
 				if (lr->control)

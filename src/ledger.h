@@ -19,14 +19,30 @@
 #include "experiment.h"
 #include "pab_stats.h"
 
+/*
+ * Default tolerance floors of a run, recorded in its artifact ("run" ->
+ * "floors"): page-granular RSS figures of a small process move by up to
+ * about 116 KiB between back-to-back runs of the same binary on the
+ * project's VM (doc/method.md), and fault counts by 2.
+ */
+#define PAB_FLOOR_BYTES (128.0 * 1024)
+#define PAB_FLOOR_COUNT 4.0
+
 struct pab_ledger_opts {
 	enum pab_rules rules;
 	double conf;                 /* 0.95 */
 	const char *controls;        /* extra control-row selection, or NULL */
 	int judged[PAB_M_COUNT];     /* 1 = judge this metric */
+	int narrowed;                /* judged narrowed below the run's set */
+	double floor_bytes;          /* absolute floors (0 = none), as recorded */
+	double floor_count;
 };
 
-/* Defaults: the experiment's recorded rules, 95%, the default judged set. */
+/*
+ * Defaults: the experiment's recorded rules (perfab/2 when unknown), 95%,
+ * the run's judged metrics ("run" -> "metrics", else the default set) and
+ * its recorded floors (none in an artifact that records none).
+ */
 void pab_ledger_opts_init(struct pab_ledger_opts *o,
 			  const struct pab_experiment *e);
 
@@ -50,12 +66,23 @@ struct pab_ledger_row {
 struct pab_ledger {
 	int base, null_arm;          /* arm indices; null_arm -1 when none */
 	enum pab_rules rules;
+	int judged[PAB_M_COUNT];     /* the metrics judged */
+	int narrowed;                /* fewer than the run judged */
+	double floor_bytes, floor_count;
 	struct pab_ledger_row *rows; /* n_rows = rows × head arms */
 	size_t n_rows;
 	struct pab_ledger_cell *cells;
 	size_t n_cells;
 	enum pab_verdict overall;
 };
+
+/*
+ * pab_ledger_opts_narrow: judge only the metrics of list (comma-separated)
+ * of the run's judged set; sets o->narrowed. Returns 0, or -1 with a
+ * reason (caller frees) for an unknown metric or one the run did not judge.
+ */
+int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
+			   char **why);
 
 /* Judge e. Returns 0, or -1 with a reason (caller frees) in *why. */
 int pab_ledger_build(const struct pab_experiment *e,

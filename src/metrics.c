@@ -45,7 +45,7 @@ const struct pab_metric pab_metrics[PAB_M_COUNT] = {
 	  "workload report: time until RSS settles" },
 	{ PAB_M_RSS_FLOOR, "rss_floor", "bytes", LOW, 0, 0, 1, "RSS floor",
 	  "workload report: pre-work RSS + live requested bytes, while live" },
-	{ PAB_M_P99, "p99", "ns", LOW, 1, 0, 0, "p99 latency",
+	{ PAB_M_P99, "p99", "ns", LOW, 0, 0, 0, "p99 latency",
 	  "latency replay: 99th percentile of raw operation latencies" },
 	{ PAB_M_INSTRUCTIONS, "instructions", "count", LOW, 0, 0, 0,
 	  "instructions", "hardware counter (libpfm4 + perf_event_open)" },

@@ -84,7 +84,7 @@ static void version(void)
 	       CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH,
 	       HWLOC_VERSION, pab_counters_feature());
 	printf("Protocols: rotate-reverse/1 perfab-artifact/1 perfab-workload/1\n");
-	printf("Rules: perfab/1 (default) rule12\n");
+	printf("Rules: perfab/2 (default) perfab/1 rule12\n");
 }
 
 int main(int argc, char **argv)

@@ -380,7 +380,9 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	char *inner = NULL;
 
 	s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
-	s->controls = s->workloads = NULL;
+	s->budget_s = NAN;
+	s->null_arm = -1;
+	s->controls = s->workloads = s->metrics = NULL;
 	*why = NULL;
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!root || !cJSON_IsObject(root)) {
@@ -399,7 +401,7 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 		static const char *const known[] = {
 			"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
 			"equivalence_margin", "rules", "tolerance", "controls", "workloads",
-			NULL,
+			"null_arm", "budget", "metrics", NULL,
 		};
 
 		if (cfg_known_keys(&c, root, "the top level", known))
@@ -437,9 +439,10 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 		goto out;
 	v = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	if (v) {
-		if (!cJSON_IsString(v) || (strcmp(v->valuestring, "perfab/1") &&
-					   strcmp(v->valuestring, "rule12"))) {
-			cfg_fail(&c, "'rules' must be \"perfab/1\" or \"rule12\"");
+		enum pab_rules rr;
+
+		if (!cJSON_IsString(v) || pab_rules_parse(v->valuestring, &rr)) {
+			cfg_fail(&c, "'rules' must be \"perfab/2\", \"perfab/1\" or \"rule12\"");
 			goto out;
 		}
 		free(e->rules);
@@ -485,6 +488,49 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	v = cJSON_GetObjectItemCaseSensitive(root, "workloads");
 	if (cJSON_IsString(v))
 		s->workloads = xstrdup(v->valuestring);
+	v = cJSON_GetObjectItemCaseSensitive(root, "null_arm");
+	if (v) {
+		if (!cJSON_IsBool(v)) {
+			cfg_fail(&c, "'null_arm' must be true or false");
+			goto out;
+		}
+		s->null_arm = cJSON_IsTrue(v);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "budget");
+	if (v) {
+		if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble <= 7 * 86400.0) {
+			s->budget_s = v->valuedouble;
+		} else if (!cJSON_IsString(v) || pab_parse_duration(v->valuestring, &s->budget_s)) {
+			cfg_fail(&c, "'budget' must be seconds or a duration such as \"10m\" (at most a week)");
+			goto out;
+		}
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "metrics");
+	if (v) {
+		int judged[PAB_M_COUNT];
+		struct pab_strbuf sb = PAB_STRBUF_INIT;
+
+		if (cJSON_IsString(v)) {
+			pab_strbuf_addstr(&sb, v->valuestring);
+		} else if (cJSON_IsArray(v)) {
+			cJSON_ArrayForEach(it, v) {
+				if (!cJSON_IsString(it)) {
+					pab_strbuf_release(&sb);
+					cfg_fail(&c, "'metrics' must list metric names");
+					goto out;
+				}
+				pab_strbuf_addf(&sb, "%s%s", sb.len ? "," : "", it->valuestring);
+			}
+		} else {
+			cfg_fail(&c, "'metrics' must be a string \"a,b\" or an array of names");
+			goto out;
+		}
+		s->metrics = pab_strbuf_detach(&sb);
+		if (pab_parse_metrics(s->metrics, judged, &inner)) {
+			cfg_fail(&c, "'metrics': %s", inner);
+			goto out;
+		}
+	}
 out:
 	free(inner);
 	cJSON_Delete(root);
@@ -504,7 +550,9 @@ int pab_config_load(const char *path, struct pab_experiment *e,
 
 	if (!text) {
 		s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
-		s->controls = s->workloads = NULL;
+		s->budget_s = NAN;
+		s->null_arm = -1;
+		s->controls = s->workloads = s->metrics = NULL;
 		*why = xasprintf("cannot read config '%s': %s", path, strerror(errno));
 		return -1;
 	}
@@ -517,5 +565,63 @@ void pab_config_settings_release(struct pab_config_settings *s)
 {
 	free(s->controls);
 	free(s->workloads);
-	s->controls = s->workloads = NULL;
+	free(s->metrics);
+	s->controls = s->workloads = s->metrics = NULL;
+}
+
+int pab_parse_metrics(const char *list, int judged[PAB_M_COUNT], char **why)
+{
+	const char *p = list;
+	size_t i, any = 0;
+
+	for (i = 0; i < PAB_M_COUNT; i++)
+		judged[i] = 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char *name = xstrndup(p, len);
+		const struct pab_metric *m = pab_metric_find(name);
+
+		if (!m) {
+			*why = xasprintf("unknown metric '%s' in '%s' (see perfab(1) METRICS)",
+					 name, list);
+			free(name);
+			return -1;
+		}
+		free(name);
+		if (m->id == PAB_M_RSS_FLOOR) {
+			*why = xasprintf("'rss_floor' in '%s' is an input of the memory credit, "
+					 "not a metric that can be judged", list);
+			return -1;
+		}
+		judged[m->id] = 1;
+		any++;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return any ? 0 : -1;
+}
+
+int pab_parse_duration(const char *s, double *seconds)
+{
+	size_t len = s ? strlen(s) : 0;
+	double v, unit = 1;
+	char *num;
+	int bad;
+
+	if (!len)
+		return -1;
+	switch (s[len - 1]) {
+	case 's': unit = 1; len--; break;
+	case 'm': unit = 60; len--; break;
+	case 'h': unit = 3600; len--; break;
+	}
+	num = xstrndup(s, len);
+	bad = *num == '+' || parse_double(num, 0, 7 * 86400.0, &v);
+	free(num);
+	if (bad || !(v * unit > 0) || v * unit > 7 * 86400.0)
+		return -1;
+	*seconds = v * unit;
+	return 0;
 }

@@ -12,7 +12,8 @@
  *                 "control": false }, ... ],
  *     "reps": 12, "max_reps": 60, "seed": 42, "timeout": 600,
  *     "tolerance": {"default": 2, "cpu": 3}, "rules": "perfab/1",
- *     "controls": "small", "equivalence_margin": 3, "scale": 1
+ *     "controls": "small", "equivalence_margin": 3, "scale": 1,
+ *     "null_arm": true, "budget": "10m", "metrics": "cpu,peak_rss"
  *   }
  */
 #ifndef PAB_RUNCONF_H
@@ -23,8 +24,11 @@
 /* Settings a config may carry; NaN / 0 / NULL = not given. */
 struct pab_config_settings {
 	double reps, max_reps, seed, timeout_s, scale;
+	double budget_s; /* whole-run time budget, seconds (NaN: not given) */
+	int null_arm;    /* -1 not given, 0 no null arm, 1 a null arm */
 	char *controls;  /* selection of control rows */
 	char *workloads; /* built-in row selection */
+	char *metrics;   /* judged metrics, "cpu,peak_rss" */
 };
 
 /* Largest config file perfab will read (bytes). */
@@ -66,5 +70,18 @@ int pab_valid_arm_name(const char *name);
  */
 int pab_parse_tolerance(struct pab_experiment *e, const char *item,
 			char **why);
+
+/*
+ * pab_parse_metrics: a comma-separated list of metric names (perfab(1)
+ * METRICS) into judged[] (1 = judged, every other entry 0). Returns 0 or
+ * -1 with a reason (caller frees) naming the bad item.
+ */
+int pab_parse_metrics(const char *list, int judged[PAB_M_COUNT], char **why);
+
+/*
+ * pab_parse_duration: "90", "90s", "10m", "1.5h" into seconds (> 0, at
+ * most a week). Returns 0 or -1.
+ */
+int pab_parse_duration(const char *s, double *seconds);
 
 #endif /* PAB_RUNCONF_H */

@@ -16,8 +16,10 @@
  *    achieved coverage reported. Below PAB_MIN_N_95 values no 95%
  *    interval exists; the struct says so (exists = 0) and the caller must
  *    not call the range an interval.
- *  - Verdict rules follow PRODUCT.md "The ledger"; two rule sets exist,
- *    perfab/1 (default) and rule12 (the seed pipeline's rule).
+ *  - Verdict rules follow PRODUCT.md "The ledger"; three rule sets exist:
+ *    perfab/2 (default: an intersection-union FAIL against base and the
+ *    null arm), perfab/1 (the noise floor guards FAIL) and rule12 (the
+ *    seed pipeline's rule).
  */
 #ifndef PAB_STATS_H
 #define PAB_STATS_H
@@ -192,8 +194,13 @@ const char *pab_verdict_name(enum pab_verdict v);
 enum pab_rules {
 	PAB_RULES_PERFAB1 = 0, /* tolerance decides PASS, noise guards FAIL */
 	PAB_RULES_RULE12 = 1,  /* the seed's rule: noise decides both */
+	PAB_RULES_PERFAB2 = 2, /* tolerance decides PASS; FAIL needs head to
+				* be worse than base AND than the null arm */
 };
-/* "perfab/1", "rule12"; pab_rules_parse returns 0 or PAB_EINVAL. */
+/* The default rule set. */
+#define PAB_RULES_DEFAULT PAB_RULES_PERFAB2
+/* "perfab/1", "rule12", "perfab/2"; pab_rules_parse returns 0 or
+ * PAB_EINVAL. */
 const char *pab_rules_name(enum pab_rules r);
 int pab_rules_parse(const char *s, enum pab_rules *out);
 
@@ -216,7 +223,12 @@ struct pab_cell_input {
 	int credit_eligible; /* throughput, cpu, faults: 1; memory, p99: 0 */
 	int control;         /* control row: no credit, equivalence applies */
 	double saved_pct;    /* the row's memory credit (0..100) */
-	double tolerance_pct;/* perfab/1 tolerance for this metric */
+	double tolerance_pct;/* perfab/1, perfab/2 tolerance for this metric */
+	double floor_abs;    /* absolute tolerance floor in the metric's unit
+			      * (bytes, count); 0 = none. perfab/1 and
+			      * perfab/2 use max(tolerance_pct, 100 * floor_abs
+			      * / |base median|) (no floor when that median
+			      * is 0 or NaN) */
 	double equivalence_margin_pct; /* controls; 3.0 by default */
 	double conf;         /* interval confidence, 0.95 by default */
 	enum pab_rules rules;
@@ -226,13 +238,24 @@ struct pab_cell_result {
 	enum pab_verdict verdict;
 	struct pab_interval change;    /* head vs base, positive = worse */
 	struct pab_interval null_change; /* null vs base; n = 0 when no null */
+	struct pab_interval head_null;   /* head vs null (perfab/2's second
+					  * FAIL test); n = 0 when no null */
 	int has_null;
+	int fail_guarded;      /* perfab/2: 1 when FAIL also needed head-vs-
+				* null (a null arm with pairs), 0 when FAIL
+				* rested on head-vs-base alone (unguarded) */
+	int noise_infinite;    /* the null change reached +-inf (a base of 0):
+				* the noise is reported as infinite but sets
+				* no threshold (it would disable FAIL) */
 	double base_median, head_median; /* each arm's non-NaN values; NaN
 					  * when the arm has none */
 	double noise;          /* pab_noise_floor(null_change), 0 without null */
 	/* has_null is 0 both without a null arm and when it had no pair with
 	 * both values: then the strict noise of 0 applies. */
-	double tolerance;      /* as given (perfab/1), 0 under rule12 */
+	double tolerance;      /* as given (perfab/1, perfab/2) raised to the
+				* floor, 0 under rule12 */
+	double floor_pct;      /* floor_abs in percent of the base median
+				* (0 without a floor) */
 	double credit;         /* saved%/3 when eligible and not control, else 0 */
 	double allowance;      /* PASS threshold on change.hi */
 	double fail_threshold; /* FAIL threshold on change.lo */
@@ -251,28 +274,40 @@ struct pab_cell_result {
 
 /*
  * pab_judge_cell: one row × head arm × metric.
- *   allowance:  perfab/1: max(credit, tolerance) for credit-eligible
- *               metrics, tolerance otherwise;
+ *   tolerance:  perfab/1, perfab/2: max(tolerance_pct, floor_pct);
+ *               rule12: 0.
+ *   allowance:  perfab/1, perfab/2: max(credit, tolerance) for
+ *               credit-eligible metrics, tolerance otherwise;
  *               rule12:   max(credit, noise) / noise.
- *   FAIL  when change.lo > fail_threshold, where fail_threshold =
- *         max(allowance, noise) (perfab/1) or allowance (rule12);
+ *   FAIL  perfab/2: when change.lo > allowance AND, with a null arm that
+ *         has pairs, head_null.lo > allowance (an intersection-union test:
+ *         head is worse than both copies of the base; a head-vs-null
+ *         interval that does not exist blocks FAIL); without a null arm
+ *         change.lo > allowance alone (fail_guarded = 0).
+ *         perfab/1: change.lo > fail_threshold = max(allowance, noise);
+ *         rule12: change.lo > allowance;
  *   PASS  when change.hi <= allowance;
  *   INCONCLUSIVE otherwise, and always when no interval exists (n < 6).
  *   Controls: credit 0; additionally equivalence against the margin:
  *   NO -> FAIL, UNKNOWN -> at best INCONCLUSIVE.
  *   NOT_MEASURED when no pair has both values (including n = 0).
- * Deciders: perfab/1 passes on tolerance or credit, whichever is larger
- * (tolerance on a tie), and fails on noise when noise > allowance, else
- * on the pass decider; rule12 reports tolerance 0 and decides both on
- * credit or noise (noise on a tie). A control turned FAIL only by
- * equivalence NO gets fail_decider EQUIVALENCE; a PASS held back by
- * equivalence UNKNOWN gets pass_decider EQUIVALENCE.
+ * Under perfab/2 the noise is a reported diagnostic only (fail_threshold
+ * = allowance). An infinite noise (a null change of +-inf) sets no
+ * threshold under perfab/1 or rule12 either: it is reported, with
+ * noise_infinite = 1, and the thresholds are those of a zero noise.
+ * Deciders: perfab/1 and perfab/2 pass on tolerance or credit, whichever
+ * is larger (tolerance on a tie); perfab/1 fails on noise when noise >
+ * allowance, else on the pass decider, perfab/2 on the pass decider;
+ * rule12 reports tolerance 0 and decides both on credit or noise (noise
+ * on a tie). A control turned FAIL only by equivalence NO gets
+ * fail_decider EQUIVALENCE; a PASS held back by equivalence UNKNOWN gets
+ * pass_decider EQUIVALENCE.
  * Pairs are matched by index (null[i] with base[i] too); a pair with NaN
  * on either side is skipped.
  * Returns 0, PAB_ENOMEM or PAB_EINVAL (NULL pointers with n > 0, conf not
  * in (0, 1), saved_pct not in [0, 100], a negative or non-finite
- * tolerance, or margin for a control, an unknown enum). *out is fully
- * written on 0 and zeroed on error.
+ * tolerance, floor, or margin for a control, an unknown enum). *out is
+ * fully written on 0 and zeroed on error.
  */
 int pab_judge_cell(const struct pab_cell_input *in,
 		   struct pab_cell_result *out);
@@ -282,5 +317,28 @@ int pab_judge_cell(const struct pab_cell_input *in,
  * else PASS if any is PASS, else NOT_MEASURED (nothing judged).
  */
 enum pab_verdict pab_combine_verdicts(const enum pab_verdict *v, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Planned looks (adaptive reps)                                      */
+
+/*
+ * pab_looks_plan: the planned looks of an adaptive run: first, then
+ * doubling (2 first, 4 first, ...), each rounded up to a multiple of
+ * block (complete rotation blocks), the last one capped at max (itself
+ * rounded up to a block). Writes at most cap looks to looks[] (strictly
+ * increasing) and returns how many it wrote; 0 when first or block is 0,
+ * max < first, or looks is NULL. With first = 12, max = 96 and a block of
+ * 3: 12, 24, 48, 96.
+ */
+size_t pab_looks_plan(size_t first, size_t max, size_t block, size_t *looks,
+		      size_t cap);
+
+/*
+ * pab_look_confidence: the per-look confidence that spends the error of
+ * a conf interval over n_looks planned looks by Bonferroni:
+ * 1 - (1 - conf) / n_looks (conf itself for one look). NaN when conf is
+ * not in (0, 1) or n_looks is 0.
+ */
+double pab_look_confidence(double conf, size_t n_looks);
 
 #endif /* PAB_STATS_H */

@@ -4,14 +4,23 @@
  * paired-change interval and its thresholds, under either rule set, and
  * the combination of cells into a row verdict.
  *
- * The two rule sets differ only in where the thresholds come from:
+ * The three rule sets differ in where the thresholds come from and in
+ * what FAIL must show:
  *   rule12   (the seed's):  allowance = fail threshold = max(credit, noise)
- *   perfab/1 (default):     allowance = max(credit, tolerance), and the
+ *   perfab/1:               allowance = max(credit, tolerance), and the
  *                           fail threshold max(allowance, noise)
+ *   perfab/2 (default):     allowance = max(credit, tolerance); FAIL when
+ *                           head is beyond it against base AND against
+ *                           the null arm (a second copy of base)
  * The seed's rule ties PASS to the noise floor, which shrinks exactly as
  * fast as the interval does, so an unchanged head stays INCONCLUSIVE no
  * matter how many reps run; perfab/1 lets a declared tolerance decide
- * PASS and keeps the noise as a guard against false alarms.
+ * PASS and keeps the noise as a guard against false alarms, but its guard
+ * adds a second interval's width to the first (at n = 6 one slow run sets
+ * it). perfab/2 asks instead whether head differs from both copies of the
+ * base: an intersection-union test whose level is that of each of its
+ * two tests, with no width added and with a guard against an offset that
+ * every non-base arm shares (doc/method.md).
  */
 #include <math.h>
 #include <stdint.h>
@@ -36,6 +45,7 @@ const char *pab_rules_name(enum pab_rules r)
 	switch (r) {
 	case PAB_RULES_PERFAB1: return "perfab/1";
 	case PAB_RULES_RULE12:  return "rule12";
+	case PAB_RULES_PERFAB2: return "perfab/2";
 	}
 	return "invalid";
 }
@@ -48,6 +58,8 @@ int pab_rules_parse(const char *s, enum pab_rules *out)
 		*out = PAB_RULES_PERFAB1;
 	else if (strcmp(s, "rule12") == 0)
 		*out = PAB_RULES_RULE12;
+	else if (strcmp(s, "perfab/2") == 0)
+		*out = PAB_RULES_PERFAB2;
 	else
 		return PAB_EINVAL;
 	return 0;
@@ -127,11 +139,14 @@ static int cell_input_valid(const struct pab_cell_input *in)
 	if (in->better != PAB_LOWER_IS_BETTER &&
 	    in->better != PAB_HIGHER_IS_BETTER)
 		return 0;
-	if (in->rules != PAB_RULES_PERFAB1 && in->rules != PAB_RULES_RULE12)
+	if (in->rules != PAB_RULES_PERFAB1 && in->rules != PAB_RULES_RULE12 &&
+	    in->rules != PAB_RULES_PERFAB2)
 		return 0;
 	if (!(in->saved_pct >= 0.0 && in->saved_pct <= 100.0))
 		return 0;
 	if (!(in->tolerance_pct >= 0.0) || !isfinite(in->tolerance_pct))
+		return 0;
+	if (!(in->floor_abs >= 0.0) || !isfinite(in->floor_abs))
 		return 0;
 	if (in->control && (!(in->equivalence_margin_pct >= 0.0) ||
 			    !isfinite(in->equivalence_margin_pct)))
@@ -151,17 +166,24 @@ static int arm_median(const double *x, size_t n, double *out)
 	return ret;
 }
 
-/* Thresholds and their deciders, from noise, credit and tolerance. */
+/*
+ * Thresholds and their deciders, from noise, credit and tolerance. An
+ * infinite noise (a base of 0 in a null pair) sets no threshold: taken as
+ * it is, it would PASS anything under rule12 and FAIL nothing under
+ * perfab/1.
+ */
 static void set_thresholds(const struct pab_cell_input *in,
 			   struct pab_cell_result *r)
 {
+	double noise = r->noise_infinite ? 0.0 : r->noise;
+
 	if (in->rules == PAB_RULES_RULE12) {
 		r->tolerance = 0.0;
-		if (r->credit > r->noise) {
+		if (r->credit > noise) {
 			r->allowance = r->credit;
 			r->pass_decider = PAB_DECIDED_CREDIT;
 		} else {
-			r->allowance = r->noise;
+			r->allowance = noise;
 			r->pass_decider = PAB_DECIDED_NOISE;
 		}
 		r->fail_threshold = r->allowance;
@@ -170,6 +192,12 @@ static void set_thresholds(const struct pab_cell_input *in,
 	}
 
 	r->tolerance = in->tolerance_pct;
+	if (in->floor_abs > 0.0 && isfinite(r->base_median) &&
+	    r->base_median != 0.0) {
+		r->floor_pct = 100.0 * in->floor_abs / fabs(r->base_median);
+		if (r->floor_pct > r->tolerance)
+			r->tolerance = r->floor_pct;
+	}
 	if (r->credit > r->tolerance) {
 		r->allowance = r->credit;
 		r->pass_decider = PAB_DECIDED_CREDIT;
@@ -177,8 +205,8 @@ static void set_thresholds(const struct pab_cell_input *in,
 		r->allowance = r->tolerance;
 		r->pass_decider = PAB_DECIDED_TOLERANCE;
 	}
-	if (r->noise > r->allowance) {
-		r->fail_threshold = r->noise;
+	if (in->rules == PAB_RULES_PERFAB1 && noise > r->allowance) {
+		r->fail_threshold = noise;
 		r->fail_decider = PAB_DECIDED_NOISE;
 	} else {
 		r->fail_threshold = r->allowance;
@@ -232,6 +260,16 @@ int pab_judge_cell(const struct pab_cell_input *in,
 			goto out_free_changes;
 	}
 	out->noise = out->has_null ? pab_noise_floor(&out->null_change) : 0.0;
+	out->noise_infinite = isinf(out->noise);
+	if (out->has_null) {
+		/* perfab/2's second test: head against the other copy of base. */
+		pab_paired_changes(in->null, in->head, n, in->better, changes);
+		ret = pab_sign_interval(changes, n, in->conf, &out->head_null);
+		if (ret == PAB_ENODATA)
+			memset(&out->head_null, 0, sizeof(out->head_null));
+		else if (ret < 0)
+			goto out_free_changes;
+	}
 
 	pab_paired_changes(in->base, in->head, n, in->better, changes);
 	ret = pab_sign_interval(changes, n, in->conf, &out->change);
@@ -251,9 +289,14 @@ int pab_judge_cell(const struct pab_cell_input *in,
 	out->beyond_noise = pab_beyond_noise(&out->change, out->noise);
 	out->half_width = (out->change.hi - out->change.lo) / 2.0;
 
+	if (in->rules == PAB_RULES_PERFAB2)
+		out->fail_guarded = out->has_null;
 	if (!out->change.exists)
 		out->verdict = PAB_INCONCLUSIVE; /* no interval, no verdict */
-	else if (out->change.lo > out->fail_threshold)
+	else if (out->change.lo > out->fail_threshold &&
+		 (!out->fail_guarded ||
+		  (out->head_null.exists &&
+		   out->head_null.lo > out->fail_threshold)))
 		out->verdict = PAB_FAIL;
 	else if (out->change.hi <= out->allowance)
 		out->verdict = PAB_PASS;
@@ -288,4 +331,33 @@ out_clear_result:
 	if (ret < 0)
 		memset(out, 0, sizeof(*out)); /* never half a result */
 	return ret;
+}
+
+size_t pab_looks_plan(size_t first, size_t max, size_t block, size_t *looks,
+		      size_t cap)
+{
+	size_t k = 0, n, top;
+
+	if (!looks || !first || !block || max < first)
+		return 0;
+	top = (max + block - 1) / block * block;
+	n = (first + block - 1) / block * block;
+	while (k < cap) {
+		if (n >= top) {
+			looks[k++] = top;
+			break;
+		}
+		looks[k++] = n;
+		if (n > SIZE_MAX / 2)
+			break;
+		n = (2 * n + block - 1) / block * block;
+	}
+	return k;
+}
+
+double pab_look_confidence(double conf, size_t n_looks)
+{
+	if (!(conf > 0.0 && conf < 1.0) || n_looks == 0)
+		return NAN;
+	return 1.0 - (1.0 - conf) / (double)n_looks;
 }

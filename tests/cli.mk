@@ -22,7 +22,9 @@ cli_tests = \
 	tests/cli_disk_full.sh \
 	tests/cli_workloads.sh \
 	tests/cli_readable.sh \
-	tests/cli_frontdoor.sh
+	tests/cli_frontdoor.sh \
+	tests/cli_defaults.sh \
+	tests/cli_ledger_fixes.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)

@@ -9,7 +9,7 @@
 mkdir mnt
 mount -t tmpfs -o size=160k tmpfs mnt 2>/dev/null || { echo "cannot mount a tmpfs here: skipped"; exit 77; }
 trap 'umount "$T/mnt" 2>/dev/null; rm -rf "$T"' EXIT
-expect_rc 7 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2000 --out mnt/full.json
+expect_rc 7 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --no-null-arm --reps 2000 --max-reps 2000 --out mnt/full.json
 grep_err "No space left on device"
 grep_err "previous checkpoint is intact"
 jq -e '.complete == false and (.rows[0].reps | length) > 2' mnt/full.json >/dev/null ||
@@ -24,7 +24,7 @@ expect_verdict "$PERFAB" run -q --resume roomy.json
 [ "$(jq -c "[.rows[0].reps[0:$n][].order]" roomy.json)" = "$(jq -c '[.rows[0].reps[].order]' mnt/full.json)" ] ||
 	fail "the reps measured before the disk filled were not kept"
 mount -o remount,ro mnt
-expect_rc 7 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --out mnt/ro.json
+expect_rc 7 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --out mnt/ro.json
 grep_err "Read-only file system"
 grep_err "nothing was measured yet"
 exit 0

@@ -5,17 +5,17 @@
 # the whole process group, even a child that ignores SIGTERM).
 . "${top_srcdir}/tests/lib.sh"
 
-expect_rc 1 "$PERFAB" run -q --reps 2 --arm base=/bin/true --arm head=/bin/false --out f.json
+expect_rc 1 "$PERFAB" run -q --reps 2 --max-reps 2 --arm base=/bin/true --arm head=/bin/false --out f.json
 jq -e '.complete and .rows[0].failed and (.rows[0].fail_reason | test("exited with status 1"))' f.json >/dev/null ||
 	fail "non-zero exit not recorded"
 jq -e '.rows[0].reps[0].status.head | .exit_code == 1 and .failed' f.json >/dev/null || fail "status"
 
-expect_rc 1 "$PERFAB" run -q --reps 2 --arm base=/bin/true \
+expect_rc 1 "$PERFAB" run -q --reps 2 --max-reps 2 --arm base=/bin/true \
 	--arm "head=/bin/sh -c 'kill -SEGV \$\$'" --out sig.json
 jq -e '.rows[0].fail_reason | test("signal 11")' sig.json >/dev/null || fail "signal not recorded"
 
 start=$(date +%s)
-expect_rc 1 "$PERFAB" run -q --reps 2 --timeout 1 --arm base=/bin/true \
+expect_rc 1 "$PERFAB" run -q --reps 2 --max-reps 2 --timeout 1 --arm base=/bin/true \
 	--arm "head=/bin/sh -c 'trap \"\" TERM; sleep 60.$$ & sleep 60.$$; wait'" --out t.json
 end=$(date +%s)
 jq -e '.rows[0].reps[0].status.head.timed_out and (.rows[0].fail_reason | test("timed out"))' t.json >/dev/null ||

@@ -8,7 +8,7 @@
 
 # 300 MB on stdout and 300 MB on stderr, then a last line, then exit 3.
 loud="/bin/sh -c 'head -c 300000000 /dev/zero; head -c 300000000 /dev/zero >&2; echo LAST-LINE >&2; exit 3'"
-"$PERFAB" run -q --reps 1 --arm base=/bin/true --arm "head=$loud" --out loud.json >"$T/out" 2>"$T/err" &
+"$PERFAB" run -q --reps 1 --max-reps 1 --arm base=/bin/true --arm "head=$loud" --out loud.json >"$T/out" 2>"$T/err" &
 pid=$!
 hwm=0
 while kill -0 $pid 2>/dev/null; do
@@ -27,7 +27,7 @@ jq -e '.rows[0].reps[0].status.head | .exit_code == 3 and (.stderr_tail | test("
 
 # A fork bomb (bounded so a broken limit cannot take the machine down).
 bomb="/bin/sh -c 'i=0; while [ \$i -lt 400 ]; do sleep 30.$$ & i=\$((i+1)); done; wait'"
-expect_rc 1 "$PERFAB" run -q --reps 1 --max-procs 50 --timeout 60 --arm base=/bin/true --arm "head=$bomb" --out bomb.json
+expect_rc 1 "$PERFAB" run -q --reps 1 --max-reps 1 --max-procs 50 --timeout 60 --arm base=/bin/true --arm "head=$bomb" --out bomb.json
 jq -e '.rows[0].reps[0].status.head.tree_limit and (.rows[0].fail_reason | test("max-procs"))' bomb.json >/dev/null ||
 	fail "the process-tree limit did not stop the fork bomb"
 sleep 0.3

@@ -5,7 +5,7 @@
 . "${top_srcdir}/tests/lib.sh"
 
 "$PERFAB" run -q --arm base=/bin/sleep\ 0.05 --arm head=/bin/sleep\ 0.05 --null-arm \
-	--reps 300 --out k.json 2>/dev/null &
+	--reps 300 --max-reps 300 --out k.json 2>/dev/null &
 pid=$!
 # Wait until a few reps are checkpointed, then kill at once.
 i=0

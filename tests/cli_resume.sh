@@ -6,7 +6,7 @@
 . "${top_srcdir}/tests/lib.sh"
 
 cp /bin/true ./mytrue
-expect_verdict "$PERFAB" run -q --arm base=./mytrue --arm head=./mytrue --reps 6 --out done.json
+expect_verdict "$PERFAB" run -q --arm base=./mytrue --arm head=./mytrue --reps 6 --max-reps 6 --out done.json
 expect_rc 2 "$PERFAB" run --resume done.json
 grep_err "already complete"
 jq '.complete = false | .rows[0].reps |= .[0:4]' done.json >part.json

@@ -8,7 +8,7 @@
 cat >cfg.json <<'CFG'
 { "arms": [ { "name": "base", "argv": ["/bin/true"] }, { "name": "head", "argv": ["/bin/true"] } ],
   "rows": [ { "name": "r0" }, { "name": "r1" }, { "name": "r2" }, { "name": "r3" }, { "name": "r4" } ],
-  "reps": 2 }
+  "reps": 2, "max_reps": 2 }
 CFG
 all=""
 for i in 1 2 3; do
@@ -26,7 +26,7 @@ expect_rc 2 "$PERFAB" run -q --config cfg.json --shard 0/3
 expect_rc 2 "$PERFAB" run -q --config cfg.json --shard 4/3
 expect_rc 2 "$PERFAB" run -q --config cfg.json --shard x
 
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/echo --reps 2 --preserve-builds keep --out p.json
+expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/echo --reps 2 --max-reps 2 --preserve-builds keep --out p.json
 for arm in base head; do
 	copy=$(jq -r --arg a $arm '.arms[] | select(.name == $a) | .preserved' p.json)
 	sum=$(jq -r --arg a $arm '.arms[] | select(.name == $a) | .sha256' p.json)

@@ -11,7 +11,7 @@
 
 aa() {
 	PERFAB_TEST_SAMPLER_IDLE=1 expect_verdict "$PERFAB" run -q --arm base=/bin/true \
-		--arm head=/bin/true --null-arm --reps 3 --out "$1"
+		--arm head=/bin/true --null-arm --reps 3 --max-reps 3 --out "$1"
 }
 aa a1.json
 aa a2.json

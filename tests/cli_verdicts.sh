@@ -6,12 +6,12 @@
 . "${top_srcdir}/tests/lib.sh"
 
 spin="$WL/perfab-spin"
-common="--reps 12 --null-arm --no-sanity-gate -q --scale 0.3"
+common="--reps 12 --max-reps 12 --null-arm --no-sanity-gate -q --scale 0.3"
 spin="$spin drain_ms=50 release_bound_ms=100"
 expect_rc 1 "$PERFAB" run $common --arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" --out slow.json
 grep_out "overall: FAIL"
 expect_rc 1 "$PERFAB" gate slow.json
-jq -e '.rules == "perfab/1"' slow.json >/dev/null || fail "rules not recorded"
+jq -e '.rules == "perfab/2"' slow.json >/dev/null || fail "rules not recorded"
 expect_rc 1 "$PERFAB" ledger --format json slow.json
 jq -e '.overall == "FAIL" and (.rows[0].cells[] | select(.metric == "cpu") | .verdict == "FAIL")' "$T/out" >/dev/null ||
 	fail "ledger json: cpu must FAIL"

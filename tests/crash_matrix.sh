@@ -15,7 +15,7 @@
 
 spin="$WL/perfab-spin work=5000000 drain_ms=5 release_bound_ms=10"
 run() { "$PERFAB" run --arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" \
-	--null-arm --reps 12 -q --seed 5 "$@"; }
+	--null-arm --reps 12 --max-reps 12 -q --seed 5 "$@"; }
 
 expect_rc 1 run --out whole.json
 [ "$(jq -r .complete whole.json)" = true ] || fail "uninterrupted run incomplete"

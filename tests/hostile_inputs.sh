@@ -70,7 +70,7 @@ mutate() {
 # ------------------------------------------------------------------
 # Artifacts: perfab ledger
 
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --out ok.json
+expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --max-reps 6 --out ok.json
 expect_verdict "$PERFAB" ledger ok.json # the base of every mutation loads
 
 # Malformed JSON.
@@ -118,7 +118,7 @@ mutate ok.json t11.json '.rows[0].control = "no"'
 bad_ledger t11.json "'control' must be true or false"
 mutate ok.json t12.json '.tolerance.cpu = "2%"'
 bad_ledger t12.json "tolerance.cpu must be a number"
-mutate ok.json t13.json '.rules = "perfab/2"'
+mutate ok.json t13.json '.rules = "perfab/9"'
 bad_ledger t13.json "'rules' must be"
 mutate ok.json t14.json '.rows[0].reps[0].order = ["base", "base"]'
 bad_ledger t14.json "order must list each"
@@ -242,7 +242,7 @@ cat >good.json <<'EOF'
 { "arms": [ { "name": "base", "argv": ["/bin/true"] },
             { "name": "head", "argv": "/bin/true" } ],
   "rows": [ { "name": "r", "argv": [] } ],
-  "reps": 2, "seed": 1, "timeout": 10 }
+  "reps": 2, "max_reps": 2, "seed": 1, "timeout": 10 }
 EOF
 expect_verdict "$PERFAB" run -q --config good.json --out good-run.json
 

@@ -23,7 +23,7 @@ runs() {
 	shift 3
 	i=1
 	while [ "$i" -le "$count" ]; do
-		expect_verdict "$PERFAB" run -q --config "$cfg" --reps 2 --no-sanity-gate "$@" \
+		expect_verdict "$PERFAB" run -q --config "$cfg" --reps 2 --max-reps 2 --no-sanity-gate "$@" \
 			--out "$prefix$i.json"
 		i=$((i + 1))
 	done

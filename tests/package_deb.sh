@@ -56,11 +56,11 @@ cat >arms.json <<'JSON'
  "rows": [{"name": "spin", "workload": "spin", "argv": ["work=1000", "drain_ms=10", "release_bound_ms=20"]}]}
 JSON
 expect_rc 2 env -u PERFAB_WORKLOAD_DIR "$root/usr/bin/perfab" run -q --config arms.json \
-	--reps 3 --out never.json
+	--reps 3 --max-reps 3 --out never.json
 grep_err "/usr/libexec/perfab/perfab-spin"
 # ... so from the scratch root it is told where they are: one short run.
 PERFAB_WORKLOAD_DIR=$root/usr/libexec/perfab expect_verdict "$root/usr/bin/perfab" run -q \
-	--config arms.json --null-arm --reps 3 --out run.json
+	--config arms.json --null-arm --reps 3 --max-reps 3 --out run.json
 jq -e '.complete == true and .rows[0].name == "spin" and (.rows[0].reps | length) == 3 and
        (.arms[0].exe | startswith("'"$root"'/usr/libexec/perfab/"))' run.json >/dev/null ||
 	fail "the packaged perfab's run: $(jq -c '[.complete, .rows[0].name, (.rows[0].reps | length), .arms[0].exe]' run.json)"

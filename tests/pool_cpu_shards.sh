@@ -14,7 +14,7 @@ cat >cfg.json <<JSON
  "rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]},
           {"name": "r3", "argv": ["extra_mib=2"]}]}
 JSON
-run="$PERFAB run -q --config cfg.json --null-arm --reps 3"
+run="$PERFAB run -q --config cfg.json --null-arm --reps 3 --max-reps 3"
 PERFAB_TEST_CPU_MODEL="Test CPU Alpha" expect_verdict $run --shard 1/2 --out s1.json
 PERFAB_TEST_CPU_MODEL="Test CPU Beta" expect_verdict $run --shard 2/2 --out s2.json
 jq -e '.host.cpu_model == "Test CPU Alpha"' s1.json >/dev/null || fail "the hook did not set host.cpu_model"

@@ -10,7 +10,7 @@ SPIN="$WL/perfab-spin work=1000 drain_ms=10 release_bound_ms=20"
 fast_run() {
 	out=$1
 	shift
-	expect_verdict "$PERFAB" run -q --null-arm --reps 3 --no-sanity-gate \
+	expect_verdict "$PERFAB" run -q --null-arm --reps 3 --max-reps 3 --no-sanity-gate \
 		--arm "base=$SPIN" --arm "head=$SPIN" "$@" --out "$out"
 	[ -s "$out" ] || fail "no artifact '$out'"
 }

@@ -14,6 +14,6 @@ jq '.arms[1].name = "cand"
 	b.json >renamed.json
 expect_verdict "$PERFAB" ledger renamed.json
 expect_refused "arms differ: arm 2 is 'head' in 'a.json' and 'cand'" a.json renamed.json
-expect_verdict "$PERFAB" run -q --reps 2 --arm "base=$SPIN" --arm "head=$SPIN" --out two.json
+expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --arm "base=$SPIN" --arm "head=$SPIN" --out two.json
 expect_refused "arms differ: 'a.json' has 3 arms, 'two.json' has 2" a.json two.json
 exit 0

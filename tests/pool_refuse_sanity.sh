@@ -7,7 +7,7 @@
 . "${top_srcdir}/tests/pool_lib.sh"
 
 fast_run a.json
-expect_rc 5 "$PERFAB" run -q --null-arm --reps 3 --arm "base=$SPIN" \
+expect_rc 5 "$PERFAB" run -q --null-arm --reps 3 --max-reps 3 --arm "base=$SPIN" \
 	--arm "head=$SPIN extra_mib=64" --out blown.json
 jq -e '.stopped_by == "sanity-gate"' blown.json >/dev/null || fail "the sanity gate did not stop the run"
 expect_rc 4 "$PERFAB" pool a.json blown.json -o pooled.json

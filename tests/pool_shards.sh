@@ -12,7 +12,7 @@ cat >cfg.json <<JSON
  "rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]},
           {"name": "r3", "argv": ["extra_mib=2"]}]}
 JSON
-run="$PERFAB run -q --config cfg.json --null-arm --reps 3"
+run="$PERFAB run -q --config cfg.json --null-arm --reps 3 --max-reps 3"
 expect_verdict $run --shard 1/2 --out s1.json
 expect_verdict $run --shard 2/2 --out s2.json
 jq -e '[.rows[].name] == ["r1", "r3"] and .run.shard == "1/2"' s1.json >/dev/null || fail "shard 1/2 rows"

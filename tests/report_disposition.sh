@@ -7,7 +7,8 @@
 . "${top_srcdir}/tests/lib.sh"
 
 spin="$WL/perfab-spin work=1000 drain_ms=10 release_bound_ms=20"
-expect_verdict "$PERFAB" run -q --null-arm --reps 6 --no-sanity-gate \
+expect_verdict "$PERFAB" run -q --null-arm --reps 6 --max-reps 6 --no-sanity-gate \
+	--metrics throughput,cpu,minor_faults,peak_rss,drain_rss,p99 \
 	--arm "base=$spin" --arm "head=$spin" --out aa.json
 
 # set(metric; f): head = base x f rep by rep (f reads the rep index as its input);

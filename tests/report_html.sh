@@ -22,7 +22,8 @@ spin="$WL/perfab-spin work=1000 drain_ms=10 release_bound_ms=20"
 cat >cfg.json <<JSON
 {"rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]}]}
 JSON
-expect_verdict "$PERFAB" run -q --config cfg.json --null-arm --reps 8 --no-sanity-gate \
+expect_verdict "$PERFAB" run -q --config cfg.json --null-arm --reps 8 --max-reps 8 --no-sanity-gate \
+	--metrics throughput,cpu,minor_faults,peak_rss,drain_rss,p99 \
 	--arm "base=$spin" --arm "head=$spin slowdown_pct=100" --arm "cand=$spin" --out run.json
 # Hostile names: markup in a row name, an arm revision and an arm name.
 # And a tied interval: r2's head has exactly base's minor faults in every

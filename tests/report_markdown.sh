@@ -7,7 +7,7 @@
 . "${top_srcdir}/tests/lib.sh"
 
 spin="$WL/perfab-spin drain_ms=10 release_bound_ms=20"
-expect_rc 1 "$PERFAB" run -q --null-arm --reps 12 --scale 0.05 --no-sanity-gate \
+expect_rc 1 "$PERFAB" run -q --null-arm --reps 12 --max-reps 12 --scale 0.05 --no-sanity-gate \
 	--arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" --out slow.json
 jq '.rows[0].name = "a|b*c"' slow.json >pipe.json
 

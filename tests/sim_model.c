@@ -12,7 +12,7 @@ void sim_experiment_draw(const struct sim_model *m, uint64_t seed,
 			 uint64_t index, size_t reps, struct sim_experiment *e)
 {
 	struct pab_pcg32 rng, rep_rng;
-	double drift = 0.0;
+	double drift = 0.0, slot_walk = 0.0;
 	size_t r;
 	int a;
 
@@ -35,16 +35,31 @@ void sim_experiment_draw(const struct sim_model *m, uint64_t seed,
 	}
 	for (r = 0; r < reps; r++) {
 		/* Shared by the arms of rep r: slow drift and rep noise. */
-		double shared;
+		double shared, slot[SIM_ARMS] = { 0 };
 
 		drift += m->drift_step * pab_pcg32_normal(&rng);
 		shared = drift + m->rep_sigma * pab_pcg32_normal(&rep_rng);
+		if (m->slot_drift > 0) {
+			/* rotate-reverse/1: position k of rep r runs arm
+			 * (k + r mod 3) mod 3, odd blocks backwards. */
+			size_t k, block = r / SIM_ARMS, j = r % SIM_ARMS;
+
+			for (k = 0; k < SIM_ARMS; k++) {
+				size_t pos = block % 2 ? SIM_ARMS - 1 - k : k;
+
+				slot_walk += m->slot_drift * pab_pcg32_normal(&rng);
+				slot[(pos + j) % SIM_ARMS] = slot_walk;
+			}
+		}
 		for (a = 0; a < SIM_ARMS; a++) {
-			double v = 100.0 * exp(m->arm_sigma * pab_pcg32_normal(&rng) +
-					       shared);
+			double z = m->arm_sigma * pab_pcg32_normal(&rng) + slot[a];
+			double v = m->gaussian ? 100.0 * (1.0 + shared + z)
+					       : 100.0 * exp(z + shared);
 
 			if (a == SIM_HEAD)
 				v *= 1.0 + m->shift;
+			if (a != SIM_BASE)
+				v *= 1.0 + m->offset;
 			if (a == e->burst_arm && r >= e->burst_start &&
 			    r < (size_t)e->burst_start + e->burst_len)
 				v *= m->burst_factor;
@@ -84,14 +99,23 @@ int sim_judge_adaptive(const struct sim_experiment *e,
 {
 	struct pab_cell_input in;
 	struct pab_cell_result res;
-	size_t n = a->start_reps, add;
+	size_t n = a->start_reps, add, looks[64], n_looks = 0, look = 0;
 	int ret;
 
 	add = (a->step + a->block - 1) / a->block * a->block;
+	if (a->doubling) {
+		n_looks = pab_looks_plan(a->start_reps, a->max_reps, a->block,
+					 looks, 64);
+		if (!n_looks)
+			return PAB_EINVAL;
+		n = looks[0];
+	}
 	for (;;) {
 		if (n > e->reps)
 			n = e->reps;
 		sim_cell_input(e, n, rules, tolerance_pct, &in);
+		if (a->conf > 0)
+			in.conf = a->conf;
 		ret = pab_judge_cell(&in, &res);
 		if (ret < 0)
 			goto out;
@@ -99,6 +123,12 @@ int sim_judge_adaptive(const struct sim_experiment *e,
 		if (res.verdict != PAB_INCONCLUSIVE || n >= a->max_reps ||
 		    n >= e->reps)
 			break;
+		if (a->doubling) {
+			if (++look >= n_looks)
+				break;
+			n = looks[look];
+			continue;
+		}
 		n += add;
 		if (n > a->max_reps)
 			n = a->max_reps;
@@ -164,4 +194,51 @@ int sim_coverage(const struct sim_model *m, uint64_t seed,
 	ret = 0;
 out:
 	return ret;
+}
+
+const struct sim_adaptive sim_default_looks = {
+	.start_reps = 12, .step = 0, .block = 3, .max_reps = 96,
+	.doubling = 1, .conf = 0.95,
+};
+
+const char *sim_noise_name(enum sim_noise k)
+{
+	static const char *const names[SIM_NOISE_COUNT] = {
+		"gaussian", "lognormal", "burst", "drift", "offset",
+	};
+
+	return k < SIM_NOISE_COUNT ? names[k] : "invalid";
+}
+
+struct sim_model sim_noise_model(enum sim_noise k, double arm_sigma,
+				 double shift)
+{
+	struct sim_model m = {
+		.rep_sigma = 0.05, .arm_sigma = arm_sigma,
+		.drift_step = 0.005, .shift = shift,
+	};
+
+	switch (k) {
+	case SIM_GAUSSIAN:
+		m.gaussian = 1;
+		break;
+	case SIM_LOGNORMAL:
+	case SIM_NOISE_COUNT:
+		break;
+	case SIM_BURST:
+		m.burst = 1;
+		m.burst_factor = 1.20;
+		m.burst_min_len = 3;
+		m.burst_max_len = 6;
+		m.burst_start_max = 48;
+		break;
+	case SIM_DRIFT:
+		m.drift_step = 0.02;
+		m.slot_drift = 0.01;
+		break;
+	case SIM_OFFSET:
+		m.offset = 0.03;
+		break;
+	}
+	return m;
 }

@@ -47,7 +47,7 @@
 
 #include "pab_stats.h"
 
-#define SIM_MAX_REPS 60
+#define SIM_MAX_REPS 96
 /* PCG32 stream of the shared rep noise: SIM_REP_STREAM + experiment index
  * (stream numbers are 63 bits; experiment indexes stay far below 2^62). */
 #define SIM_REP_STREAM (UINT64_C(1) << 62)
@@ -64,6 +64,16 @@ struct sim_model {
 	unsigned burst_min_len, burst_max_len; /* consecutive reps, inclusive */
 	unsigned burst_start_max; /* start uniform in [0, burst_start_max) */
 	int no_null;           /* judge without the null arm (noise 0) */
+	int gaussian;          /* additive normal noise instead of the log
+				* model: 100 (1 + drift + rep_sigma R +
+				* arm_sigma Z), then shift, offset, burst */
+	double slot_drift;     /* sd of a drift step per arm run: the machine
+				* drifts WITHIN a rep too, while the arms run
+				* one after another in rotate-reverse/1 order
+				* (pairing does not cancel this one) */
+	double offset;         /* every non-base arm (head and null) this much
+				* worse for reasons unrelated to the code
+				* (0.03 = +3%): the shared-offset model */
 };
 
 struct sim_experiment {
@@ -83,7 +93,7 @@ void sim_experiment_draw(const struct sim_model *m, uint64_t seed,
 int sim_burst_hit(const struct sim_experiment *e, int arm, size_t reps);
 
 /* Cell input for the first reps reps of e (CPU: lower is better, credit
- * eligible, no credit, not a control, conf 0.95). */
+ * eligible, no credit, not a control, conf 0.95, no tolerance floor). */
 void sim_cell_input(const struct sim_experiment *e, size_t reps,
 		    enum pab_rules rules, double tolerance_pct,
 		    struct pab_cell_input *in);
@@ -98,10 +108,34 @@ void sim_cell_input(const struct sim_experiment *e, size_t reps,
  */
 struct sim_adaptive {
 	size_t start_reps, step, block, max_reps;
+	int doubling;          /* 1: the runner's planned looks instead of
+				* step: pab_looks_plan(start_reps, max_reps,
+				* block), step ignored */
+	double conf;           /* interval confidence per look; 0 = 0.95 */
 };
 int sim_judge_adaptive(const struct sim_experiment *e,
 		       const struct sim_adaptive *a, enum pab_rules rules,
 		       double tolerance_pct, size_t *reps_used);
+
+/*
+ * The five noise models the default adaptive plan is checked under
+ * (doc/method.md, "Looks"), each with rep sigma 5% and the given arm
+ * sigma: gaussian (additive normal noise), lognormal (the multiplicative
+ * model above), burst (a +20% burst of 3-6 reps on a random arm, starting
+ * in the first 48 reps), drift (drift steps of 2% per rep and 1% per arm
+ * run, so arms drift apart within a rep) and offset (head and null both
+ * 3% worse than base for reasons unrelated to the code).
+ */
+enum sim_noise {
+	SIM_GAUSSIAN, SIM_LOGNORMAL, SIM_BURST, SIM_DRIFT, SIM_OFFSET,
+	SIM_NOISE_COUNT
+};
+const char *sim_noise_name(enum sim_noise k);
+struct sim_model sim_noise_model(enum sim_noise k, double arm_sigma,
+				 double shift);
+/* The runner's default plan: looks at 12, 24, 48, 96 reps (blocks of 3
+ * arms), a plain 95% interval at every look. */
+extern const struct sim_adaptive sim_default_looks;
 
 /* Verdict counts of one case over many experiments. */
 struct sim_tally {

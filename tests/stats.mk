@@ -21,11 +21,18 @@ tests_test_stats_sim_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS)
 tests_test_stats_sim_LDADD = $(STATS_TEST_LIBS) $(CHECK_LIBS)
 
 # Standalone: tests/sim_verdicts --experiments N --seed S
-#   [--rep-sigma X] [--arm-sigma X] [--no-null] [--check] (doc/method.md §10).
+#   [--rep-sigma X] [--arm-sigma X] [--no-null] [--check] [--looks]
+#   (doc/method.md §8, §10).
 check_PROGRAMS += tests/sim_verdicts
 tests_sim_verdicts_SOURCES = tests/sim_verdicts.c \
 	tests/sim_model.c tests/sim_model.h
 tests_sim_verdicts_LDADD = $(STATS_TEST_LIBS)
+
+# The slow full table of the repeated looks (doc/method.md §8): not part of
+# make check, which runs a fast seeded version in tests/test_stats_sim.
+sim-looks: tests/sim_verdicts
+	tests/sim_verdicts --looks --check --experiments 4000 --seed 8
+.PHONY: sim-looks
 
 EXTRA_DIST += \
 	tests/data/signtest_ref.tsv \

@@ -19,6 +19,7 @@
 #include "format.h"
 #include "journal.h"
 #include "rotation.h"
+#include "runconf.h"
 #include "util.h"
 
 /* Every arm in every position exactly once per block, for 1..6 arms. */
@@ -312,6 +313,46 @@ START_TEST(balance_check_rejects)
 }
 END_TEST
 
+START_TEST(durations_and_metric_lists)
+{
+	double sec = -1;
+	int judged[PAB_M_COUNT];
+	char *why = NULL;
+
+	ck_assert_int_eq(pab_parse_duration("90", &sec), 0);
+	ck_assert_double_eq(sec, 90);
+	ck_assert_int_eq(pab_parse_duration("90s", &sec), 0);
+	ck_assert_double_eq(sec, 90);
+	ck_assert_int_eq(pab_parse_duration("10m", &sec), 0);
+	ck_assert_double_eq(sec, 600);
+	ck_assert_int_eq(pab_parse_duration("1.5h", &sec), 0);
+	ck_assert_double_eq(sec, 5400);
+	ck_assert_int_eq(pab_parse_duration("0", &sec), -1);
+	ck_assert_int_eq(pab_parse_duration("-5m", &sec), -1);
+	ck_assert_int_eq(pab_parse_duration("+5m", &sec), -1);
+	ck_assert_int_eq(pab_parse_duration("5x", &sec), -1);
+	ck_assert_int_eq(pab_parse_duration("m", &sec), -1);
+	ck_assert_int_eq(pab_parse_duration("", &sec), -1);
+	ck_assert_int_eq(pab_parse_duration("200h", &sec), -1); /* > a week */
+	ck_assert_int_eq(pab_parse_duration(NULL, &sec), -1);
+
+	ck_assert_int_eq(pab_parse_metrics("cpu,peak_rss", judged, &why), 0);
+	ck_assert_int_eq(judged[PAB_M_CPU], 1);
+	ck_assert_int_eq(judged[PAB_M_PEAK_RSS], 1);
+	ck_assert_int_eq(judged[PAB_M_THROUGHPUT], 0);
+	ck_assert_int_eq(pab_parse_metrics("p99", judged, &why), 0);
+	ck_assert_int_eq(judged[PAB_M_P99], 1);
+	ck_assert_int_eq(judged[PAB_M_CPU], 0);
+	ck_assert_int_eq(pab_parse_metrics("cpu,,wall", judged, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	free(why);
+	why = NULL;
+	ck_assert_int_eq(pab_parse_metrics("rss_floor", judged, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "not a metric that can be judged"));
+	free(why);
+}
+END_TEST
+
 START_TEST(parse_numbers_checked)
 {
 	uint64_t u;
@@ -546,6 +587,7 @@ int main(void)
 	tcase_add_test(tc, format_reasons_name_their_bounds);
 	tcase_add_test(tc, argv_shell_syntax_caught);
 	tcase_add_test(tc, nearest_for_did_you_mean);
+	tcase_add_test(tc, durations_and_metric_lists);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -630,7 +630,7 @@ START_TEST(worked_example_credit_buys_cpu)
 		h20[i] = base[i] * (1.20 + 0.005 * sin((double)i));
 		h40[i] = base[i] * (1.40 + 0.005 * cos((double)i));
 	}
-	for (rules = 0; rules < 2; rules++) {
+	for (rules = 0; rules < 3; rules++) {
 		double saved = worked_example_credit((enum pab_rules)rules);
 
 		ck_assert_double_eq_tol(saved, 200.0 / 3.0, 1.0);
@@ -673,7 +673,7 @@ START_TEST(worked_example_control_fails)
 	fill(base, REPS, 10, 0.03, 4);
 	for (i = 0; i < REPS; i++)
 		head[i] = base[i] * (1.05 + 0.002 * sin((double)i));
-	for (rules = 0; rules < 2; rules++) {
+	for (rules = 0; rules < 3; rules++) {
 		struct pab_cell_input in = cpu_input(base, head, NULL, REPS,
 						     (enum pab_rules)rules);
 		struct pab_cell_result r;
@@ -690,6 +690,64 @@ START_TEST(worked_example_control_fails)
 }
 END_TEST
 
+/*
+ * The planned looks of an adaptive run, and the exact probability that a
+ * one-sided 95% sign test at looks 12, 24, 48, 96 rejects a true median
+ * at least once (doc/method.md: the bound on FAIL at the tolerance and on
+ * PASS at twice it). Reference 0.046231159841218374 from exact binomial
+ * sums (Python fractions, the recursion over S_n = values below the
+ * median); lo ranks 3, 7, 17, 38.
+ */
+START_TEST(looks_plan_and_their_error)
+{
+	size_t looks[8], lo, hi, k, n, s, want[] = { 12, 24, 48, 96 };
+	double p[97] = { 1.0 }, q[97], hit = 0.0, cov;
+	size_t ranks[4], exp_ranks[] = { 3, 7, 17, 38 };
+
+	ck_assert_uint_eq(pab_looks_plan(12, 96, 3, looks, 8), 4);
+	for (k = 0; k < 4; k++)
+		ck_assert_uint_eq(looks[k], want[k]);
+	ck_assert_uint_eq(pab_looks_plan(12, 12, 3, looks, 8), 1);
+	ck_assert_uint_eq(looks[0], 12);
+	ck_assert_uint_eq(pab_looks_plan(12, 50, 5, looks, 8), 3); /* 15 30 50 */
+	ck_assert_uint_eq(looks[0], 15);
+	ck_assert_uint_eq(looks[1], 30);
+	ck_assert_uint_eq(looks[2], 50);
+	ck_assert_uint_eq(pab_looks_plan(12, 96, 3, looks, 2), 2);
+	ck_assert_uint_eq(pab_looks_plan(12, 6, 3, looks, 8), 0);
+	ck_assert_uint_eq(pab_looks_plan(0, 96, 3, looks, 8), 0);
+	ck_assert_uint_eq(pab_looks_plan(12, 96, 0, looks, 8), 0);
+	ck_assert_uint_eq(pab_looks_plan(12, 96, 3, NULL, 8), 0);
+	ck_assert_double_eq_tol(pab_look_confidence(0.95, 4), 0.9875, 1e-12);
+	ck_assert_double_eq_tol(pab_look_confidence(0.95, 1), 0.95, 1e-12);
+	ck_assert(isnan(pab_look_confidence(0.95, 0)));
+	ck_assert(isnan(pab_look_confidence(1.0, 4)));
+
+	for (k = 0; k < 4; k++) {
+		ck_assert_int_eq(pab_sign_ranks(want[k], 0.95, &lo, &hi, &cov), 1);
+		ranks[k] = lo;
+		ck_assert_uint_eq(ranks[k], exp_ranks[k]);
+	}
+	/* p[s] = P(S_n = s, no rejection yet); lo > median iff S_n < lo. */
+	for (n = 0, k = 0; k < 4; k++) {
+		for (; n < want[k]; n++) {
+			memset(q, 0, sizeof(q));
+			for (s = 0; s <= n; s++) {
+				q[s] += p[s] / 2;
+				q[s + 1] += p[s] / 2;
+			}
+			memcpy(p, q, sizeof(p));
+		}
+		for (s = 0; s < ranks[k]; s++) {
+			hit += p[s];
+			p[s] = 0;
+		}
+	}
+	ck_assert_double_eq_tol(hit, 0.046231159841218374, 1e-12);
+	ck_assert_double_le(hit, 0.05);
+}
+END_TEST
+
 START_TEST(small_n_never_decides)
 {
 	/* Five pairs: even a +40% in every rep or an exact tie is no verdict. */
@@ -699,7 +757,7 @@ START_TEST(small_n_never_decides)
 	struct pab_cell_result r;
 	int rules;
 
-	for (rules = 0; rules < 2; rules++) {
+	for (rules = 0; rules < 3; rules++) {
 		in = cpu_input(base, h40, base, 5, (enum pab_rules)rules);
 		ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
 		ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
@@ -775,7 +833,7 @@ START_TEST(ties_and_zeros)
 	int rules;
 
 	fill(base, REPS, 10, 0.05, 0);
-	for (rules = 0; rules < 2; rules++) {
+	for (rules = 0; rules < 3; rules++) {
 		in = cpu_input(base, base, NULL, REPS, (enum pab_rules)rules);
 		ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
 		ck_assert_int_eq(r.verdict, PAB_PASS);
@@ -825,7 +883,7 @@ START_TEST(throughput_drop_fails)
 	fill(base, REPS, 1000, 0.02, 0);
 	for (i = 0; i < REPS; i++)
 		head[i] = base[i] * (0.90 + 0.003 * sin((double)i));
-	for (rules = 0; rules < 2; rules++) {
+	for (rules = 0; rules < 3; rules++) {
 		in = cpu_input(base, head, NULL, REPS, (enum pab_rules)rules);
 		in.better = PAB_HIGHER_IS_BETTER;
 		ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
@@ -924,6 +982,156 @@ START_TEST(noise_guards_fail_under_perfab1)
 	ck_assert_int_eq(r.verdict, PAB_FAIL);
 	ck_assert_int_eq(r.fail_decider, PAB_DECIDED_TOLERANCE);
 	ck_assert_int_eq(r.beyond_noise, 1);
+}
+END_TEST
+
+START_TEST(perfab2_intersection_union)
+{
+	/* Every pair +4 U (6.25%). Null = base: head is worse than both
+	 * copies of the base, FAIL (guarded). Null 3 U worse than base as
+	 * well (an offset every non-base arm shares): head vs null is only
+	 * 100/67 = 1.49%, inside the 2% tolerance: no FAIL under perfab/2,
+	 * while perfab/1 FAILs (noise 3 U = 4.69% < 6.25%). */
+	static const double d[REPS] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+	double base[REPS], head[REPS], null[REPS];
+	struct pab_cell_input in;
+	struct pab_cell_result r;
+	size_t i;
+
+	exact_changes(base, head, d, REPS);
+	in = cpu_input(base, head, base, REPS, PAB_RULES_PERFAB2);
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_FAIL);
+	ck_assert_int_eq(r.fail_guarded, 1);
+	ck_assert_double_eq(r.change.lo, 4 * U);
+	ck_assert_double_eq(r.head_null.lo, 4 * U);
+	ck_assert_double_eq(r.fail_threshold, 2);
+	ck_assert_int_eq(r.fail_decider, PAB_DECIDED_TOLERANCE);
+
+	for (i = 0; i < REPS; i++)
+		null[i] = 67;
+	in.null = null;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(r.fail_guarded, 1);
+	ck_assert_double_eq_tol(r.head_null.lo, 100.0 / 67.0, 1e-12);
+	ck_assert_double_eq_tol(r.noise, 300.0 / 64.0, 1e-12);
+	ck_assert_double_eq(r.fail_threshold, 2); /* noise is a diagnostic */
+	in.rules = PAB_RULES_PERFAB1;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_FAIL);
+	ck_assert_int_eq(r.fail_guarded, 0);
+
+	/* Without a null arm perfab/2 FAILs on head vs base alone, and says
+	 * that FAIL was unguarded. */
+	in.rules = PAB_RULES_PERFAB2;
+	in.null = NULL;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_FAIL);
+	ck_assert_int_eq(r.fail_guarded, 0);
+	ck_assert_uint_eq(r.head_null.n, 0);
+
+	/* A null arm with pairs but fewer than 6: no head-vs-null interval,
+	 * so no guarded FAIL either. */
+	for (i = 0; i < REPS; i++)
+		null[i] = i < 5 ? 64 : NAN;
+	in.null = null;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(r.head_null.exists, 0);
+	ck_assert_uint_eq(r.head_null.n, 5);
+
+	/* PASS is the same as perfab/1's: the whole interval within 2%. */
+	for (i = 0; i < REPS; i++)
+		head[i] = 64 + (i % 2 ? 0.5 : -0.5);
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_PASS);
+	ck_assert_str_eq(pab_rules_name(PAB_RULES_PERFAB2), "perfab/2");
+}
+END_TEST
+
+START_TEST(tolerance_floor)
+{
+	/* 100000-byte peaks, head 0..12000 bytes above base: up to 12%, so a
+	 * 2% tolerance cannot PASS it; a 16384-byte floor is 16.384% of the
+	 * base median and does. rule12 has no tolerance and ignores it. */
+	static const double d[REPS] = { 0, 4096, 8192, 12000, 0, 4096,
+					8192, 0, 4096, 0, 8192, 4096 };
+	double base[REPS], head[REPS];
+	struct pab_cell_input in;
+	struct pab_cell_result r;
+	size_t i;
+	int rules;
+
+	for (i = 0; i < REPS; i++) {
+		base[i] = 100000;
+		head[i] = 100000 + d[i];
+	}
+	in = cpu_input(base, head, base, REPS, PAB_RULES_PERFAB2);
+	in.credit_eligible = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+	ck_assert_double_eq(r.floor_pct, 0);
+	in.floor_abs = 16384;
+	for (rules = 0; rules < 3; rules++) {
+		in.rules = (enum pab_rules)rules;
+		ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+		if (in.rules == PAB_RULES_RULE12) {
+			ck_assert_double_eq(r.tolerance, 0);
+			ck_assert_int_ne(r.verdict, PAB_PASS);
+			continue;
+		}
+		ck_assert_double_eq_tol(r.floor_pct, 16.384, 1e-12);
+		ck_assert_double_eq_tol(r.tolerance, 16.384, 1e-12);
+		ck_assert_double_eq_tol(r.allowance, 16.384, 1e-12);
+		ck_assert_int_eq(r.verdict, PAB_PASS);
+	}
+	/* A floor below the percentage changes nothing. */
+	in.rules = PAB_RULES_PERFAB2;
+	in.floor_abs = 1000; /* 1% */
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_double_eq(r.tolerance, 2);
+	ck_assert_double_eq_tol(r.floor_pct, 1, 1e-12);
+	/* A base median of 0 has no percentage floor. */
+	for (i = 0; i < REPS; i++)
+		base[i] = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_double_eq(r.floor_pct, 0);
+	in.floor_abs = -1;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.floor_abs = INFINITY;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+}
+END_TEST
+
+START_TEST(infinite_noise_does_not_disable_fail)
+{
+	/* Faults: three reps with a base of 0 where null saw 3, so the null
+	 * change has three +inf and the noise is +inf. Head is 100x worse.
+	 * The infinite noise is reported but sets no threshold: every rule
+	 * set FAILs (rule12 used to PASS it, perfab/1 could not FAIL it). */
+	double base[REPS], head[REPS], null[REPS];
+	struct pab_cell_input in;
+	struct pab_cell_result r;
+	size_t i;
+	int rules;
+
+	for (i = 0; i < REPS; i++) {
+		base[i] = i < 3 ? 0 : 50;
+		null[i] = i < 3 ? 3 : 50;
+		head[i] = i < 3 ? 300 : 5000;
+	}
+	for (rules = 0; rules < 3; rules++) {
+		in = cpu_input(base, head, null, REPS, (enum pab_rules)rules);
+		in.credit_eligible = 0;
+		ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+		ck_assert(isinf(r.noise) && r.noise > 0);
+		ck_assert_int_eq(r.noise_infinite, 1);
+		ck_assert_msg(r.verdict == PAB_FAIL, "%s: %s", pab_rules_name(in.rules),
+			      pab_verdict_name(r.verdict));
+		ck_assert(isfinite(r.fail_threshold));
+		ck_assert(isfinite(r.allowance));
+	}
 }
 END_TEST
 
@@ -1072,6 +1280,10 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, worked_example_credit_buys_cpu);
 	tcase_add_test(tc, worked_example_control_fails);
 	tcase_add_test(tc, small_n_never_decides);
+	tcase_add_test(tc, looks_plan_and_their_error);
+	tcase_add_test(tc, perfab2_intersection_union);
+	tcase_add_test(tc, tolerance_floor);
+	tcase_add_test(tc, infinite_noise_does_not_disable_fail);
 	tcase_add_test(tc, nan_pairs_are_skipped);
 	tcase_add_test(tc, null_without_pairs_is_no_null);
 	tcase_add_test(tc, ties_and_zeros);

@@ -99,7 +99,7 @@ START_TEST(aa_false_alarms_fixed_n)
 		for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
 			for (no_null = 0; no_null < 2; no_null++) {
 				struct sim_model m = model8(0.0);
-				struct sim_adaptive fixed = { ns[i], 0, 1, ns[i] };
+				struct sim_adaptive fixed = { ns[i], 0, 1, ns[i], 0, 0 };
 				struct sim_tally t;
 
 				m.burst = 0;
@@ -137,7 +137,7 @@ START_TEST(shift10_power_n15)
 {
 	static const double sigmas[] = { ARM_SIGMA8, 0.02, 0.03, ARM_SIGMA_WORST };
 	struct sim_model m = model8(0.10);
-	struct sim_adaptive fixed = { 15, 0, 1, 15 };
+	struct sim_adaptive fixed = { 15, 0, 1, 15, 0, 0 };
 	struct sim_tally t;
 	size_t s;
 	int r;
@@ -232,7 +232,7 @@ static const double shifts8[] = { 0.0, 0.01, 0.05, 0.10 };
 static const char *const labels8[] = { "identical", "+1%", "+5%", "+10%" };
 #define NSHIFTS8 (sizeof(shifts8) / sizeof(shifts8[0]))
 /* 12 reps, then +5 rounded up to blocks of 3 (+6) while INCONCLUSIVE, to 60. */
-static const struct sim_adaptive adaptive8 = { 12, 5, 3, 60 };
+static const struct sim_adaptive adaptive8 = { 12, 5, 3, 60, 0, 0 };
 
 START_TEST(adaptive_verdicts_under_interference)
 {
@@ -330,6 +330,106 @@ START_TEST(sensitivity_to_arm_sigma)
 }
 END_TEST
 
+/*
+ * The default adaptive plan (looks at 12, 24, 48, 96 reps, a plain 95%
+ * interval at every look, a row stopping at its first decided look) under
+ * perfab/2 with a 2% tolerance, in the five noise models of sim_model.h
+ * at arm sigma 1.5% and 5%. Asserted, for every model and sigma:
+ *   unchanged head (A/A):         FAIL <= 1%
+ *   head exactly 2% worse:        FAIL <= 5%
+ *   head 4% worse (2 tolerances): PASS <= 5%
+ * (doc/method.md derives the distribution-free bound of both 5% lines,
+ * 4.62%, which tests/test_stats checks exactly). In the offset model head
+ * and null are both 3% worse than base, so "2% worse" is against null and
+ * the head-vs-null test alone must hold FAIL down.
+ */
+#define EXPERIMENTS_LOOKS 600u
+
+START_TEST(error_rates_under_repeated_looks)
+{
+	static const double sigmas[] = { 0.015, 0.05 };
+	size_t i;
+	int k;
+
+	printf("\nrepeated looks: perfab/2, tolerance 2%%, looks 12/24/48/96, 95%% per look, rep sigma 5%%, seed %u, %u experiments\n",
+	       SEED, EXPERIMENTS_LOOKS);
+	printf("| noise     | arm sigma | A/A FAIL | A/A PASS | A/A reps | +2%% FAIL | +4%% PASS | +4%% FAIL | +4%% reps |\n");
+	for (k = 0; k < SIM_NOISE_COUNT; k++) {
+		for (i = 0; i < sizeof(sigmas) / sizeof(sigmas[0]); i++) {
+			struct sim_model m0 = sim_noise_model((enum sim_noise)k, sigmas[i], 0.0);
+			struct sim_model m1 = sim_noise_model((enum sim_noise)k, sigmas[i], 0.02);
+			struct sim_model m2 = sim_noise_model((enum sim_noise)k, sigmas[i], 0.04);
+			struct sim_tally t0, t1, t2;
+
+			run(&m0, &sim_default_looks, PAB_RULES_PERFAB2, EXPERIMENTS_LOOKS, &t0);
+			run(&m1, &sim_default_looks, PAB_RULES_PERFAB2, EXPERIMENTS_LOOKS, &t1);
+			run(&m2, &sim_default_looks, PAB_RULES_PERFAB2, EXPERIMENTS_LOOKS, &t2);
+			printf("| %-9s | %8.1f%% | %7.2f%% | %7.1f%% | %8.1f | %7.2f%% | %7.2f%% | %7.1f%% | %8.1f |\n",
+			       sim_noise_name((enum sim_noise)k), 100 * sigmas[i],
+			       pct(t0.verdict[PAB_FAIL], EXPERIMENTS_LOOKS),
+			       pct(t0.verdict[PAB_PASS], EXPERIMENTS_LOOKS),
+			       t0.reps_sum / EXPERIMENTS_LOOKS,
+			       pct(t1.verdict[PAB_FAIL], EXPERIMENTS_LOOKS),
+			       pct(t2.verdict[PAB_PASS], EXPERIMENTS_LOOKS),
+			       pct(t2.verdict[PAB_FAIL], EXPERIMENTS_LOOKS),
+			       t2.reps_sum / EXPERIMENTS_LOOKS);
+			ck_assert_double_le(pct(t0.verdict[PAB_FAIL], EXPERIMENTS_LOOKS), 1.0);
+			ck_assert_double_le(pct(t1.verdict[PAB_FAIL], EXPERIMENTS_LOOKS), 5.0);
+			ck_assert_double_le(pct(t2.verdict[PAB_PASS], EXPERIMENTS_LOOKS), 5.0);
+			/* The plan really is adaptive: every run looks at 12
+			 * first, none beyond 96. */
+			ck_assert_double_ge(t0.reps_sum, 12.0 * EXPERIMENTS_LOOKS);
+			ck_assert_double_le(t0.reps_sum, 96.0 * EXPERIMENTS_LOOKS);
+		}
+	}
+	/* At the VM's arm sigma an unchanged head mostly PASSes at the first
+	 * look and a clear 4% regression FAILs within two looks. */
+	{
+		struct sim_model m0 = sim_noise_model(SIM_LOGNORMAL, 0.015, 0.0);
+		struct sim_model m2 = sim_noise_model(SIM_LOGNORMAL, 0.015, 0.04);
+		struct sim_tally t0, t2;
+
+		run(&m0, &sim_default_looks, PAB_RULES_PERFAB2, EXPERIMENTS_LOOKS, &t0);
+		run(&m2, &sim_default_looks, PAB_RULES_PERFAB2, EXPERIMENTS_LOOKS, &t2);
+		ck_assert_double_ge(pct(t0.verdict[PAB_PASS], EXPERIMENTS_LOOKS), 99.0);
+		ck_assert_double_le(t0.reps_sum / EXPERIMENTS_LOOKS, 24.0);
+		ck_assert_double_ge(pct(t2.verdict[PAB_FAIL], EXPERIMENTS_LOOKS), 99.0);
+		ck_assert_double_le(t2.reps_sum / EXPERIMENTS_LOOKS, 30.0);
+	}
+	fflush(stdout);
+}
+END_TEST
+
+/*
+ * perfab/2 against perfab/1 on the same data, the fixed-n case of the
+ * FAIL guard: at n = 12, +5% under the issue #8 model, the intersection-
+ * union FAIL is never less powerful than perfab/1's max(allowance, noise)
+ * guard by more than a few experiments, and in the shared-offset model it
+ * holds FAIL at the tolerance where perfab/1 does not.
+ */
+START_TEST(perfab2_against_perfab1)
+{
+	struct sim_adaptive fixed12 = { 12, 0, 1, 12, 0, 0 };
+	struct sim_adaptive fixed48 = { 48, 0, 1, 48, 0, 0 };
+	struct sim_model m = model8(0.05);
+	struct sim_model off = sim_noise_model(SIM_OFFSET, 0.015, 0.02);
+	struct sim_tally p1, p2, o1, o2;
+
+	run(&m, &fixed12, PAB_RULES_PERFAB1, EXPERIMENTS, &p1);
+	run(&m, &fixed12, PAB_RULES_PERFAB2, EXPERIMENTS, &p2);
+	run(&off, &fixed48, PAB_RULES_PERFAB1, EXPERIMENTS, &o1);
+	run(&off, &fixed48, PAB_RULES_PERFAB2, EXPERIMENTS, &o2);
+	printf("\nperfab/2 vs perfab/1: +5%% at n = 12 (issue #8 model) FAIL %.1f%% vs %.1f%%; "
+	       "offset model, head 2%% worse than null, n = 48: FAIL %.1f%% vs %.1f%%\n",
+	       pct(p2.verdict[PAB_FAIL], EXPERIMENTS), pct(p1.verdict[PAB_FAIL], EXPERIMENTS),
+	       pct(o2.verdict[PAB_FAIL], EXPERIMENTS), pct(o1.verdict[PAB_FAIL], EXPERIMENTS));
+	ck_assert_uint_ge(p2.verdict[PAB_FAIL] + EXPERIMENTS / 200, p1.verdict[PAB_FAIL]);
+	ck_assert_double_le(pct(o2.verdict[PAB_FAIL], EXPERIMENTS), 5.0);
+	ck_assert_uint_gt(o1.verdict[PAB_FAIL], o2.verdict[PAB_FAIL]);
+	fflush(stdout);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
 	Suite *s = suite_create("stats-sim");
@@ -341,6 +441,8 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, coverage_of_true_median);
 	tcase_add_test(tc, adaptive_verdicts_under_interference);
 	tcase_add_test(tc, sensitivity_to_arm_sigma);
+	tcase_add_test(tc, error_rates_under_repeated_looks);
+	tcase_add_test(tc, perfab2_against_perfab1);
 	suite_add_tcase(s, tc);
 	return s;
 }
