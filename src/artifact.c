@@ -311,92 +311,16 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 	fputs("]\n}\n", f);
 }
 
-static char *dir_of(const char *path)
+static int write_artifact_fn(FILE *f, void *arg)
 {
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
+	write_artifact(f, arg);
+	return ferror(f) ? -1 : 0;
 }
 
 int pab_artifact_save(const struct pab_experiment *e, const char *path,
 		      char **why)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	char *dir = dir_of(path);
-	FILE *f = NULL;
-	int fd = -1, dfd, err = 0, ret = -1;
-	long half;
-
-	*why = NULL;
-	pab_crash_point("checkpoint: before the temp file");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = errno;
-		*why = xasprintf("cannot create '%s': %s", tmp, strerror(err));
-		goto out_free;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = errno;
-		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-		goto out_unlink;
-	}
-	write_artifact(f, e);
-	/* A crash point with the temp file torn: half of it on disk. */
-	half = ftell(f) / 2;
-	if (fflush(f) == 0 && half > 0 && getenv("PERFAB_TEST_CRASH_AT") &&
-	    ftruncate(fd, half) == 0) {
-		pab_crash_point("checkpoint: temp file half written");
-		rewind(f);
-		write_artifact(f, e);
-	}
-	if (fflush(f) || ferror(f) || fsync(fd)) {
-		err = errno ? errno : EIO;
-		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-		goto out_unlink;
-	}
-	if (fclose(f)) {
-		f = NULL;
-		fd = -1;
-		err = errno;
-		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-		goto out_unlink;
-	}
-	f = NULL;
-	fd = -1;
-	pab_crash_point("checkpoint: temp file synced, not renamed");
-	if (rename(tmp, path)) {
-		err = errno;
-		*why = xasprintf("cannot rename '%s' to '%s': %s", tmp, path,
-				 strerror(err));
-		goto out_unlink;
-	}
-	pab_crash_point("checkpoint: renamed, directory not synced");
-	/* The rename is durable only once the directory entry is. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	ret = 0;
-	goto out_free;
-
-out_unlink:
-	if (f)
-		fclose(f);
-	else if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-out_free:
-	free(dir);
-	free(tmp);
-	if (ret)
-		errno = err;
-	return ret;
+	return pab_write_file_atomic(path, write_artifact_fn, (void *)e, why);
 }
 
 /* ------------------------------------------------------------------ */

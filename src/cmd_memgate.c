@@ -218,14 +218,18 @@ static void warn_spread(struct gate_table *t, double tolerance)
 /* ------------------------------------------------------------------ */
 /* record                                                             */
 
+static int write_text_line(FILE *f, void *arg)
+{
+	return fprintf(f, "%s\n", (const char *)arg) < 0 ? -1 : 0;
+}
+
 static int memgate_record(int argc, char **argv)
 {
 	const char *out = NULL, *arm = NULL, *arm_used = NULL;
 	struct pab_strlist runs = { 0 };
 	struct gate_table t;
 	cJSON *root, *sc;
-	char *text, *tmp, *cpu;
-	FILE *f;
+	char *text, *cpu, *why;
 	size_t s, r;
 	int ret;
 	const struct pab_option opts[] = {
@@ -271,22 +275,14 @@ static int memgate_record(int argc, char **argv)
 		cJSON_AddNumberToObject(sc, t.scenario[s], round(scenario_min(&t, s)));
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
-	tmp = xasprintf("%s.tmp.%ld", out, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f || fprintf(f, "%s\n", text) < 0 || fflush(f) || fsync(fileno(f)) ||
-	    fclose(f) || rename(tmp, out)) {
-		int err = errno;
-
-		if (f)
-			unlink(tmp);
-		fprintf(stderr, "perfab: error: cannot write baseline '%s': %s\n", out,
-			strerror(err));
+	if (pab_write_file_atomic(out, write_text_line, text, &why)) {
+		fprintf(stderr, "perfab: error: cannot write baseline: %s\n", why);
+		free(why);
 		ret = PAB_EXIT_RUNTIME;
 	} else {
 		fprintf(stderr, "perfab: memgate baseline of %zu scenario%s from %zu run%s -> %s\n",
 			t.n, t.n == 1 ? "" : "s", t.n_runs, t.n_runs == 1 ? "" : "s", out);
 	}
-	free(tmp);
 	cJSON_free(text);
 out_release:
 	free(cpu);
