@@ -20,6 +20,7 @@
 #include "argv_split.h"
 #include "artifact.h"
 #include "rotation.h"
+#include "runconf.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -294,6 +295,28 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 		fputc(',', f); jw_key(&w, "program"); jw_str_or_null(&w, row->program);
 		fputc(',', f); jw_key(&w, "argv"); jw_argv(&w, row->argv, row->argc);
 		fputc(',', f); jw_key(&w, "params"); jw_kv(&w, row->params, row->n_params);
+		if (row->exe_sha256) {
+			size_t a, k = 0;
+
+			fputc(',', f);
+			jw_key(&w, "executables");
+			fputc('{', f);
+			for (a = 0; a < e->n_arms; a++) {
+				if (!row->exe_sha256[a])
+					continue;
+				if (k++)
+					fputc(',', f);
+				jw_key(&w, e->arms[a].name);
+				fputc('{', f);
+				jw_key(&w, "path");
+				jw_str_or_null(&w, row->exes ? row->exes[a] : NULL);
+				fputc(',', f);
+				jw_key(&w, "sha256");
+				jw_str(&w, row->exe_sha256[a]);
+				fputc('}', f);
+			}
+			fputc('}', f);
+		}
 		fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
 			row->failed ? "true" : "false");
 		jw_key(&w, "fail_reason"); jw_str_or_null(&w, row->fail_reason);
@@ -321,6 +344,111 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 		      char **why)
 {
 	return pab_write_file_atomic(path, write_artifact_fn, (void *)e, why);
+}
+
+/* ------------------------------------------------------------------ */
+/* The checked JSON reader                                            */
+
+/* Byte offset of the first "\u0000" inside a string, or -1. */
+static long find_nul_escape(const char *text, size_t len)
+{
+	size_t i;
+	int in_string = 0;
+
+	for (i = 0; i < len; i++) {
+		if (!in_string) {
+			if (text[i] == '"')
+				in_string = 1;
+			continue;
+		}
+		if (text[i] == '"') {
+			in_string = 0;
+		} else if (text[i] == '\\' && i + 1 < len) {
+			if (text[i + 1] == 'u' && i + 5 < len && !memcmp(text + i + 2, "0000", 4))
+				return (long)i;
+			i++; /* the escaped character */
+		}
+	}
+	return -1;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first key some object under v holds twice, or NULL. */
+static const char *find_duplicate_key(const cJSON *v)
+{
+	const cJSON *it;
+	const char *dup = NULL;
+
+	if (cJSON_IsObject(v) && v->child && v->child->next) {
+		size_t n = 0, i;
+		const char **keys;
+
+		cJSON_ArrayForEach(it, v)
+			n++;
+		keys = xcalloc(n, sizeof(*keys));
+		n = 0;
+		cJSON_ArrayForEach(it, v)
+			keys[n++] = it->string ? it->string : "";
+		qsort(keys, n, sizeof(*keys), cmp_key);
+		for (i = 1; i < n && !dup; i++)
+			if (!strcmp(keys[i - 1], keys[i]))
+				dup = keys[i];
+		free(keys);
+	}
+	for (it = v ? v->child : NULL; it && !dup; it = it->next)
+		dup = find_duplicate_key(it);
+	return dup;
+}
+
+cJSON *pab_json_parse(const char *text, size_t len, char **why)
+{
+	const char *end = NULL, *dup;
+	cJSON *root;
+	long nul;
+
+	*why = NULL;
+	nul = find_nul_escape(text, len);
+	if (nul >= 0) {
+		*why = xasprintf("a string holds \\u0000 (at byte %ld): NUL is not allowed "
+				 "in perfab's JSON", nul);
+		return NULL;
+	}
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at && at >= text && at <= text + len ?
+			(size_t)(at - text) : 0;
+
+		*why = xasprintf("not valid JSON (error near byte %zu)", off);
+		return NULL;
+	}
+	/* cJSON stops after the first value: refuse what follows it (two
+	 * documents concatenated, or junk appended), as a JSON reader must. */
+	while (end < text + len && *end && strchr(" \t\n\r", *end))
+		end++;
+	if (end != text + len) {
+		*why = xasprintf("not valid JSON (data after the top-level value, at byte %zu)",
+				 (size_t)(end - text));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	dup = find_duplicate_key(root);
+	if (dup) {
+		*why = xasprintf("an object holds the key '%s' twice: JSON readers disagree "
+				 "on which one counts", pab_term_safe(dup));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+int pab_artifact_load_exit_code(int load_ret)
+{
+	return load_ret == PAB_ARTIFACT_BAD_PROTOCOL ? PAB_EXIT_REFUSED : PAB_EXIT_USAGE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -447,8 +575,10 @@ static int load_arm(struct loader *ld, const cJSON *o, size_t i,
 	arm->name = get_string(ld, o, "name", ctx, 0);
 	if (!arm->name)
 		return -1;
-	if (!*arm->name)
-		return fail(ld, "%s: empty arm name", ctx);
+	if (!pab_valid_arm_name(arm->name))
+		return fail(ld, "%s: arm name '%.100s' is not valid (letters, digits, '_', "
+			    "'-', '.', not starting with '.' or '-')", ctx,
+			    pab_term_safe(arm->name));
 	snprintf(path, sizeof(path), "%s.argv", ctx);
 	if (load_argv(ld, get(ld, o, "argv", ctx), path, &arm->argv, &arm->argc))
 		return -1;
@@ -567,6 +697,46 @@ static int load_rep(struct loader *ld, const struct pab_experiment *e,
 	return 0;
 }
 
+/* 1 when s is 64 lowercase hex digits. */
+static int is_sha256_hex(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++)
+		if (!s[i] || !strchr("0123456789abcdef", s[i]))
+			return 0;
+	return !s[64];
+}
+
+/* rows[i].executables: {"ARM": {"path": "...", "sha256": "HEX"}, ...}. */
+static int load_executables(struct loader *ld, const struct pab_experiment *e,
+			    const cJSON *o, const char *ctx, struct pab_row *row)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsObject(o))
+		return fail(ld, "%s.executables must be an object", ctx);
+	row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
+	row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+	cJSON_ArrayForEach(it, o) {
+		int a = pab_experiment_arm_index(e, it->string);
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "sha256");
+
+		if (a < 0)
+			return fail(ld, "%s.executables: '%.100s' is not an arm", ctx,
+				    pab_term_safe(it->string));
+		if (!cJSON_IsObject(it) || !cJSON_IsString(d) ||
+		    !is_sha256_hex(d->valuestring) || (p && !cJSON_IsString(p) && !cJSON_IsNull(p)))
+			return fail(ld, "%s.executables.%s must be {\"path\": STRING, "
+				    "\"sha256\": 64 hex digits}", ctx, it->string);
+		row->exe_sha256[a] = xstrdup(d->valuestring);
+		if (cJSON_IsString(p))
+			row->exes[a] = xstrdup(p->valuestring);
+	}
+	return 0;
+}
+
 static int load_row(struct loader *ld, const struct pab_experiment *e,
 		    const cJSON *o, size_t i, struct pab_row *row)
 {
@@ -580,7 +750,7 @@ static int load_row(struct loader *ld, const struct pab_experiment *e,
 	row->name = get_string(ld, o, "name", ctx, 0);
 	if (!row->name)
 		return -1;
-	snprintf(ctx, sizeof(ctx), "rows[%zu] ('%.200s')", i, row->name);
+	snprintf(ctx, sizeof(ctx), "rows[%zu] ('%.200s')", i, pab_term_safe(row->name));
 	v = cJSON_GetObjectItemCaseSensitive(o, "workload");
 	if (v && !cJSON_IsNull(v))
 		row->workload = get_string(ld, o, "workload", ctx, 1);
@@ -602,6 +772,9 @@ static int load_row(struct loader *ld, const struct pab_experiment *e,
 	if (v && load_kv(ld, v, path, &row->params, &row->n_params))
 		return -1;
 	if (get_bool(ld, o, "control", ctx, &row->control))
+		return -1;
+	v = cJSON_GetObjectItemCaseSensitive(o, "executables");
+	if (v && load_executables(ld, e, v, ctx, row))
 		return -1;
 	v = cJSON_GetObjectItemCaseSensitive(o, "failed");
 	row->failed = cJSON_IsTrue(v);
@@ -632,31 +805,16 @@ int pab_artifact_parse(const char *text, size_t len,
 		       struct pab_experiment *e, char **why)
 {
 	struct loader ld = { NULL };
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	cJSON *root = pab_json_parse(text, len, &ld.why);
 	const cJSON *v, *it;
 	char *schema;
 	size_t i, n;
 	double seed;
+	int ret = -1;
 
 	pab_experiment_init(e);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		size_t off = at && at >= text && at <= text + len ?
-			(size_t)(at - text) : 0;
-
-		fail(&ld, "not valid JSON (error near byte %zu)", off);
+	if (!root)
 		goto out_fail;
-	}
-	/* cJSON stops after the first value: refuse what follows it (two
-	 * artifacts concatenated, or junk appended), as a JSON reader must. */
-	while (end < text + len && *end && strchr(" \t\n\r", *end))
-		end++;
-	if (end != text + len) {
-		fail(&ld, "not valid JSON (data after the top-level value, at byte %zu)",
-		     (size_t)(end - text));
-		goto out_fail;
-	}
 	if (!cJSON_IsObject(root)) {
 		fail(&ld, "the top level must be a JSON object");
 		goto out_fail;
@@ -785,6 +943,10 @@ int pab_artifact_parse(const char *text, size_t len,
 	}
 	if (ld.why)
 		goto out_fail; /* a problem recorded on a path that went on */
+	if (pab_experiment_check_protocol(e, &ld.why)) {
+		ret = PAB_ARTIFACT_BAD_PROTOCOL;
+		goto out_fail;
+	}
 	cJSON_Delete(root);
 	*why = NULL;
 	return 0;
@@ -793,7 +955,7 @@ out_fail:
 	cJSON_Delete(root);
 	pab_experiment_release(e);
 	*why = ld.why ? ld.why : xstrdup("invalid artifact");
-	return -1;
+	return ret;
 }
 
 int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)

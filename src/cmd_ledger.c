@@ -89,10 +89,10 @@ static int load_judgeable(const char *const *paths, size_t n,
 			ret = pab_pool_load_input(paths[i], &in[i]);
 			if (ret)
 				break;
-		} else if (pab_artifact_load(paths[i], &in[i], &why)) {
+		} else if ((ret = pab_artifact_load(paths[i], &in[i], &why))) {
 			fprintf(stderr, "perfab: error: %s\n", why);
 			free(why);
-			ret = PAB_EXIT_USAGE;
+			ret = pab_artifact_load_exit_code(ret);
 			break;
 		}
 		ret = check_judgeable(paths[i], &in[i]);

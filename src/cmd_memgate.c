@@ -110,12 +110,13 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 		struct pab_experiment e;
 		const char *arm_name = arm_opt;
 		char *why;
-		int arm;
+		int arm, lr;
 
-		if (pab_artifact_load(runs->v[i], &e, &why)) {
+		lr = pab_artifact_load(runs->v[i], &e, &why);
+		if (lr) {
 			fprintf(stderr, "perfab: error: %s\n", why);
 			free(why);
-			return PAB_EXIT_USAGE;
+			return pab_artifact_load_exit_code(lr);
 		}
 		if (e.stopped_by && !strcmp(e.stopped_by, "sanity-gate")) {
 			fprintf(stderr, "perfab: no verdict: '%s' was stopped by the sanity gate: its "

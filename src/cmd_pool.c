@@ -51,9 +51,15 @@ out_delete:
 int pab_pool_load_input(const char *path, struct pab_experiment *e)
 {
 	char *why, *proto;
+	int ret = pab_artifact_load(path, e, &why);
 
-	if (!pab_artifact_load(path, e, &why))
+	if (!ret)
 		return 0;
+	if (ret == PAB_ARTIFACT_BAD_PROTOCOL) {
+		fprintf(stderr, "perfab: error: %s\n", why);
+		free(why);
+		return PAB_EXIT_REFUSED;
+	}
 	proto = foreign_protocol(path);
 	if (proto) {
 		fprintf(stderr, "perfab: refused to pool: protocol differs: '%s' records %s, this "

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "argv_split.h"
+#include "artifact.h"
 #include "runconf.h"
 #include "util.h"
 #include "../workloads/suite.h"
@@ -22,7 +23,9 @@ int pab_valid_arm_name(const char *name)
 {
 	size_t n = strlen(name), i;
 
-	if (!n || n > 64)
+	/* Arm names become directory names (--preserve-builds DIR/NAME):
+	 * never ".", "..", a hidden name or one that reads as an option. */
+	if (!n || n > 64 || name[0] == '.' || name[0] == '-')
 		return 0;
 	for (i = 0; i < n; i++) {
 		char c = name[i];
@@ -58,8 +61,8 @@ int pab_arm_from_spec(struct pab_experiment *e, const char *spec, char **why)
 	}
 	name = xstrndup(spec, (size_t)(eq - spec));
 	if (!pab_valid_arm_name(name)) {
-		*why = xasprintf("arm name '%s' is not valid: use letters, digits, '_', '-', '.'",
-				 name);
+		*why = xasprintf("arm name '%s' is not valid: use letters, digits, '_', '-', '.' "
+				 "(not first: '.', '-')", pab_term_safe(name));
 		free(name);
 		return -1;
 	}
@@ -226,7 +229,7 @@ static int cfg_arm(struct cfg_ctx *c, struct pab_experiment *e,
 		return -1;
 	v = cJSON_GetObjectItemCaseSensitive(o, "name");
 	if (!cJSON_IsString(v) || !pab_valid_arm_name(v->valuestring))
-		return cfg_fail(c, "%s.name must be a name of letters, digits, '_', '-', '.'",
+		return cfg_fail(c, "%s.name must be a name of letters, digits, '_', '-', '.' (not first: '.', '-')",
 				ctx);
 	if (pab_experiment_arm_index(e, v->valuestring) >= 0)
 		return cfg_fail(c, "arm '%s' is defined twice", v->valuestring);
@@ -374,7 +377,6 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 {
 	struct cfg_ctx c = { NULL, name };
 	size_t i;
-	const char *end = NULL;
 	cJSON *root = NULL;
 	const cJSON *v, *it;
 	char *inner = NULL;
@@ -382,17 +384,13 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
 	s->controls = s->workloads = NULL;
 	*why = NULL;
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (!root || !cJSON_IsObject(root)) {
-		cfg_fail(&c, "not a JSON object (check the syntax)");
+	root = pab_json_parse(text, len, &inner);
+	if (!root) {
+		cfg_fail(&c, "not a JSON object (check the syntax): %s", inner);
 		goto out;
 	}
-	/* Only blanks may follow the object (cJSON stops after it). */
-	while (end < text + len && *end && strchr(" \t\n\r", *end))
-		end++;
-	if (end != text + len) {
-		cfg_fail(&c, "not a JSON object (data after its closing '}', at byte %zu)",
-			 (size_t)(end - text));
+	if (!cJSON_IsObject(root)) {
+		cfg_fail(&c, "not a JSON object (check the syntax)");
 		goto out;
 	}
 	{

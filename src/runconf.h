@@ -57,7 +57,8 @@ struct pab_row_def;
 struct pab_row *pab_add_builtin_row(struct pab_experiment *e,
 				    const struct pab_row_def *def);
 
-/* 1 when name is a valid arm/row name: [A-Za-z0-9_.-]+, at most 64 chars. */
+/* 1 when name is a valid arm name: [A-Za-z0-9_.-]+, at most 64 chars, not
+ * starting with '.' or '-' (so never "." or ".."). */
 int pab_valid_arm_name(const char *name);
 
 /*
