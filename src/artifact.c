@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -993,4 +996,102 @@ int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)
 		free(inner);
 	}
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The lock and stale temp files                                      */
+
+int pab_artifact_lock(const char *path, char **why)
+{
+	char *lock = xasprintf("%s.lock", path);
+	struct stat a, b;
+	int fd = -1, tries, err = 0;
+
+	*why = NULL;
+	for (tries = 0; tries < 16; tries++) {
+		fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+		if (fd < 0) {
+			err = errno;
+			*why = xasprintf("cannot open the lock file '%s': %s", lock,
+					 strerror(err));
+			break;
+		}
+		if (fstat(fd, &a) || !S_ISREG(a.st_mode)) {
+			err = EEXIST;
+			*why = xasprintf("'%s' is not a regular file: perfab uses it as the "
+					 "lock of '%s'; remove it", lock, path);
+			break;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			err = errno;
+			if (err == EWOULDBLOCK)
+				*why = xasprintf("'%s' is in use: another perfab run writes it "
+						 "(it holds '%s'); wait for it to finish, or "
+						 "choose another --out", path, lock);
+			else
+				*why = xasprintf("cannot lock '%s': %s", lock, strerror(err));
+			break;
+		}
+		/* Locked: but is it still the file at that name? A holder that
+		 * finished unlinks it; then lock the new one. */
+		if (!stat(lock, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			free(lock);
+			return fd;
+		}
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!*why) {
+		err = EAGAIN;
+		*why = xasprintf("cannot lock '%s': it keeps being replaced", lock);
+	}
+	free(lock);
+	errno = err;
+	return -1;
+}
+
+void pab_artifact_unlock(const char *path, int fd)
+{
+	char *lock;
+
+	if (fd < 0)
+		return;
+	lock = xasprintf("%s.lock", path);
+	unlink(lock);
+	close(fd);
+	free(lock);
+}
+
+size_t pab_artifact_clean_temps(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	size_t removed = 0;
+	struct dirent *de;
+	DIR *d;
+	int dfd;
+
+	d = opendir(*dir ? dir : "/");
+	dfd = d ? dirfd(d) : -1;
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		long pid;
+
+		if (!pab_is_own_temp(base, de->d_name, &pid))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (pid == (long)getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue; /* its writer may still be at work */
+		if (!unlinkat(dfd, de->d_name, 0))
+			removed++;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return removed;
 }

@@ -60,4 +60,27 @@ int pab_artifact_parse(const char *text, size_t len,
 /* Read and parse path; same contract, reasons include the path. */
 int pab_artifact_load(const char *path, struct pab_experiment *e, char **why);
 
+/*
+ * pab_artifact_lock: take the artifact's lock, an exclusive flock on
+ * PATH.lock (created beside it, a regular file, never followed through a
+ * symlink), without waiting. Held by `perfab run` (and --resume) for the
+ * run's life and by `perfab pool -o`, so two writers of one artifact
+ * never interleave. Returns the lock's descriptor, or -1 with errno
+ * (EWOULDBLOCK: another process holds it) and a reason (caller frees) in
+ * *why.
+ */
+int pab_artifact_lock(const char *path, char **why);
+
+/* Remove PATH.lock and release the lock fd (a no-op for fd < 0). */
+void pab_artifact_unlock(const char *path, int fd);
+
+/*
+ * pab_artifact_clean_temps: remove the temp files pab_write_file_atomic()
+ * left beside path when a writer died mid-checkpoint — only names of its
+ * exact pattern (pab_is_own_temp), only regular files owned by this user,
+ * only when the PID in the name is no longer running. Call it holding the
+ * artifact's lock. Returns how many were removed.
+ */
+size_t pab_artifact_clean_temps(const char *path);
+
 #endif /* PAB_ARTIFACT_H */

@@ -67,6 +67,7 @@ struct run {
 	int use_cgroup;
 	long max_procs;
 	size_t checkpoints;        /* written so far */
+	int lock_fd;               /* pab_artifact_lock() on out */
 };
 
 /* What at_gate() attached to one child. */
@@ -256,10 +257,16 @@ static char *exe_for(const struct pab_arm *arm, const struct pab_row *row,
 	return exe;
 }
 
+/*
+ * Resolve and digest every executable of every (row, arm): arm->exe and
+ * arm->sha256 are row 0's (the artifact's arms[].exe and sha256), each
+ * row's own go to row->exes and row->exe_sha256 (rows[].executables), so
+ * --resume can verify every program it runs, not only the first row's.
+ */
 static void resolve_arms(struct run *r)
 {
 	struct pab_experiment *e = &r->e;
-	size_t a, len0 = 0;
+	size_t a, ri, len0 = 0;
 
 	for (a = 0; a < e->n_arms; a++) {
 		struct pab_arm *arm = &e->arms[a];
@@ -277,6 +284,28 @@ static void resolve_arms(struct run *r)
 			warning("arm executables have paths of different lengths ('%s' vs '%s'): "
 				"identical binaries have measured 17%% apart for that alone; "
 				"use paths of equal length", e->arms[0].exe, arm->exe);
+	}
+	for (ri = 0; ri < e->n_rows; ri++) {
+		struct pab_row *row = &e->rows[ri];
+
+		row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
+		row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+		for (a = 0; a < e->n_arms; a++) {
+			struct pab_arm *arm = &e->arms[a];
+			char *why;
+
+			if (!ri || arm->argc) { /* the arm's own executable */
+				row->exes[a] = xstrdup(arm->exe);
+				row->exe_sha256[a] = xstrdup(arm->sha256);
+				continue;
+			}
+			row->exes[a] = exe_for(arm, row, &why);
+			if (!row->exes[a])
+				die(PAB_EXIT_USAGE, "%s", why);
+			row->exe_sha256[a] = pab_sha256_file(row->exes[a]);
+			if (!row->exe_sha256[a])
+				die_errno("cannot read '%s' to digest it", row->exes[a]);
+		}
 	}
 }
 
@@ -916,7 +945,7 @@ struct run_opts {
 	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
 	const char *counters, *resume, *shard, *preserve;
 	struct pab_strlist arm_specs, tolerances, head_env;
-	int null_arm, no_sanity, quiet, no_cgroup;
+	int null_arm, no_sanity, quiet, no_cgroup, trust;
 	uint64_t reps, max_reps, seed, max_procs;
 	double timeout_s, interval_ms, scale, margin;
 };
@@ -1099,16 +1128,21 @@ static void preserve_builds(struct pab_experiment *e, const char *dir)
 	}
 }
 
-/* Build a fresh experiment from config and options. */
-static void setup_fresh(struct run *r, struct run_opts *o)
+/*
+ * The experiment's definition — arms (argv, env) and rows (program, argv,
+ * params) — from --config, --arm, --arms, --head-env, --null-arm,
+ * --workloads and --shard into r->e, the config's settings into *cs. A
+ * fresh run continues from it; --resume checks the artifact against it.
+ */
+static void define_experiment(struct run *r, struct run_opts *o,
+			      struct pab_config_settings *cs)
 {
-	struct pab_config_settings cs;
 	size_t i;
 	char *why;
 
-	cs.reps = cs.max_reps = cs.seed = cs.timeout_s = cs.scale = NAN;
-	cs.controls = cs.workloads = NULL;
-	if (o->config && pab_config_load(o->config, &r->e, &cs, &why))
+	cs->reps = cs->max_reps = cs->seed = cs->timeout_s = cs->scale = NAN;
+	cs->controls = cs->workloads = NULL;
+	if (o->config && pab_config_load(o->config, &r->e, cs, &why))
 		die(PAB_EXIT_USAGE, "%s", why);
 	for (i = 0; i < o->arm_specs.n; i++)
 		if (pab_arm_from_spec(&r->e, o->arm_specs.v[i], &why))
@@ -1125,7 +1159,7 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 		die(PAB_EXIT_USAGE, "one arm ('%s') is nothing to compare: add a head arm or --null-arm",
 		    r->e.arms[0].name);
 	if (!o->workloads)
-		o->workloads = cs.workloads;
+		o->workloads = cs->workloads;
 	for (i = 0; i < r->e.n_arms; i++)
 		if (!r->e.arms[i].argc && !(o->workloads || r->e.n_rows))
 			die(PAB_EXIT_USAGE, "arm '%s' has an empty command", r->e.arms[i].name);
@@ -1158,6 +1192,16 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 	}
 	if (o->shard)
 		apply_shard(&r->e, o->shard);
+}
+
+/* Build a fresh experiment from config and options. */
+static void setup_fresh(struct run *r, struct run_opts *o)
+{
+	struct pab_config_settings cs;
+	size_t i;
+	char *why;
+
+	define_experiment(r, o, &cs);
 	if (!o->controls)
 		o->controls = cs.controls;
 	if (o->controls)
@@ -1217,42 +1261,324 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 	cJSON_AddItemToObject(r->e.run, "cpus", string_or_null_json(o->cpus));
 }
 
-static double run_number(const cJSON *run, const char *key, double dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+/*
+ * The options of `perfab run`, declared once: the parser, --help and the
+ * range checks of settings read back from an artifact (--resume) all use
+ * this table. cmd_run() parses into opt and works on a copy.
+ */
+static struct run_opts opt;
+static const struct pab_option run_options[] = {
+	OPT_STRING(0, "config", &opt.config, "FILE", "arms, rows and settings from a JSON file"),
+	OPT_LIST(0, "arm", &opt.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
+	OPT_STRING(0, "arms", &opt.arms, "A,B", "select and order arms (base: the arm named base, else the first)"),
+	OPT_FLAG(0, "null-arm", &opt.null_arm, "add arm 'null': base's exact argv and env again"),
+	OPT_LIST(0, "head-env", &opt.head_env, "'K=V || K=V2'", "head variants in one rotation: arms head, hd01, ..."),
+	OPT_STRING('w', "workloads", &opt.workloads, "SEL", "built-in rows: =exact, substring, '|'"),
+	OPT_U64('n', "reps", &opt.reps, "N", "reps per row, rounded up to complete blocks (default 12)", 1, 1000000),
+	OPT_U64(0, "max-reps", &opt.max_reps, "N", "adaptive cap for INCONCLUSIVE rows (default: --reps)", 1, 1000000),
+	OPT_STRING('o', "out", &opt.out, "FILE", "artifact path (default perfab-run.json)"),
+	OPT_STRING(0, "resume", &opt.resume, "FILE", "continue an interrupted run from its checkpoint"),
+	OPT_FLAG(0, "trust-artifact", &opt.trust, "--resume: run the arms and rows the artifact records unchecked"),
+	OPT_STRING(0, "shard", &opt.shard, "I/N", "run only rows i with i mod N = I-1 (for pooling)"),
+	OPT_STRING(0, "cpus", &opt.cpus, "LIST", "CPUs for the children, e.g. 1-3"),
+	OPT_FLAG(0, "no-sanity-gate", &opt.no_sanity, "do not stop when a head's RSS blows up at rep 0"),
+	OPT_STRING(0, "preserve-builds", &opt.preserve, "DIR", "copy each arm's executable (SHA-256 checked) first"),
+	OPT_U64(0, "seed", &opt.seed, "N", "seed for workloads (default: random, recorded)", 0, 9007199254740991.0),
+	OPT_DOUBLE(0, "timeout", &opt.timeout_s, "S", "kill a child (its whole group) after S seconds (default 600, 0 = none)", 0, 1e7),
+	OPT_U64(0, "max-procs", &opt.max_procs, "N", "kill a child whose process tree exceeds N processes (default 512)", 1, 1000000),
+	OPT_DOUBLE(0, "sample-interval", &opt.interval_ms, "MS", "tree RSS/PSS sampling interval (default 10)", 0.1, 60000),
+	OPT_LIST(0, "tolerance", &opt.tolerances, "[METRIC=]PCT", "perfab/1 tolerance (default 2 for every metric)"),
+	OPT_STRING(0, "rules", &opt.rules, "RULES", "perfab/1 (default) or rule12"),
+	OPT_STRING(0, "controls", &opt.controls, "SEL", "rows that must stay unchanged"),
+	OPT_DOUBLE(0, "equivalence-margin", &opt.margin, "PCT", "controls' equivalence margin (default 3)", 0, 1000),
+	OPT_DOUBLE(0, "scale", &opt.scale, "X", "scale built-in workloads' work (default 1)", 1e-6, 1e6),
+	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
+	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),
+	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
+	OPT_END(),
+};
 
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : dflt;
+static const struct pab_option *run_option(const char *long_name)
+{
+	const struct pab_option *o;
+
+	for (o = run_options; o->type != PAB_OPT_END; o++)
+		if (!strcmp(o->long_name, long_name))
+			return o;
+	BUG("no option --%s", long_name);
 }
 
-static const char *run_string(const cJSON *run, const char *key)
+/*
+ * One number of the artifact's "run" object, checked against the range of
+ * the option that sets it, before any cast. Absent or null: dflt.
+ */
+static int run_setting(const cJSON *run, const char *key, const char *option,
+		       double dflt, double *out, char **why)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+	const struct pab_option *o = run_option(option);
+	double x;
 
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	*out = dflt;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	if (!isfinite(x) || x < o->min || x > o->max ||
+	    (o->type == PAB_OPT_U64 && x != floor(x))) {
+		*why = xasprintf("run.%s must be %s in [%g, %g] (the range of --%s)", key,
+				 o->type == PAB_OPT_U64 ? "a whole number" : "a number",
+				 o->min, o->max, option);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+int pab_resume_settings_read(const cJSON *run, struct pab_resume_settings *s,
+			     char **why)
+{
+	static const char *const flags[] = { "cgroup", "sanity_gate", NULL };
+	static const char *const strings[] = { "counters", "cpus", NULL };
+	double max_procs;
+	size_t i;
+
+	*why = NULL;
+	memset(s, 0, sizeof(*s));
+	if (!cJSON_IsObject(run)) {
+		*why = xstrdup("'run' must be an object");
+		return -1;
+	}
+	if (run_setting(run, "sample_interval_ms", "sample-interval", 10, &s->interval_ms, why) ||
+	    run_setting(run, "timeout_s", "timeout", 600, &s->timeout_s, why) ||
+	    run_setting(run, "scale", "scale", 1, &s->scale, why) ||
+	    run_setting(run, "max_procs", "max-procs", 512, &max_procs, why))
+		return -1;
+	s->max_procs = (uint64_t)max_procs;
+	for (i = 0; flags[i]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, flags[i]);
+
+		if (v && !cJSON_IsBool(v) && !cJSON_IsNull(v)) {
+			*why = xasprintf("run.%s must be true or false", flags[i]);
+			return -1;
+		}
+	}
+	s->no_cgroup = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "cgroup"));
+	s->no_sanity = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "sanity_gate"));
+	for (i = 0; strings[i]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, strings[i]);
+
+		if (v && !cJSON_IsString(v) && !cJSON_IsNull(v)) {
+			*why = xasprintf("run.%s must be a string or null", strings[i]);
+			return -1;
+		}
+	}
+	s->counters = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "counters"));
+	s->cpus = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "cpus"));
+	return 0;
+}
+
+static int kv_same(const struct pab_kv *a, size_t na, const struct pab_kv *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++) {
+		const char *v = pab_kv_get(b, nb, a[i].key);
+
+		if (!v || strcmp(v, a[i].value))
+			return 0;
+	}
+	return 1;
+}
+
+static int argv_same(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return 0;
+	return 1;
+}
+
+static int str_same(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* What the recorded definition rec does differently from given, or NULL. */
+static char *definition_mismatch(const struct pab_experiment *given,
+				 const struct pab_experiment *rec)
+{
+	size_t i;
+
+	if (given->n_arms != rec->n_arms)
+		return xasprintf("it records %zu arms, the command line defines %zu",
+				 rec->n_arms, given->n_arms);
+	for (i = 0; i < rec->n_arms; i++) {
+		const struct pab_arm *g = &given->arms[i], *a = &rec->arms[i];
+
+		if (strcmp(g->name, a->name))
+			return xasprintf("arm %zu is '%s' there, '%s' here", i + 1,
+					 pab_term_safe(a->name), pab_term_safe(g->name));
+		if (!argv_same(g->argv, g->argc, a->argv, a->argc))
+			return xasprintf("arm '%s' runs another command there",
+					 pab_term_safe(a->name));
+		if (!kv_same(g->env, g->n_env, a->env, a->n_env))
+			return xasprintf("arm '%s' has another environment there",
+					 pab_term_safe(a->name));
+	}
+	if (given->n_rows != rec->n_rows)
+		return xasprintf("it records %zu rows, the command line defines %zu",
+				 rec->n_rows, given->n_rows);
+	for (i = 0; i < rec->n_rows; i++) {
+		const struct pab_row *g = &given->rows[i], *r = &rec->rows[i];
+
+		if (strcmp(g->name, r->name))
+			return xasprintf("row %zu is '%s' there, '%s' here", i + 1,
+					 pab_term_safe(r->name), pab_term_safe(g->name));
+		if (!str_same(g->workload, r->workload) || !str_same(g->program, r->program) ||
+		    !argv_same(g->argv, g->argc, r->argv, r->argc) ||
+		    !kv_same(g->params, g->n_params, r->params, r->n_params))
+			return xasprintf("row '%s' runs another program, arguments or "
+					 "parameters there", pab_term_safe(r->name));
+	}
+	return NULL;
+}
+
+/* argv as one line, each word quoted and terminal-safe. */
+static void print_words(FILE *f, char *const *argv, size_t argc)
+{
+	size_t i;
+
+	for (i = 0; i < argc; i++)
+		fprintf(f, " '%s'", pab_term_safe(argv[i]));
+}
+
+/* Everything --resume is about to execute, before it executes any of it. */
+static void print_resume_plan(const struct pab_experiment *e, const char *path)
+{
+	size_t a, ri, i;
+
+	fprintf(stderr, "perfab: --resume '%s' runs what it records:\n", pab_term_safe(path));
+	for (a = 0; a < e->n_arms; a++) {
+		const struct pab_arm *arm = &e->arms[a];
+
+		fprintf(stderr, "  arm %s:", pab_term_safe(arm->name));
+		if (arm->argc)
+			print_words(stderr, arm->argv, arm->argc);
+		else
+			fputs(" (each row's built-in program)", stderr);
+		for (i = 0; i < arm->n_env; i++)
+			fprintf(stderr, "%s%s=%s", i ? " " : "; env ",
+				pab_term_safe(arm->env[i].key), pab_term_safe(arm->env[i].value));
+		fputc('\n', stderr);
+	}
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_row *row = &e->rows[ri];
+
+		fprintf(stderr, "  row %s:", pab_term_safe(row->name));
+		if (row->program)
+			fprintf(stderr, " program %s", pab_term_safe(row->program));
+		if (row->argc) {
+			fputs(" arguments", stderr);
+			print_words(stderr, row->argv, row->argc);
+		}
+		for (i = 0; i < row->n_params; i++)
+			fprintf(stderr, "%s%s=%s", i ? "," : " params ",
+				pab_term_safe(row->params[i].key), pab_term_safe(row->params[i].value));
+		if (!row->program && !row->argc)
+			fputs(" the arms' commands as they are", stderr);
+		fputc('\n', stderr);
+	}
+}
+
+/*
+ * Every executable of every (row, arm) against the digest recorded when
+ * the run started: rows[].executables, else (artifacts written before it)
+ * the arm's digest where it applies — row 0, or an arm's own command. A
+ * program without a recorded digest is refused too.
+ */
+static void verify_executables(struct pab_experiment *e, const char *path)
+{
+	char **recorded = xcalloc(e->n_arms, sizeof(*recorded));
+	size_t a, ri;
+
+	for (a = 0; a < e->n_arms; a++) {
+		recorded[a] = e->arms[a].sha256;
+		e->arms[a].sha256 = NULL;
+		free(e->arms[a].exe);
+		e->arms[a].exe = NULL;
+	}
+	for (ri = 0; ri < e->n_rows; ri++) {
+		struct pab_row *row = &e->rows[ri];
+
+		for (a = 0; a < e->n_arms; a++) {
+			struct pab_arm *arm = &e->arms[a];
+			const char *want = row->exe_sha256 && row->exe_sha256[a] ?
+				row->exe_sha256[a] : (!ri || arm->argc) ? recorded[a] : NULL;
+			char *why, *exe = exe_for(arm, row, &why), *now;
+
+			if (!exe)
+				die(PAB_EXIT_USAGE, "cannot resume: %s", why);
+			now = pab_sha256_file(exe);
+			if (!now)
+				die_errno("cannot read '%s' to digest it", exe);
+			if (!want)
+				die(PAB_EXIT_REFUSED, "cannot resume '%s': no digest of '%s' (arm '%s', "
+				    "row '%s') was recorded when the run started; rerun from scratch",
+				    pab_term_safe(path), pab_term_safe(exe), pab_term_safe(arm->name),
+				    pab_term_safe(row->name));
+			if (strcmp(want, now))
+				die(PAB_EXIT_REFUSED, "cannot resume: arm '%s' executable '%s' (row '%s') "
+				    "changed since the run started (sha256 %s, recorded %.64s); rerun "
+				    "from scratch", pab_term_safe(arm->name), pab_term_safe(exe),
+				    pab_term_safe(row->name), now, pab_term_safe(want));
+			if (!ri) {
+				arm->exe = exe;
+				arm->sha256 = now;
+			} else {
+				free(exe);
+				free(now);
+			}
+		}
+	}
+	for (a = 0; a < e->n_arms; a++)
+		free(recorded[a]);
+	free(recorded);
 }
 
 /*
  * --resume FILE: the interrupted run's own arms, rows, seed, protocol and
- * settings; refuse if an executable changed (digest) or nothing is left.
+ * settings. Nothing in the artifact is trusted that can be checked: the
+ * arms and rows must be the ones the command line defines again (unless
+ * --trust-artifact), every executable must have the digest recorded at
+ * the start, every setting must be in its option's range. What will run
+ * is printed before anything runs.
  */
 static void setup_resume(struct run *r, struct run_opts *o)
 {
 	struct pab_experiment *e = &r->e;
-	char *why, *dir, *base, *prefix;
-	size_t a;
-	DIR *d;
-	struct dirent *de;
+	struct pab_resume_settings rs;
+	int defined = o->config || o->arm_specs.n || o->arms || o->null_arm ||
+		o->workloads || o->head_env.n || o->shard;
+	char *why;
+	int ret;
 
-	if (o->config || o->arm_specs.n || o->arms || o->null_arm || o->workloads ||
-	    o->head_env.n || o->shard || o->reps || o->max_reps || o->seed != UINT64_MAX ||
-	    o->tolerances.n || o->rules || o->controls || o->preserve || o->scale > 0 ||
-	    o->out || o->margin >= 0 || o->no_sanity || o->max_procs || o->interval_ms > 0 ||
-	    o->counters || o->no_cgroup)
-		die(PAB_EXIT_USAGE, "--resume continues a run with its own arms, rows and settings: "
-		    "give only --resume FILE (and --cpus, --timeout, --quiet)");
+	if (o->reps || o->max_reps || o->seed != UINT64_MAX || o->tolerances.n || o->rules ||
+	    o->controls || o->preserve || o->scale > 0 || o->out || o->margin >= 0 ||
+	    o->no_sanity || o->max_procs || o->interval_ms > 0 || o->counters || o->no_cgroup)
+		die(PAB_EXIT_USAGE, "--resume continues a run with its own settings: give only "
+		    "--resume FILE, the options that define its arms and rows again (--config, "
+		    "--arm, --arms, --null-arm, --head-env, --workloads, --shard), and --cpus, "
+		    "--timeout, --quiet, --trust-artifact");
 	pab_experiment_release(e);
-	if (pab_artifact_load(o->resume, e, &why))
-		die(PAB_EXIT_USAGE, "cannot resume: %s", why);
+	ret = pab_artifact_load(o->resume, e, &why);
+	if (ret)
+		die(pab_artifact_load_exit_code(ret), "cannot resume: %s", why);
 	if (e->complete)
 		die(PAB_EXIT_USAGE, "'%s' is already complete: nothing to resume (perfab ledger %s)",
 		    o->resume, o->resume);
@@ -1261,54 +1587,44 @@ static void setup_resume(struct run *r, struct run_opts *o)
 		    "instead of resuming", o->resume);
 	if (!e->n_rows)
 		die(PAB_EXIT_USAGE, "'%s' has no rows to resume", o->resume);
-	for (a = 0; a < e->n_arms; a++) {
-		struct pab_arm *arm = &e->arms[a];
-		char *recorded = arm->sha256, *exe_why;
+	if (pab_resume_settings_read(e->run, &rs, &why))
+		die(PAB_EXIT_USAGE, "cannot resume '%s': %s: the artifact is damaged; rerun from "
+		    "scratch", o->resume, why);
+	print_resume_plan(e, o->resume);
+	if (defined) {
+		struct run given;
+		struct pab_config_settings cs;
+		char *diff;
 
-		arm->sha256 = NULL;
-		free(arm->exe);
-		arm->exe = exe_for(arm, &e->rows[0], &exe_why);
-		if (!arm->exe)
-			die(PAB_EXIT_USAGE, "cannot resume: %s", exe_why);
-		arm->sha256 = pab_sha256_file(arm->exe);
-		if (!arm->sha256)
-			die_errno("cannot read '%s' to digest it", arm->exe);
-		if (!recorded || strcmp(recorded, arm->sha256))
-			die(PAB_EXIT_REFUSED, "cannot resume: arm '%s' executable '%s' changed since the "
-			    "run started (sha256 %s, recorded %s); rerun from scratch",
-			    arm->name, arm->exe, arm->sha256, recorded ? recorded : "none");
-		free(recorded);
+		memset(&given, 0, sizeof(given));
+		pab_experiment_init(&given.e);
+		define_experiment(&given, o, &cs);
+		pab_config_settings_release(&cs);
+		diff = definition_mismatch(&given.e, e);
+		pab_experiment_release(&given.e);
+		if (diff)
+			die(PAB_EXIT_REFUSED, "cannot resume '%s': it does not match the arms and "
+			    "rows given again: %s; resume with the run's own options, or rerun "
+			    "from scratch", o->resume, diff);
+	} else if (!o->trust) {
+		die(PAB_EXIT_USAGE, "--resume executes what the artifact records (above): give the "
+		    "run's own --config/--arm/--arms options again so perfab checks it against "
+		    "them, or --trust-artifact to run it as recorded");
 	}
+	verify_executables(e, o->resume);
 	o->out = o->resume;
-	o->interval_ms = run_number(e->run, "sample_interval_ms", 10);
+	o->interval_ms = rs.interval_ms;
 	if (o->timeout_s < 0)
-		o->timeout_s = run_number(e->run, "timeout_s", 600);
-	o->scale = run_number(e->run, "scale", 1);
-	o->max_procs = (uint64_t)run_number(e->run, "max_procs", 512);
-	o->no_cgroup = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e->run, "cgroup"));
-	o->no_sanity = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e->run, "sanity_gate"));
-	o->counters = run_string(e->run, "counters");
+		o->timeout_s = rs.timeout_s;
+	o->scale = rs.scale;
+	o->max_procs = rs.max_procs;
+	o->no_cgroup = rs.no_cgroup;
+	o->no_sanity = rs.no_sanity;
+	o->counters = rs.counters;
 	if (!o->cpus)
-		o->cpus = run_string(e->run, "cpus");
-	/* A checkpoint torn by the crash may have left its temp file. */
-	dir = xstrdup(o->resume);
-	base = strrchr(dir, '/');
-	if (base)
-		*base++ = '\0';
-	prefix = xasprintf("%s.tmp.", base ? base : dir);
-	d = opendir(base ? (*dir ? dir : "/") : ".");
-	while (d && (de = readdir(d)))
-		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
-			char *stale = base ? xasprintf("%s/%s", *dir ? dir : "", de->d_name)
-					   : xstrdup(de->d_name);
-
-			unlink(stale);
-			free(stale);
-		}
-	if (d)
-		closedir(d);
-	free(prefix);
-	free(dir);
+		o->cpus = rs.cpus;
+	/* A checkpoint torn by a crash may have left its temp file. */
+	pab_artifact_clean_temps(o->resume);
 	if (!o->quiet)
 		note("resuming '%s': %zu arms, %zu rows, seed %llu", o->resume, e->n_arms,
 		     e->n_rows, (unsigned long long)e->seed);
@@ -1322,53 +1638,36 @@ int cmd_run(int argc, char **argv)
 	size_t i;
 	int ret;
 	char *why;
-	const struct pab_option opts[] = {
-		OPT_STRING(0, "config", &o.config, "FILE", "arms, rows and settings from a JSON file"),
-		OPT_LIST(0, "arm", &o.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
-		OPT_STRING(0, "arms", &o.arms, "A,B", "select and order arms (base: the arm named base, else the first)"),
-		OPT_FLAG(0, "null-arm", &o.null_arm, "add arm 'null': base's exact argv and env again"),
-		OPT_LIST(0, "head-env", &o.head_env, "'K=V || K=V2'", "head variants in one rotation: arms head, hd01, ..."),
-		OPT_STRING('w', "workloads", &o.workloads, "SEL", "built-in rows: =exact, substring, '|'"),
-		OPT_U64('n', "reps", &o.reps, "N", "reps per row, rounded up to complete blocks (default 12)", 1, 1000000),
-		OPT_U64(0, "max-reps", &o.max_reps, "N", "adaptive cap for INCONCLUSIVE rows (default: --reps)", 1, 1000000),
-		OPT_STRING('o', "out", &o.out, "FILE", "artifact path (default perfab-run.json)"),
-		OPT_STRING(0, "resume", &o.resume, "FILE", "continue an interrupted run from its checkpoint"),
-		OPT_STRING(0, "shard", &o.shard, "I/N", "run only rows i with i mod N = I-1 (for pooling)"),
-		OPT_STRING(0, "cpus", &o.cpus, "LIST", "CPUs for the children, e.g. 1-3"),
-		OPT_FLAG(0, "no-sanity-gate", &o.no_sanity, "do not stop when a head's RSS blows up at rep 0"),
-		OPT_STRING(0, "preserve-builds", &o.preserve, "DIR", "copy each arm's executable (SHA-256 checked) first"),
-		OPT_U64(0, "seed", &o.seed, "N", "seed for workloads (default: random, recorded)", 0, 9007199254740991.0),
-		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "kill a child (its whole group) after S seconds (default 600, 0 = none)", 0, 1e7),
-		OPT_U64(0, "max-procs", &o.max_procs, "N", "kill a child whose process tree exceeds N processes (default 512)", 1, 1000000),
-		OPT_DOUBLE(0, "sample-interval", &o.interval_ms, "MS", "tree RSS/PSS sampling interval (default 10)", 0.1, 60000),
-		OPT_LIST(0, "tolerance", &o.tolerances, "[METRIC=]PCT", "perfab/1 tolerance (default 2 for every metric)"),
-		OPT_STRING(0, "rules", &o.rules, "RULES", "perfab/1 (default) or rule12"),
-		OPT_STRING(0, "controls", &o.controls, "SEL", "rows that must stay unchanged"),
-		OPT_DOUBLE(0, "equivalence-margin", &o.margin, "PCT", "controls' equivalence margin (default 3)", 0, 1000),
-		OPT_DOUBLE(0, "scale", &o.scale, "X", "scale built-in workloads' work (default 1)", 1e-6, 1e6),
-		OPT_STRING(0, "counters", &o.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
-		OPT_FLAG(0, "no-cgroup", &o.no_cgroup, "do not place children in cgroups of their own"),
-		OPT_FLAG('q', "quiet", &o.quiet, "no progress lines"),
-		OPT_END(),
-	};
 
 	/* Zero / negative = "not given", so --resume can refuse what it ignores. */
-	memset(&o, 0, sizeof(o));
-	o.seed = UINT64_MAX;
-	o.timeout_s = -1;
-	o.margin = -1;
-	pab_parse_options(argc, argv, opts, run_usage,
+	memset(&opt, 0, sizeof(opt));
+	opt.seed = UINT64_MAX;
+	opt.timeout_s = -1;
+	opt.margin = -1;
+	pab_parse_options(argc, argv, run_options, run_usage,
 			  "Run arms through balanced rotated blocks, measure every child, checkpoint\n"
 			  "an artifact after every rep, and print the ledger.",
 			  &pos);
 	if (pos.n)
-		pab_usage_error(opts, run_usage, "unexpected argument '%s'", pos.v[0]);
+		pab_usage_error(run_options, run_usage, "unexpected argument '%s'", pos.v[0]);
+	o = opt;
+	memset(&opt, 0, sizeof(opt));
 
 	test_ballast();
 	memset(&r, 0, sizeof(r));
 	pab_experiment_init(&r.e);
 	r.quiet = o.quiet;
 	r.color = use_color(STDERR_FILENO);
+	/* One writer per artifact, for the whole run (a --resume included). */
+	if (o.resume && access(o.resume, F_OK))
+		die(PAB_EXIT_USAGE, "cannot resume: cannot read '%s': %s", o.resume,
+		    strerror(errno));
+	r.lock_fd = pab_artifact_lock(o.resume ? o.resume : o.out ? o.out : "perfab-run.json",
+				      &why);
+	if (r.lock_fd < 0)
+		die(PAB_EXIT_RUNTIME, "%s%s", why, errno == EWOULDBLOCK ? "" :
+		    o.resume ? " (the artifact is untouched)" :
+		    " (nothing was measured yet: choose another --out)");
 	if (o.resume) {
 		setup_resume(&r, &o);
 	} else {
@@ -1440,6 +1739,7 @@ int cmd_run(int argc, char **argv)
 	}
 	pab_sampler_free(r.sampler);
 	cleanup_tmp(&r);
+	pab_artifact_unlock(r.out, r.lock_fd);
 	if (!o.quiet)
 		note("artifact written to '%s'", r.out);
 

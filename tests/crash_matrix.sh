@@ -11,8 +11,9 @@
 . "${top_srcdir}/tests/lib.sh"
 
 spin="$WL/perfab-spin work=5000000 drain_ms=5 release_bound_ms=10"
-run() { "$PERFAB" run --arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" \
-	--null-arm --reps 12 -q --seed 5 "$@"; }
+# --resume is given the arms again: it checks the artifact against them.
+arms() { "$@" --arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" --null-arm; }
+run() { arms "$PERFAB" run --reps 12 -q --seed 5 "$@"; }
 
 expect_rc 1 run --out whole.json
 [ "$(jq -r .complete whole.json)" = true ] || fail "uninterrupted run incomplete"
@@ -25,7 +26,7 @@ for at in $(seq 5 28); do
 	where=$(sed -n 's/^perfab: crash point [0-9]*: //p' "$T/crash.err")
 	jq -e . c.json >/dev/null 2>&1 || fail "crash point $at ($where): artifact does not parse"
 	[ "$(jq -r .complete c.json)" = false ] || fail "crash point $at: complete is not false"
-	expect_rc 1 "$PERFAB" run --resume c.json -q
+	expect_rc 1 arms "$PERFAB" run --resume c.json -q
 	grep_out "overall: FAIL"
 	[ "$(jq -r .complete c.json)" = true ] || fail "crash point $at: resume did not complete"
 	[ "$(jq '.rows[0].reps | length' c.json)" = 12 ] || fail "crash point $at: not 12 reps after resume"
