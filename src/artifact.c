@@ -662,7 +662,7 @@ static int load_rep(struct loader *ld, const struct pab_experiment *e,
 			if (cJSON_IsNull(it))
 				continue;
 			if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) ||
-			    fabs(it->valuedouble) > 1e300)
+			    fabs(it->valuedouble) > PAB_METRIC_ABS_MAX)
 				return fail(ld, "%s.results.%s.%s must be a finite number or null",
 					    ctx, name, it->string);
 			r->m[met->id] = it->valuedouble;

@@ -33,6 +33,7 @@
 #include "sampler.h"
 #include "runchild.h"
 #include "util.h"
+#include "wreport.h"
 #include "../workloads/suite.h"
 
 extern char **environ;
@@ -407,101 +408,23 @@ static char **make_argv(const struct pab_arm *arm, const struct pab_row *row,
 	return argv;
 }
 
-static double json_num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
-}
-
 /*
- * Read the workload's report into res. Returns 1 when the child spoke the
- * protocol, 0 when there was no report, -1 when the report was malformed.
+ * Read the workload's report into res (wreport.h: the child controls that
+ * path). Returns 1 when the child spoke the protocol, 0 when there was no
+ * report, -1 when the report was refused or malformed (*why says why).
  */
 static int read_report(const struct run *r, struct pab_arm_result *res,
 		       int latency, char **why)
 {
+	char *text;
 	size_t len;
-	char *text = read_file_max(r->report_path, 64 << 20, &len);
-	cJSON *root;
-	const cJSON *v;
-	double ops, elapsed;
-	static const struct {
-		const char *key;
-		enum pab_metric_id id;
-	} map[] = {
-		{ "drain_rss_bytes", PAB_M_DRAIN_RSS },
-		{ "release_bound_rss_bytes", PAB_M_RELEASE_BOUND_RSS },
-		{ "release_ms", PAB_M_RELEASE_MS },
-		{ "rss_floor_bytes", PAB_M_RSS_FLOOR },
-	};
-	size_t i;
+	int ret = pab_report_read(r->report_path, &text, &len, why);
 
-	*why = NULL;
-	if (!text)
-		return 0;
-	root = cJSON_ParseWithLength(text, len);
+	if (ret <= 0)
+		return ret;
+	ret = pab_report_parse(text, len, latency, res, why);
 	free(text);
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		*why = xstrdup("the workload report is not a JSON object");
-		return -1;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "protocol");
-	if (!cJSON_IsString(v) || strcmp(v->valuestring, PAB_WORKLOAD_PROTOCOL)) {
-		cJSON_Delete(root);
-		*why = xasprintf("the workload report does not speak %s",
-				 PAB_WORKLOAD_PROTOCOL);
-		return -1;
-	}
-	if (latency) {
-		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns");
-		size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
-		double *xs = xcalloc(cap ? cap : 1, sizeof(*xs));
-
-		cJSON_ArrayForEach(v, lat)
-			if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
-			    v->valuedouble >= 0)
-				xs[n++] = v->valuedouble;
-		if (n) {
-			if (pab_quantile(xs, n, 0.99, &res->m[PAB_M_P99]))
-				pab_arm_result_null(res, PAB_M_P99,
-						    "cannot compute p99 of the latency samples");
-		} else {
-			pab_arm_result_null(res, PAB_M_P99,
-					    "the latency replay reported no samples");
-		}
-		free(xs);
-		cJSON_Delete(root);
-		return 1;
-	}
-	ops = json_num(root, "ops");
-	elapsed = json_num(root, "elapsed_s");
-	if (ops >= 0 && elapsed > 0)
-		res->m[PAB_M_THROUGHPUT] = ops / elapsed;
-	else
-		pab_arm_result_null(res, PAB_M_THROUGHPUT,
-				    "the workload report lacks ops or elapsed_s");
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		double x = json_num(root, map[i].key);
-
-		if (x >= 0)
-			res->m[map[i].id] = x;
-		else
-			pab_arm_result_null(res, map[i].id,
-					    "the workload did not report it");
-	}
-	if (!isfinite(res->m[PAB_M_PEAK_RSS])) {
-		double hwm = json_num(root, "vmhwm_bytes");
-
-		if (hwm > 0)
-			res->m[PAB_M_PEAK_RSS] = hwm;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "checksum");
-	if (cJSON_IsString(v))
-		res->checksum = xstrdup(v->valuestring);
-	cJSON_Delete(root);
-	return 1;
+	return ret;
 }
 
 /* Whatever is still NaN without a reason gets one: never a silent null. */
@@ -590,7 +513,8 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	}
 	spoke = read_report(r, res, 0, &why);
 	if (spoke < 0)
-		warning("row '%s' arm '%s': %s", row->name, arm->name, why);
+		warning("row '%s' arm '%s': %s", pab_term_safe(row->name),
+			pab_term_safe(arm->name), why);
 	if (spoke <= 0) {
 		static const enum pab_metric_id by_report[] = {
 			PAB_M_DRAIN_RSS, PAB_M_RELEASE_BOUND_RSS, PAB_M_RELEASE_MS,
@@ -600,7 +524,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 
 		res->m[PAB_M_THROUGHPUT] = sr.wall_ns > 0 ? 1e9 / (double)sr.wall_ns : NAN;
 		for (i = 0; i < sizeof(by_report) / sizeof(by_report[0]); i++)
-			pab_arm_result_null(res, by_report[i],
+			pab_arm_result_null(res, by_report[i], spoke < 0 && why ? why :
 					    "the command does not speak perfab-workload/1");
 	}
 	free(why);

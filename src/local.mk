@@ -27,6 +27,7 @@ src_libperfab_a_SOURCES = \
 	src/sampler.c src/sampler.h \
 	src/runchild.c src/runchild.h \
 	src/util.c src/util.h \
+	src/wreport.c src/wreport.h \
 	workloads/suite.c workloads/suite.h
 
 # Libraries every program linking libperfab needs, in link order.
