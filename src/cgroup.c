@@ -10,7 +10,9 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -463,44 +465,133 @@ const char *pab_cgroup_path(const struct pab_cgroup *cg)
 	return cg->path;
 }
 
-/* Move whatever is still in cg (a daemonised grandchild) to the parent. */
-static void evacuate(struct pab_cgroup *cg)
+int pab_cgroup_kill_path(const char *dir)
 {
-	char *p = xasprintf("%s/cgroup.procs", cg->path);
-	char *s = read_file_max(p, 1 << 20, NULL), *line, *next;
+	struct timespec ms = { 0, 1000000 };
+	char *procs = xasprintf("%s/cgroup.procs", dir);
+	int round, ret = -1;
 
-	for (line = s; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (*line) {
-			char *w = xasprintf("%s\n", line);
+	/* cgroup v2 (Linux >= 5.14) kills the whole cgroup in one write,
+	 * forks in flight included. */
+	if (is_file(dir, "cgroup.kill"))
+		(void)write_file(dir, "cgroup.kill", "1");
+	/* v1, or v2 as a check: SIGKILL whatever is listed until nothing is
+	 * (a process forking meanwhile shows up in the next round). Dying
+	 * processes are not listed. */
+	for (round = 0; round < 10000; round++) {
+		char *s = read_file_max(procs, 1 << 22, NULL), *line, *next;
+		int any = 0;
 
-			(void)write_file(cg->parent, "cgroup.procs", w);
-			free(w);
+		if (!s)
+			break; /* gone, or not a cgroup */
+		for (line = s; *line; line = next) {
+			long pid;
+
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			else
+				next = line + strlen(line);
+			if (*line && !parse_long(line, 1, INT32_MAX, &pid)) {
+				kill((pid_t)pid, SIGKILL);
+				any = 1;
+			}
 		}
+		free(s);
+		if (!any) {
+			ret = 0;
+			break;
+		}
+		nanosleep(&ms, NULL);
 	}
-	free(s);
-	free(p);
+	free(procs);
+	return ret;
 }
 
-void pab_cgroup_free(struct pab_cgroup *cg)
+int pab_cgroup_kill(struct pab_cgroup *cg)
+{
+	return pab_cgroup_kill_path(cg->path);
+}
+
+int pab_cgroup_reset(struct pab_cgroup *cg)
+{
+	if (pab_cgroup_kill(cg))
+		return -1;
+	cg->attached = 0;
+	if (!strcmp(cg->version, "v1")) {
+		/* Give back what the last child left charged (page cache),
+		 * then restart the high-water mark from what remains. */
+		(void)write_file(cg->path, "memory.force_empty", "0");
+		return write_file(cg->path, "memory.max_usage_in_bytes", "0");
+	}
+	/* v2: memory.peak is reset per open file from Linux 6.12; perfab
+	 * reads it through a fresh open, so a reused v2 cgroup cannot
+	 * start again from zero: the caller makes a new one. */
+	errno = ENOTSUP;
+	return -1;
+}
+
+/* Remove the cgroup directory dir, retrying while the kernel finishes
+ * tearing down exited tasks. 0 or -1. */
+static int remove_dir(const char *dir)
 {
 	struct timespec ms = { 0, 1000000 };
 	int i;
 
-	if (!cg)
-		return;
-	evacuate(cg);
-	/* An exited task leaves its cgroup asynchronously after it is reaped:
-	 * rmdir can see EBUSY for a moment. */
-	for (i = 0; i < 200; i++) {
-		if (!rmdir(cg->path) || errno != EBUSY)
-			break;
+	for (i = 0; i < 2000; i++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -1;
 		nanosleep(&ms, NULL);
 	}
+	return -1;
+}
+
+void pab_cgroup_free(struct pab_cgroup *cg)
+{
+	if (!cg)
+		return;
+	/* Whatever is still inside (a daemonised grandchild) dies with it:
+	 * nothing a child started outlives its measurement. */
+	pab_cgroup_kill(cg);
+	remove_dir(cg->path);
 	free(cg->path);
 	free(cg->parent);
 	free(cg->why);
 	free(cg);
+}
+
+size_t pab_cgroup_clean_stale(void)
+{
+	const char *version;
+	char *parent = NULL, *why = NULL;
+	struct dirent *de;
+	size_t removed = 0;
+	DIR *d;
+
+	if (find_parent(&version, &parent, &why)) {
+		free(why);
+		return 0;
+	}
+	d = opendir(parent);
+	while (d && (de = readdir(d))) {
+		long pid;
+		unsigned n;
+		char tail;
+		char *dir;
+
+		if (sscanf(de->d_name, "perfab-%ld-%u%c", &pid, &n, &tail) != 2 ||
+		    pid == (long)getpid() || !pab_pid_gone(pid))
+			continue;
+		dir = xasprintf("%s/%s", parent, de->d_name);
+		pab_cgroup_kill_path(dir);
+		if (!remove_dir(dir))
+			removed++;
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+	free(parent);
+	return removed;
 }

@@ -23,6 +23,7 @@
 #include "cgroup.h"
 #include "counters.h"
 #include "digest.h"
+#include "guard.h"
 #include "hostinfo.h"
 #include "ledger.h"
 #include "options.h"
@@ -69,36 +70,78 @@ struct run {
 	long max_procs;
 	size_t checkpoints;        /* written so far */
 	int lock_fd;               /* pab_artifact_lock() on out */
+	struct pab_cgroup **cg;    /* per arm, created at its first child, reused */
+	char **cg_why;             /* per arm: why it has no cgroup */
 };
+
+static void release_cgroup(struct run *r, size_t arm);
+static void cleanup_tmp(struct run *r);
 
 /* What at_gate() attached to one child. */
 struct gate_probes {
-	const struct run *r;
+	struct run *r;
+	size_t arm;
+	pid_t pid;
 	struct pab_counters *counters;
 	struct pab_cgroup *cgroup;
-	char *cgroup_why;
+	const char *cgroup_why;
 };
 
 /* Runs while the child waits at the gate: counters and cgroup on it. */
 static void at_gate(pid_t pid, void *arg)
 {
 	struct gate_probes *g = arg;
+	struct run *r = g->r;
 
-	g->counters = pab_counters_open(pid, g->r->events, g->r->n_events);
-	if (!g->r->use_cgroup) {
-		g->cgroup_why = xstrdup("cgroup placement disabled (--no-cgroup)");
+	g->pid = pid;
+	pab_guard_group(pid);
+	g->counters = pab_counters_open(pid, r->events, r->n_events);
+	if (!r->use_cgroup) {
+		g->cgroup_why = "cgroup placement disabled (--no-cgroup)";
 		return;
 	}
-	g->cgroup = pab_cgroup_new(&g->cgroup_why);
+	/* One cgroup per arm, made at its first child and reused. */
+	if (!r->cg[g->arm] && !r->cg_why[g->arm]) {
+		r->cg[g->arm] = pab_cgroup_new(&r->cg_why[g->arm]);
+		if (r->cg[g->arm])
+			pab_guard_cgroup(pab_cgroup_path(r->cg[g->arm]));
+	}
+	g->cgroup = r->cg[g->arm];
+	g->cgroup_why = r->cg_why[g->arm];
 	if (g->cgroup && pab_cgroup_attach(g->cgroup, pid)) {
-		g->cgroup_why = xasprintf("cannot move the child into '%s': %s",
-					  pab_cgroup_path(g->cgroup), strerror(errno));
-		pab_cgroup_free(g->cgroup);
+		free(r->cg_why[g->arm]);
+		r->cg_why[g->arm] = xasprintf("cannot move the child into '%s': %s",
+					      pab_cgroup_path(g->cgroup), strerror(errno));
+		g->cgroup_why = r->cg_why[g->arm];
+		release_cgroup(r, g->arm);
 		g->cgroup = NULL;
 	}
 }
 
-/* Read what at_gate() attached into res, then release it. */
+/* A latency replay's gate: no probes, only the guard told of its group. */
+static void at_gate_group(pid_t pid, void *arg)
+{
+	struct gate_probes *g = arg;
+
+	g->pid = pid;
+	pab_guard_group(pid);
+}
+
+/* Kill what is in arm's cgroup, remove it, tell the guard. */
+static void release_cgroup(struct run *r, size_t arm)
+{
+	if (!r->cg[arm])
+		return;
+	pab_guard_cgroup_done(pab_cgroup_path(r->cg[arm]));
+	pab_cgroup_free(r->cg[arm]);
+	r->cg[arm] = NULL;
+}
+
+/*
+ * Read what at_gate() attached into res, then leave nothing of the child
+ * running: its cgroup is emptied (killed) for the next child of the arm,
+ * and every orphan it left (perfab is their subreaper) is killed.
+ */
 static void collect_probes(struct gate_probes *g, struct pab_arm_result *res)
 {
 	size_t i;
@@ -125,12 +168,60 @@ static void collect_probes(struct gate_probes *g, struct pab_arm_result *res)
 			res->m[PAB_M_CGROUP_PEAK] = peak;
 		else
 			pab_arm_result_null(res, PAB_M_CGROUP_PEAK, why);
-		pab_cgroup_free(g->cgroup);
+		if (pab_cgroup_reset(g->cgroup))
+			release_cgroup(g->r, g->arm); /* a new one for the next child */
 	} else {
 		pab_arm_result_null(res, PAB_M_CGROUP_PEAK,
 				    g->cgroup_why ? g->cgroup_why : "no cgroup");
 	}
-	free(g->cgroup_why);
+}
+
+/* After a child: nothing it started runs on, whatever happened. */
+static void end_child(struct gate_probes *g)
+{
+	if (g->cgroup)
+		pab_cgroup_kill(g->cgroup);
+	pab_kill_orphans();
+	if (g->pid > 0)
+		pab_guard_group_done(g->pid);
+}
+
+/* Every cgroup, every orphan, the scratch directory, the lock. */
+static void release_run(struct run *r)
+{
+	size_t a;
+
+	for (a = 0; r->cg && a < r->e.n_arms; a++) {
+		release_cgroup(r, a);
+		free(r->cg_why[a]);
+		r->cg_why[a] = NULL;
+	}
+	pab_kill_orphans();
+	cleanup_tmp(r);
+	pab_artifact_unlock(r->out, r->lock_fd);
+	r->lock_fd = -1;
+	pab_guard_done();
+}
+
+/*
+ * SIGTERM, SIGINT or SIGHUP: the child's group is already dead
+ * (runchild.c); kill the rest, clean up, and die of the signal. The last
+ * checkpoint stays as it was: the rep in progress is not in it.
+ */
+_Noreturn static void stop_on_signal(struct run *r, int sig)
+{
+	sigset_t set;
+
+	fprintf(stderr, "perfab: stopped by signal %d (%s); '%s' keeps every checkpointed "
+		"rep: finish it with perfab run --resume %s\n", sig, strsignal(sig),
+		pab_term_safe(r->out), pab_term_safe(r->out));
+	release_run(r);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
 }
 
 /* ------------------------------------------------------------------ */
@@ -445,7 +536,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	struct pab_arm *arm = &r->e.arms[arm_idx];
 	struct pab_spawn_opts o = { 0 };
 	struct pab_spawn_result sr;
-	struct gate_probes probes = { r, NULL, NULL, NULL };
+	struct gate_probes probes = { r, arm_idx, 0, NULL, NULL, NULL };
 	char **env, **own, **argv, *exe, *why = NULL;
 	int spoke;
 
@@ -463,14 +554,24 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	o.timeout_ns = r->timeout_ns;
 	o.kill_grace_ns = 2000000000;
 	o.max_procs = r->max_procs;
-	if (!latency) {
-		o.at_gate = at_gate;
-		o.at_gate_arg = &probes;
-	}
+	o.at_gate = latency ? at_gate_group : at_gate;
+	o.at_gate_arg = &probes;
 	if (pab_spawn_measure(&o, &sr))
-		die_errno("cannot run arm '%s' of row '%s'", arm->name, row->name);
+		die_errno("cannot run arm '%s' of row '%s'", pab_term_safe(arm->name),
+			  pab_term_safe(row->name));
 	free_env(env, own);
 	free(argv);
+	if (latency || sr.interrupted || sr.spawn_errno) {
+		/* at_gate() never ran or its probes are not read: still no
+		 * child of this one may run on. */
+		pab_counters_close(probes.counters);
+		probes.counters = NULL;
+		end_child(&probes);
+	}
+	if (sr.interrupted) {
+		free(exe);
+		stop_on_signal(r, sr.interrupted);
+	}
 	if (sr.spawn_errno)
 		die(PAB_EXIT_USAGE, "arm '%s': cannot execute '%s': %s", arm->name, exe,
 		    strerror(sr.spawn_errno));
@@ -494,6 +595,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 		return spoke > 0;
 	}
 	collect_probes(&probes, res);
+	end_child(&probes);
 	res->m[PAB_M_WALL] = (double)sr.wall_ns / 1e9;
 	res->m[PAB_M_USER] = (double)sr.ru.ru_utime.tv_sec + sr.ru.ru_utime.tv_usec / 1e6;
 	res->m[PAB_M_SYS] = (double)sr.ru.ru_stime.tv_sec + sr.ru.ru_stime.tv_usec / 1e6;
@@ -776,22 +878,21 @@ static int run_loop(struct run *r, int sanity_enabled)
 
 static void setup_tmp(struct run *r)
 {
-	char tmpl[] = "/tmp/perfab-XXXXXX";
-	const char *tmp = getenv("TMPDIR");
-	char *t = tmp && *tmp ? xasprintf("%s/perfab-XXXXXX", tmp) : xstrdup(tmpl);
-
-	if (!mkdtemp(t))
-		die_errno("cannot create a temporary directory '%s'", t);
-	r->tmpdir = t;
-	r->report_path = xasprintf("%s/report.json", t);
+	r->tmpdir = pab_scratch_create();
+	if (!r->tmpdir)
+		die_errno("cannot create a temporary directory in '%s'",
+			  getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	r->report_path = xasprintf("%s/report.json", r->tmpdir);
 }
 
 static void cleanup_tmp(struct run *r)
 {
-	unlink(r->report_path);
-	rmdir(r->tmpdir);
+	if (!r->tmpdir)
+		return;
+	pab_scratch_remove(r->tmpdir);
 	free(r->report_path);
 	free(r->tmpdir);
+	r->report_path = r->tmpdir = NULL;
 }
 
 static uint64_t random_seed(void)
@@ -1614,6 +1715,14 @@ int cmd_run(int argc, char **argv)
 	if (!r.pin)
 		die(PAB_EXIT_USAGE, "%s", why);
 	pab_spawn_setup();
+	/* Before any thread: the guard is forked. */
+	if (pab_guard_start())
+		warning("cannot start the guard process (%s): if perfab is killed with "
+			"SIGKILL, processes its children started may run on", strerror(errno));
+	if (r.use_cgroup)
+		pab_cgroup_clean_stale();
+	r.cg = xcalloc(r.e.n_arms, sizeof(*r.cg));
+	r.cg_why = xcalloc(r.e.n_arms, sizeof(*r.cg_why));
 	r.sampler = pab_sampler_new(r.pin, (int64_t)(o.interval_ms * 1e6));
 	if (!r.sampler)
 		die_errno("cannot start the RSS sampler thread");
@@ -1631,6 +1740,8 @@ int cmd_run(int argc, char **argv)
 
 	checkpoint(&r); /* the empty checkpoint, before any measurement */
 	ret = run_loop(&r, !o.no_sanity);
+	if ((i = (size_t)pab_spawn_pending_stop()))
+		stop_on_signal(&r, (int)i);
 	{
 		/* Record the binding actually obtained and the sampler's cost. */
 		int64_t cpu_ns;
@@ -1662,8 +1773,9 @@ int cmd_run(int argc, char **argv)
 		checkpoint(&r);
 	}
 	pab_sampler_free(r.sampler);
-	cleanup_tmp(&r);
-	pab_artifact_unlock(r.out, r.lock_fd);
+	release_run(&r);
+	free(r.cg);
+	free(r.cg_why);
 	if (!o.quiet)
 		note("artifact written to '%s'", r.out);
 

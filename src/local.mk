@@ -16,6 +16,7 @@ src_libperfab_a_SOURCES = \
 	src/counters.c src/counters.h \
 	src/digest.c src/digest.h \
 	src/experiment.c src/experiment.h \
+	src/guard.c src/guard.h \
 	src/hostinfo.c src/hostinfo.h \
 	src/ledger.c src/ledger.h \
 	src/metrics.c src/metrics.h \

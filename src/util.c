@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -576,6 +577,57 @@ const char *pab_term_safe(const char *s)
 		p += n ? n : 1;
 	}
 	return sb->buf;
+}
+
+/* Empty the directory open as dfd (closed here), depth first. */
+static int remove_in(int dfd)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd(d), de->d_name, 0))
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			ret = -1;
+			continue;
+		}
+		sub = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || remove_in(sub) || unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR))
+			ret = -1;
+	}
+	closedir(d);
+	return ret;
+}
+
+int pab_remove_tree(const char *path)
+{
+	int dfd;
+
+	if (!unlink(path))
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	remove_in(dfd);
+	return rmdir(path);
+}
+
+int pab_pid_gone(long pid)
+{
+	return pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
 int use_color(int fd)

@@ -138,7 +138,18 @@ int pab_is_own_temp(const char *base, const char *name, long *pid);
  */
 const char *pab_term_safe(const char *s);
 
-/* 1 when stream fd is a terminal and NO_COLOR is unset. */
+/*
+ * pab_remove_tree: remove path and, when it is a directory, everything in
+ * it, never following a symlink out of it. Returns 0, or -1 with errno
+ * (what could be removed is gone).
+ */
+int pab_remove_tree(const char *path);
+
+/* 1 when pid names no process any more (kill(pid, 0) says ESRCH). */
+int pab_pid_gone(long pid);
+
+/* 1 when stream fd is a terminal and NO_COLOR is set to nothing or unset
+ * (an empty NO_COLOR counts as unset, as no-color.org says). */
 int use_color(int fd);
 
 #include "banned.h"
