@@ -44,7 +44,8 @@ static int check_judgeable(const char *path, struct pab_experiment *e)
 			if (cJSON_IsString(row) && cJSON_IsString(arm) &&
 			    cJSON_IsString(met) && cJSON_IsNumber(b) && cJSON_IsNumber(h))
 				fprintf(stderr, "  [%s] %s: %s %.1f -> %.1f MiB (more than 1.5x base + 8 MiB)\n",
-					arm->valuestring, row->valuestring, met->valuestring,
+					pab_term_safe(arm->valuestring), pab_term_safe(row->valuestring),
+					pab_term_safe(met->valuestring),
 					b->valuedouble / 1048576.0, h->valuedouble / 1048576.0);
 		}
 		fprintf(stderr, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway\n");

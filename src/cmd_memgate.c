@@ -257,7 +257,7 @@ static int memgate_record(int argc, char **argv)
 				fprintf(stderr, "perfab: error: '%s' %s scenario '%s': record a "
 					"baseline from full runs that measured every scenario\n",
 					runs.v[r], t.ran[s * t.n_runs + r] ? "has no peak_rss for" :
-					"did not run", t.scenario[s]);
+					"did not run", pab_term_safe(t.scenario[s]));
 				ret = PAB_EXIT_USAGE;
 				goto out_release;
 			}
@@ -437,13 +437,15 @@ static int memgate_check(int argc, char **argv)
 			if (k >= 0 && t.ran[(size_t)k * t.n_runs + r] &&
 			    !isfinite(*cell(&t, (size_t)k, r))) {
 				fprintf(stderr, "perfab: error: '%s' ran scenario '%s' but has no peak_rss "
-					"for arm '%s': nothing to gate\n", runs.v[r], b.name[s], arm_used);
+					"for arm '%s': nothing to gate\n", runs.v[r], pab_term_safe(b.name[s]),
+					arm_used);
 				pab_strbuf_release(&miss);
 				ret = PAB_EXIT_USAGE;
 				goto out_release;
 			}
 			if (k < 0 || !t.ran[(size_t)k * t.n_runs + r]) {
-				pab_strbuf_addf(&miss, "%s'%s'", n_miss ? ", " : "", b.name[s]);
+				pab_strbuf_addf(&miss, "%s'%s'", n_miss ? ", " : "",
+						pab_term_safe(b.name[s]));
 				n_miss++;
 			}
 		}
@@ -465,7 +467,7 @@ static int memgate_check(int argc, char **argv)
 			known |= !strcmp(b.name[k], t.scenario[s]);
 		if (!known)
 			warning("scenario '%s' has no baseline: not gated (record a new baseline to "
-				"gate it)", t.scenario[s]);
+				"gate it)", pab_term_safe(t.scenario[s]));
 	}
 	if (b.cpu_model && cpu && strcmp(b.cpu_model, cpu))
 		warning("the baseline was recorded on \"%s\", these runs ran on \"%s\"",
@@ -490,7 +492,7 @@ static int memgate_check(int argc, char **argv)
 		double limit = b.bytes[s] * (1 + tolerance / 100), min = scenario_min(&t, k);
 		int over = min > limit;
 
-		printf("%-28s", b.name[s]);
+		printf("%-28s", pab_term_safe(b.name[s]));
 		for (r = 0; r < t.n_runs; r++)
 			print_mib(*cell(&t, k, r), *cell(&t, k, r) > limit);
 		printf(" %10.2f  %10.2f  %10.2f  %+7.1f%%  %s\n", min / MIB, b.bytes[s] / MIB,
@@ -504,7 +506,7 @@ static int memgate_check(int argc, char **argv)
 	}
 	if (regressions) {
 		printf("first jump: '%s' (the first scenario, in order, whose minimum is above its limit)\n",
-		       b.name[first]);
+		       pab_term_safe(b.name[first]));
 		printf("memgate: FAIL \xe2\x80\x94 %zu of %zu scenario%s above baseline +%.1f%%\n",
 		       regressions, b.n, b.n == 1 ? "" : "s", tolerance);
 		ret = PAB_EXIT_FAIL;

@@ -337,7 +337,7 @@ static char *exe_for(const struct pab_arm *arm, const struct pab_row *row,
 	}
 	if (!row->program) {
 		*why = xasprintf("arm '%s' has no command, and row '%s' is not a built-in workload",
-				 arm->name, row->name);
+				 arm->name, pab_term_safe(row->name));
 		return NULL;
 	}
 	cand = xasprintf("%s/%s", workload_dir(), row->program);
@@ -658,7 +658,7 @@ static void progress(const struct run *r, size_t row, size_t rep,
 	if (r->quiet)
 		return;
 	fprintf(stderr, "%srow %zu/%zu %s · rep %zu/%zu · arm %s%s%s\n",
-		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, r->e.rows[row].name,
+		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, pab_term_safe(r->e.rows[row].name),
 		rep + 1, r->row_target[row], r->e.arms[arm].name, what,
 		r->color ? "\033[0m" : "");
 }
@@ -725,7 +725,7 @@ static void run_rep(struct run *r, size_t ri)
 						      &rep->result[a]);
 
 			warning("row '%s': %s; the row is marked failed and gets no more reps",
-				row->name, what);
+				pab_term_safe(row->name), what);
 			show_stderr_tail(rep->result[a].stderr_tail);
 			if (!row->failed) {
 				row->failed = 1;
@@ -782,7 +782,7 @@ static int sanity_gate(struct run *r)
 				fprintf(stderr,
 					"perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
 					"(more than 1.5x base + 8 MiB)\n",
-					e->arms[a].name, e->rows[ri].name,
+					e->arms[a].name, pab_term_safe(e->rows[ri].name),
 					pab_metrics[checked[i]].name, b / 1048576.0,
 					h / 1048576.0);
 				tripped = 1;
@@ -834,7 +834,7 @@ static int adaptive_step(struct run *r)
 		if (target > r->row_target[ri]) {
 			if (!r->quiet)
 				note("row '%s' has undecided cells after %zu reps: running to %zu",
-				     r->e.rows[ri].name, r->row_target[ri], target);
+				     pab_term_safe(r->e.rows[ri].name), r->row_target[ri], target);
 			r->row_target[ri] = target;
 			more = 1;
 		}
@@ -1840,7 +1840,7 @@ static void print_medians(FILE *f, const struct pab_experiment *e)
 			}
 			free(xs);
 			fprintf(f, "%-28s %-8s %4zu %14.4g %10.4f %10.4f %12.1f %12.0f\n",
-				row->name, e->arms[a].name, row->n_reps, med[0], med[1],
+				pab_term_safe(row->name), e->arms[a].name, row->n_reps, med[0], med[1],
 				med[2], med[3] / 1048576.0, med[4]);
 		}
 	}

@@ -439,7 +439,8 @@ static char *pool_note(const struct pab_experiment *e)
 
 	if (!cJSON_IsNumber(n) || !cJSON_IsString(mode))
 		return NULL;
-	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble, mode->valuestring);
+	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble,
+			 pab_term_safe(mode->valuestring));
 }
 
 int pab_ledger_mixed_cpus(const struct pab_experiment *e)
@@ -487,7 +488,8 @@ static void print_text(FILE *f, const struct pab_experiment *e,
 		const struct pab_row *row = &e->rows[lr->row];
 
 		fprintf(f, "\n%s · %s vs %s · n=%zu%s · saved %.1f%%",
-			row->name, e->arms[lr->arm].name, e->arms[l->base].name,
+			pab_term_safe(row->name), pab_term_safe(e->arms[lr->arm].name),
+			pab_term_safe(e->arms[l->base].name),
 			lr->n, lr->control ? " · control" : "", lr->saved_pct);
 		if (isfinite(lr->rss_floor))
 			fprintf(f, " (floor %.1f MiB%s)", lr->rss_floor / 1048576.0,
@@ -497,7 +499,7 @@ static void print_text(FILE *f, const struct pab_experiment *e,
 			fprintf(f, "  measured on: %s\n", cpu_or_unknown(e, row));
 		if (lr->why)
 			fprintf(f, "  %s: %s\n", lr->why,
-				row->fail_reason ? row->fail_reason : "");
+				row->fail_reason ? pab_term_safe(row->fail_reason) : "");
 		if (lr->n < PAB_MIN_N_95)
 			fprintf(f, "  only %zu paired reps: no 95%% interval exists below %d, so no PASS or FAIL\n",
 				lr->n, PAB_MIN_N_95);
@@ -661,7 +663,7 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 /* s with Markdown's special characters backslash-escaped (GFM). */
 static void md_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	for (s = pab_term_safe(s); *s; s++) {
 		if (strchr("\\`*_[]<>|~&", *s))
 			fputc('\\', f);
 		if (*s == '\n' || *s == '\r')
