@@ -45,7 +45,7 @@ static const char run_usage[] =
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/1|rule12] [--controls SEL] [--scale X]\n"
-	"       perfab run --resume FILE";
+	"       perfab run --resume FILE [--config FILE] [--arm NAME=COMMAND]... [--trust-artifact]";
 
 #define ADAPTIVE_STEP 5
 #define SANITY_FACTOR 1.5
