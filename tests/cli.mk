@@ -18,7 +18,9 @@ cli_tests = \
 	tests/cli_hostile_children.sh \
 	tests/crash_matrix.sh \
 	tests/cli_disk_full.sh \
-	tests/cli_workloads.sh
+	tests/cli_workloads.sh \
+	tests/cli_safe_write.sh \
+	tests/cli_lock.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
