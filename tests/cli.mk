@@ -20,7 +20,8 @@ cli_tests = \
 	tests/cli_disk_full.sh \
 	tests/cli_workloads.sh \
 	tests/cli_safe_write.sh \
-	tests/cli_lock.sh
+	tests/cli_lock.sh \
+	tests/cli_orphans.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
