@@ -22,7 +22,8 @@ cli_tests = \
 	tests/cli_safe_write.sh \
 	tests/cli_lock.sh \
 	tests/cli_orphans.sh \
-	tests/cli_resume_trust.sh
+	tests/cli_resume_trust.sh \
+	tests/cli_tamper.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
