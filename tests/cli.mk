@@ -23,7 +23,8 @@ cli_tests = \
 	tests/cli_lock.sh \
 	tests/cli_orphans.sh \
 	tests/cli_resume_trust.sh \
-	tests/cli_tamper.sh
+	tests/cli_tamper.sh \
+	tests/cli_term_safe.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
