@@ -24,7 +24,8 @@ cli_tests = \
 	tests/cli_orphans.sh \
 	tests/cli_resume_trust.sh \
 	tests/cli_tamper.sh \
-	tests/cli_term_safe.sh
+	tests/cli_term_safe.sh \
+	tests/cli_report_reader.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
