@@ -25,7 +25,8 @@ cli_tests = \
 	tests/cli_resume_trust.sh \
 	tests/cli_tamper.sh \
 	tests/cli_term_safe.sh \
-	tests/cli_report_reader.sh
+	tests/cli_report_reader.sh \
+	tests/cli_small_hardening.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
