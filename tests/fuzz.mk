@@ -2,7 +2,7 @@
 # tests/fuzz.mk — untrusted input (issue #6): hostile artifacts and configs
 # given to the real binary, and a short libFuzzer run of each parser
 # harness (tests/fuzz/, built by ci/fuzz.sh; doc/fuzzing.md). FUZZ_SECONDS
-# sets the fuzz run per harness (default 60, 0 skips it).
+# sets the fuzz run per harness (default 36, 0 skips it).
 fuzz_tests = \
 	tests/hostile_inputs.sh \
 	tests/fuzz/smoke.sh
