@@ -23,11 +23,11 @@
 
 #include "proc.h"
 #include "runchild.h"
+#include "util.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2) /* Linux 5.11; older kernels say EINVAL */
 #endif
-#include "util.h"
 
 /* SIGCHLD, and the signals that stop perfab (handled, never default). */
 static void wait_set(sigset_t *set, int with_chld)
