@@ -66,9 +66,17 @@ const char *pab_cgroup_version(const struct pab_cgroup *cg);
 const char *pab_cgroup_path(const struct pab_cgroup *cg);
 
 /*
+ * The v1 freezer cgroup made beside it (same name, in the freezer
+ * hierarchy) so that killing can freeze everything first, or NULL (v2,
+ * no freezer mounted, or it could not be used). Owned by cg.
+ */
+const char *pab_cgroup_freezer_path(const struct pab_cgroup *cg);
+
+/*
  * pab_cgroup_kill_path: SIGKILL every process in the cgroup directory dir
- * (cgroup.kill on v2, then cgroup.procs read and killed until it lists
- * nothing) . Returns 0 once it is empty, -1 when it stayed populated or
+ * (cgroup.kill on v2; a v1 freezer cgroup is frozen, its processes killed
+ * frozen, then thawed; then, or else, cgroup.procs read and killed until
+ * it lists nothing). Returns 0 once it is empty, -1 when it stayed populated or
  * could not be read. Usable without a struct pab_cgroup (stale cgroups,
  * the guard process).
  */

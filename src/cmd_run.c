@@ -105,6 +105,8 @@ static void at_gate(pid_t pid, void *arg)
 		r->cg[g->arm] = pab_cgroup_new(&r->cg_why[g->arm]);
 		if (r->cg[g->arm])
 			pab_guard_cgroup(pab_cgroup_path(r->cg[g->arm]));
+		if (r->cg[g->arm] && pab_cgroup_freezer_path(r->cg[g->arm]))
+			pab_guard_cgroup(pab_cgroup_freezer_path(r->cg[g->arm]));
 	}
 	g->cgroup = r->cg[g->arm];
 	g->cgroup_why = r->cg_why[g->arm];
@@ -133,6 +135,8 @@ static void release_cgroup(struct run *r, size_t arm)
 	if (!r->cg[arm])
 		return;
 	pab_guard_cgroup_done(pab_cgroup_path(r->cg[arm]));
+	if (pab_cgroup_freezer_path(r->cg[arm]))
+		pab_guard_cgroup_done(pab_cgroup_freezer_path(r->cg[arm]));
 	pab_cgroup_free(r->cg[arm]);
 	r->cg[arm] = NULL;
 }
