@@ -1533,23 +1533,16 @@ static void print_resume_plan(const struct pab_experiment *e, const char *path)
  */
 static void verify_executables(struct pab_experiment *e, const char *path)
 {
-	char **recorded = xcalloc(e->n_arms, sizeof(*recorded));
 	size_t a, ri;
 
-	for (a = 0; a < e->n_arms; a++) {
-		recorded[a] = e->arms[a].sha256;
-		e->arms[a].sha256 = NULL;
-		free(e->arms[a].exe);
-		e->arms[a].exe = NULL;
-	}
 	for (ri = 0; ri < e->n_rows; ri++) {
 		struct pab_row *row = &e->rows[ri];
 
 		for (a = 0; a < e->n_arms; a++) {
 			struct pab_arm *arm = &e->arms[a];
 			const char *want = row->exe_sha256 && row->exe_sha256[a] ?
-				row->exe_sha256[a] : (!ri || arm->argc) ? recorded[a] : NULL;
-			char *why, *exe = exe_for(arm, row, &why), *now;
+				row->exe_sha256[a] : (!ri || arm->argc) ? arm->sha256 : NULL;
+			char *why, *exe = exe_for(arm, row, &why), *now, *msg = NULL;
 
 			if (!exe)
 				die(PAB_EXIT_USAGE, "cannot resume: %s", why);
@@ -1557,17 +1550,25 @@ static void verify_executables(struct pab_experiment *e, const char *path)
 			if (!now)
 				die_errno("cannot read '%s' to digest it", exe);
 			if (!want)
-				die(PAB_EXIT_REFUSED, "cannot resume '%s': no digest of '%s' (arm '%s', "
-				    "row '%s') was recorded when the run started; rerun from scratch",
-				    pab_term_safe(path), pab_term_safe(exe), pab_term_safe(arm->name),
-				    pab_term_safe(row->name));
-			if (strcmp(want, now))
-				die(PAB_EXIT_REFUSED, "cannot resume: arm '%s' executable '%s' (row '%s') "
-				    "changed since the run started (sha256 %s, recorded %.64s); rerun "
-				    "from scratch", pab_term_safe(arm->name), pab_term_safe(exe),
-				    pab_term_safe(row->name), now, pab_term_safe(want));
-			if (!ri) {
+				msg = xasprintf("cannot resume '%s': no digest of '%s' (arm '%s', row '%s') "
+						"was recorded when the run started; rerun from scratch",
+						pab_term_safe(path), pab_term_safe(exe),
+						pab_term_safe(arm->name), pab_term_safe(row->name));
+			else if (strcmp(want, now))
+				msg = xasprintf("cannot resume: arm '%s' executable '%s' (row '%s') "
+						"changed since the run started (sha256 %s, recorded "
+						"%.64s); rerun from scratch", pab_term_safe(arm->name),
+						pab_term_safe(exe), pab_term_safe(row->name), now,
+						pab_term_safe(want));
+			if (msg) {
+				free(exe);
+				free(now);
+				die(PAB_EXIT_REFUSED, "%s", msg);
+			}
+			if (!ri) { /* the arm's executable is row 0's, as a fresh run has it */
+				free(arm->exe);
 				arm->exe = exe;
+				free(arm->sha256);
 				arm->sha256 = now;
 			} else {
 				free(exe);
@@ -1575,9 +1576,6 @@ static void verify_executables(struct pab_experiment *e, const char *path)
 			}
 		}
 	}
-	for (a = 0; a < e->n_arms; a++)
-		free(recorded[a]);
-	free(recorded);
 }
 
 /*
