@@ -48,7 +48,7 @@ all_gone() {
 no_leftovers() {
 	i=0
 	while [ $i -lt 300 ]; do
-		s=$(ls "$1" | grep '^perfab-' || true)
+		s=$(find "$1" -maxdepth 1 -name 'perfab-*')
 		c=$(find /sys/fs/cgroup -maxdepth 8 -type d -name "perfab-$2-*" 2>/dev/null || true)
 		[ -z "$s$c" ] && return 0
 		sleep 0.1

@@ -40,7 +40,7 @@ chmod 600 victim
 ln -s victim link.json
 expect_rc 7 run --out link.json
 grep_err "is a symbolic link"
-[ -L link.json ] && [ "$(cat victim)" = secret ] || fail "run wrote through a symlink"
+{ [ -L link.json ] && [ "$(cat victim)" = secret ]; } || fail "run wrote through a symlink"
 expect_rc 7 "$PERFAB" pool ok.json ok2.json -o link.json
 [ "$(cat victim)" = secret ] || fail "pool -o wrote through a symlink"
 

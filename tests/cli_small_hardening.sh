@@ -13,7 +13,7 @@ grep_err "cannot parse --cpus '4294967296'"
 mkdir keep
 expect_rc 2 "$PERFAB" run -q --arm base=/bin/true --arm ..=/bin/true --preserve-builds keep/p
 grep_err "arm name '..' is not valid"
-[ ! -e keep/true ] && [ ! -e keep/p ] || fail "an arm named '..' wrote outside its directory"
+{ [ ! -e keep/true ] && [ ! -e keep/p ]; } || fail "an arm named '..' wrote outside its directory"
 printf '{"arms": [{"name": "base", "argv": ["/bin/true"]}, {"name": ".hidden", "argv": ["/bin/true"]}]}' >dots.json
 expect_rc 2 "$PERFAB" run -q --config dots.json
 grep_err "name must be a name"

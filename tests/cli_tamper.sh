@@ -20,7 +20,7 @@ every_command() {
 		expect_rc 4 "$PERFAB" $cmd
 		grep_err "$2"
 	done
-	[ ! -e pooled.json ] && [ ! -e b2.json ] || fail "a refused input was written out"
+	{ [ ! -e pooled.json ] && [ ! -e b2.json ]; } || fail "a refused input was written out"
 	jq '.complete = false' "$1" >"resume-$1"
 	# shellcheck disable=SC2086
 	expect_rc 4 "$PERFAB" run -q --resume "resume-$1" $arms
