@@ -56,7 +56,7 @@ int pab_arm_from_spec(struct pab_experiment *e, const char *spec, char **why)
 
 	*why = NULL;
 	if (!eq) {
-		*why = xasprintf("arm '%s' has no '=': write --arm NAME=COMMAND", spec);
+		*why = xasprintf("arm '%s' has no '=': write --arm NAME=COMMAND", pab_term_safe(spec));
 		return -1;
 	}
 	name = xstrndup(spec, (size_t)(eq - spec));
@@ -207,7 +207,7 @@ static int cfg_known_keys(struct cfg_ctx *c, const cJSON *o, const char *ctx,
 			if (!strcmp(*k, it->string))
 				break;
 		if (!*k)
-			return cfg_fail(c, "%s: unknown key '%s'", ctx, it->string);
+			return cfg_fail(c, "%s: unknown key '%s'", ctx, pab_term_safe(it->string));
 	}
 	return 0;
 }
@@ -320,7 +320,7 @@ static int cfg_row(struct cfg_ctx *c, struct pab_experiment *e,
 
 		if (!def)
 			return cfg_fail(c, "%s.workload '%s' is not a built-in row (see perfab workloads)",
-					ctx, wl->valuestring);
+					ctx, pab_term_safe(wl->valuestring));
 		row = pab_add_builtin_row(e, def);
 		if (name) {
 			free(row->name);
@@ -331,7 +331,7 @@ static int cfg_row(struct cfg_ctx *c, struct pab_experiment *e,
 	}
 	for (k = 0; k + 1 < e->n_rows; k++)
 		if (!strcmp(e->rows[k].name, row->name))
-			return cfg_fail(c, "row '%s' is defined twice", row->name);
+			return cfg_fail(c, "row '%s' is defined twice", pab_term_safe(row->name));
 	v = cJSON_GetObjectItemCaseSensitive(o, "argv");
 	if (v) {
 		pab_argv_free(row->argv);
@@ -358,7 +358,7 @@ static int cfg_row(struct cfg_ctx *c, struct pab_experiment *e,
 					is_param |= !strcmp(def->params[p].key, it->string);
 				if (!is_param)
 					return cfg_fail(c, "%s.params: '%s' is not a parameter of '%s'",
-							ctx, it->string, def->name);
+							ctx, pab_term_safe(it->string), def->name);
 			}
 		}
 	}
