@@ -223,6 +223,36 @@ int pab_guard_start(void)
 	return 0;
 }
 
+/* SIGKILL every process whose parent is perfab, found by scanning /proc
+ * (a kernel without /proc/PID/task/TID/children); how many. */
+static int kill_children_scan(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		char *p, *s, *rp;
+		long pid, ppid;
+
+		if (parse_long(de->d_name, 2, INT32_MAX, &pid))
+			continue;
+		p = xasprintf("/proc/%s/stat", de->d_name);
+		s = read_file_max(p, 4096, NULL);
+		rp = s ? strrchr(s, ')') : NULL;
+		/* "PID (comm) S PPID ...": comm may hold anything but the last ')'. */
+		if (rp && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == (long)getpid()) {
+			kill((pid_t)pid, SIGKILL);
+			n++;
+		}
+		free(s);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /* SIGKILL every child of perfab's (all threads' children files); how many. */
 static int kill_children(void)
 {
@@ -237,6 +267,11 @@ static int kill_children(void)
 			continue;
 		p = xasprintf("/proc/self/task/%s/children", de->d_name);
 		s = read_file_max(p, 1 << 20, NULL);
+		if (!s) {
+			free(p);
+			closedir(d);
+			return kill_children_scan();
+		}
 		for (t = s; t && *t; t = end) {
 			long pid = strtol(t, &end, 10);
 
