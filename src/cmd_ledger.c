@@ -55,7 +55,8 @@ static int check_judgeable(const char *path, struct pab_experiment *e)
 	if (!e->complete) {
 		fprintf(stderr,
 			"perfab: no verdict: '%s' is incomplete (\"complete\": false): the run was "
-			"interrupted before its last rep; finish it with: perfab run --resume %s\n",
+			"interrupted before its last rep; finish it with: perfab run --resume %s and "
+			"the run's own --config/--arm options\n",
 			path, path);
 		pab_experiment_release(e);
 		return PAB_EXIT_REFUSED;

@@ -217,7 +217,8 @@ _Noreturn static void stop_on_signal(struct run *r, int sig)
 	sigset_t set;
 
 	fprintf(stderr, "perfab: stopped by signal %d (%s); '%s' keeps every checkpointed "
-		"rep: finish it with perfab run --resume %s\n", sig, strsignal(sig),
+		"rep: finish it with perfab run --resume %s and the run's own --config/--arm "
+		"options\n", sig, strsignal(sig),
 		pab_term_safe(r->out), pab_term_safe(r->out));
 	release_run(r);
 	signal(sig, SIG_DFL);
