@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * guard.c — the guard process, orphan reaping and scratch directories
  * (guard.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * wreport.c — the safe reader of workload reports (wreport.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * wreport.h — reading a workload's report (doc/workload-protocol.md §4)
  * from $PERFAB_REPORT, a path in perfab's scratch directory that the child

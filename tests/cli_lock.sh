@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One writer per artifact: while a run writes FILE it holds FILE.lock, so a
 # second run on the same --out and a --resume of the running run are
 # refused (exit 7) and FILE is left to its writer; once the run ends, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Children never outlive the run. Each child here starts a grandchild in
 # its process group and a setsid(1) daemon, and writes their PIDs down.
 # After a normal run, and after perfab is stopped by SIGTERM, SIGINT or

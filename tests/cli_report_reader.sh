@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The workload report at $PERFAB_REPORT is the child's to write, so perfab
 # reads it safely: a FIFO left there does not hang perfab, a symlink or an
 # oversized file is refused, a number no artifact can carry (throughput

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # --resume trusts nothing in the artifact it cannot check: a forged
 # artifact that runs another command (its digest forged to match) is
 # refused when the arms are given again, and shown before anything runs;

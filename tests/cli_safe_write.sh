@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every file perfab writes goes through one safe writer: only a regular
 # file is replaced (a device node, FIFO, directory or symlink at the path
 # is refused with exit 7 and left as it was), the replacement keeps the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Small holes closed: a CPU number past 32 bits, arm names that are paths
 # (".." with --preserve-builds), duplicate JSON keys (read differently by
 # other tools), "\u0000" inside a string (it would cut an argv short), and

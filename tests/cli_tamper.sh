@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One protocol check in the loader: an artifact whose reps break
 # rotate-reverse/1 — orders that are not the protocol's (even balanced
 # ones), a block number out of sequence, a rep deleted in the middle — is

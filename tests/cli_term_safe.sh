@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Names reach the terminal through one printer: a row name with a newline,
 # ESC, BEL and an OSC sequence, from a config and then from the artifact,
 # prints escaped (\n, \x1b, \x07) in progress lines, warnings, the medians,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fuzz_report.c — libFuzzer harness for the workload-report reader: the
  * raw bytes go to pab_report_parse() (what perfab does with the file a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fuzz_resume_settings.c — libFuzzer harness for the settings `perfab run
  * --resume` reads back from an artifact's "run" object: the raw bytes go
