@@ -388,7 +388,8 @@ static int same_row(const struct pab_experiment *ea, const struct pab_row *x,
 		*why = xasprintf("CPU model differs: row '%s' ran on \"%s\" in '%s' and on \"%s\" "
 				 "in '%s'; blocks of one row from different machine types are "
 				 "not one experiment (disjoint rows, shards, may differ)",
-				 x->name, or_none(ca), la, or_none(cb), lb);
+				 pab_term_safe(x->name), pab_term_safe(or_none(ca)), la,
+				 pab_term_safe(or_none(cb)), lb);
 		return -1;
 	}
 
