@@ -66,6 +66,7 @@ static void result_copy(struct pab_arm_result *dst,
 	for (m = 0; m < PAB_M_COUNT; m++)
 		dst->reason[m] = strdup_or_null(src->reason[m]);
 	dst->checksum = strdup_or_null(src->checksum);
+	dst->stderr_tail = strdup_or_null(src->stderr_tail);
 }
 
 /* Append a copy of rep (of an experiment with n_arms arms) to row. */
