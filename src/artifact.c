@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +24,7 @@
 #include "artifact.h"
 #include "journal.h"
 #include "rotation.h"
+#include "runconf.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -304,6 +308,28 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 		fputc(',', f); jw_key(&w, "program"); jw_str_or_null(&w, row->program);
 		fputc(',', f); jw_key(&w, "argv"); jw_argv(&w, row->argv, row->argc);
 		fputc(',', f); jw_key(&w, "params"); jw_kv(&w, row->params, row->n_params);
+		if (row->exe_sha256) {
+			size_t a, k = 0;
+
+			fputc(',', f);
+			jw_key(&w, "executables");
+			fputc('{', f);
+			for (a = 0; a < e->n_arms; a++) {
+				if (!row->exe_sha256[a])
+					continue;
+				if (k++)
+					fputc(',', f);
+				jw_key(&w, e->arms[a].name);
+				fputc('{', f);
+				jw_key(&w, "path");
+				jw_str_or_null(&w, row->exes ? row->exes[a] : NULL);
+				fputc(',', f);
+				jw_key(&w, "sha256");
+				jw_str(&w, row->exe_sha256[a]);
+				fputc('}', f);
+			}
+			fputc('}', f);
+		}
 		fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
 			row->failed ? "true" : "false");
 		jw_key(&w, "fail_reason"); jw_str_or_null(&w, row->fail_reason);
@@ -321,93 +347,127 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 	fputs("]\n}\n", f);
 }
 
-static char *dir_of(const char *path)
+static int write_artifact_fn(FILE *f, void *arg)
 {
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
+	write_artifact(f, arg);
+	return ferror(f) ? -1 : 0;
 }
 
 int pab_artifact_save(const struct pab_experiment *e, const char *path,
 		      char **why)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	char *dir = dir_of(path);
-	FILE *f = NULL;
-	int fd = -1, dfd, err = 0, ret = -1;
-	long half;
+	struct stat st;
+	int ret = pab_write_file_atomic(path, write_artifact_fn, (void *)e, why);
+
+	/* The checkpoint-cost test hook (tests/cli_journal.sh): bytes written. */
+	if (!ret && getenv("PERFAB_TEST_IO_LOG") && !stat(path, &st))
+		pab_test_io_log("artifact", (uint64_t)st.st_size);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The checked JSON reader                                            */
+
+/* Byte offset of the first "\u0000" inside a string, or -1. */
+static long find_nul_escape(const char *text, size_t len)
+{
+	size_t i;
+	int in_string = 0;
+
+	for (i = 0; i < len; i++) {
+		if (!in_string) {
+			if (text[i] == '"')
+				in_string = 1;
+			continue;
+		}
+		if (text[i] == '"') {
+			in_string = 0;
+		} else if (text[i] == '\\' && i + 1 < len) {
+			if (text[i + 1] == 'u' && i + 5 < len && !memcmp(text + i + 2, "0000", 4))
+				return (long)i;
+			i++; /* the escaped character */
+		}
+	}
+	return -1;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first key some object under v holds twice, or NULL. */
+static const char *find_duplicate_key(const cJSON *v)
+{
+	const cJSON *it;
+	const char *dup = NULL;
+
+	if (cJSON_IsObject(v) && v->child && v->child->next) {
+		size_t n = 0, i;
+		const char **keys;
+
+		cJSON_ArrayForEach(it, v)
+			n++;
+		keys = xcalloc(n, sizeof(*keys));
+		n = 0;
+		cJSON_ArrayForEach(it, v)
+			keys[n++] = it->string ? it->string : "";
+		qsort(keys, n, sizeof(*keys), cmp_key);
+		for (i = 1; i < n && !dup; i++)
+			if (!strcmp(keys[i - 1], keys[i]))
+				dup = keys[i];
+		free(keys);
+	}
+	for (it = v ? v->child : NULL; it && !dup; it = it->next)
+		dup = find_duplicate_key(it);
+	return dup;
+}
+
+cJSON *pab_json_parse(const char *text, size_t len, char **why)
+{
+	const char *end = NULL, *dup;
+	cJSON *root;
+	long nul;
 
 	*why = NULL;
-	pab_crash_point("checkpoint: before the temp file");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = errno;
-		*why = xasprintf("cannot create '%s': %s", tmp, strerror(err));
-		goto out_free;
+	nul = find_nul_escape(text, len);
+	if (nul >= 0) {
+		*why = xasprintf("a string holds \\u0000 (at byte %ld): NUL is not allowed "
+				 "in perfab's JSON", nul);
+		return NULL;
 	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = errno;
-		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-		goto out_unlink;
-	}
-	write_artifact(f, e);
-	/* A crash point with the temp file torn: half of it on disk. */
-	half = ftell(f) / 2;
-	if (fflush(f) == 0 && half > 0 && getenv("PERFAB_TEST_CRASH_AT") &&
-	    ftruncate(fd, half) == 0) {
-		pab_crash_point("checkpoint: temp file half written");
-		rewind(f);
-		write_artifact(f, e);
-	}
-	if (fflush(f) || ferror(f) || fsync(fd)) {
-		err = errno ? errno : EIO;
-		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-		goto out_unlink;
-	}
-	pab_test_io_log("artifact", (uint64_t)ftell(f));
-	if (fclose(f)) {
-		f = NULL;
-		fd = -1;
-		err = errno;
-		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-		goto out_unlink;
-	}
-	f = NULL;
-	fd = -1;
-	pab_crash_point("checkpoint: temp file synced, not renamed");
-	if (rename(tmp, path)) {
-		err = errno;
-		*why = xasprintf("cannot rename '%s' to '%s': %s", tmp, path,
-				 strerror(err));
-		goto out_unlink;
-	}
-	pab_crash_point("checkpoint: renamed, directory not synced");
-	/* The rename is durable only once the directory entry is. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	ret = 0;
-	goto out_free;
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at && at >= text && at <= text + len ?
+			(size_t)(at - text) : 0;
 
-out_unlink:
-	if (f)
-		fclose(f);
-	else if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-out_free:
-	free(dir);
-	free(tmp);
-	if (ret)
-		errno = err;
-	return ret;
+		*why = xasprintf("not valid JSON (error near byte %zu)", off);
+		return NULL;
+	}
+	/* cJSON stops after the first value: refuse what follows it (two
+	 * documents concatenated, or junk appended), as a JSON reader must. */
+	while (end < text + len && *end && strchr(" \t\n\r", *end))
+		end++;
+	if (end != text + len) {
+		*why = xasprintf("not valid JSON (data after the top-level value, at byte %zu)",
+				 (size_t)(end - text));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	dup = find_duplicate_key(root);
+	if (dup) {
+		*why = xasprintf("an object holds the key '%s' twice: JSON readers disagree "
+				 "on which one counts", pab_term_safe(dup));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+int pab_artifact_load_exit_code(int load_ret)
+{
+	return load_ret == PAB_ARTIFACT_BAD_PROTOCOL ? PAB_EXIT_REFUSED : PAB_EXIT_USAGE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -534,8 +594,10 @@ static int load_arm(struct loader *ld, const cJSON *o, size_t i,
 	arm->name = get_string(ld, o, "name", ctx, 0);
 	if (!arm->name)
 		return -1;
-	if (!*arm->name)
-		return fail(ld, "%s: empty arm name", ctx);
+	if (!pab_valid_arm_name(arm->name))
+		return fail(ld, "%s: arm name '%.100s' is not valid (letters, digits, '_', "
+			    "'-', '.', not starting with '.' or '-')", ctx,
+			    pab_term_safe(arm->name));
 	snprintf(path, sizeof(path), "%s.argv", ctx);
 	if (load_argv(ld, get(ld, o, "argv", ctx), path, &arm->argv, &arm->argc))
 		return -1;
@@ -616,7 +678,7 @@ static int load_rep(struct loader *ld, const struct pab_experiment *e,
 			if (cJSON_IsNull(it))
 				continue;
 			if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) ||
-			    fabs(it->valuedouble) > 1e300)
+			    fabs(it->valuedouble) > PAB_METRIC_ABS_MAX)
 				return fail(ld, "%s.results.%s.%s must be a finite number or null",
 					    ctx, name, it->string);
 			r->m[met->id] = it->valuedouble;
@@ -654,6 +716,45 @@ static int load_rep(struct loader *ld, const struct pab_experiment *e,
 	return 0;
 }
 
+/* 1 when s is 64 lowercase hex digits. */
+static int is_sha256_hex(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++)
+		if (!s[i] || !strchr("0123456789abcdef", s[i]))
+			return 0;
+	return !s[64];
+}
+
+/* rows[i].executables: {"ARM": {"path": "...", "sha256": "HEX"}, ...}. */
+static int load_executables(struct loader *ld, const struct pab_experiment *e,
+			    const cJSON *o, const char *ctx, struct pab_row *row)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsObject(o))
+		return fail(ld, "%s.executables must be an object", ctx);
+	row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
+	row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+	cJSON_ArrayForEach(it, o) {
+		int a = pab_experiment_arm_index(e, it->string);
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "sha256");
+
+		if (a < 0)
+			continue; /* no digest for an arm renamed by hand: resume refuses */
+		if (!cJSON_IsObject(it) || !cJSON_IsString(d) ||
+		    !is_sha256_hex(d->valuestring) || (p && !cJSON_IsString(p) && !cJSON_IsNull(p)))
+			return fail(ld, "%s.executables.%s must be {\"path\": STRING, "
+				    "\"sha256\": 64 hex digits}", ctx, it->string);
+		row->exe_sha256[a] = xstrdup(d->valuestring);
+		if (cJSON_IsString(p))
+			row->exes[a] = xstrdup(p->valuestring);
+	}
+	return 0;
+}
+
 static int load_row(struct loader *ld, const struct pab_experiment *e,
 		    const cJSON *o, size_t i, struct pab_row *row)
 {
@@ -667,7 +768,7 @@ static int load_row(struct loader *ld, const struct pab_experiment *e,
 	row->name = get_string(ld, o, "name", ctx, 0);
 	if (!row->name)
 		return -1;
-	snprintf(ctx, sizeof(ctx), "rows[%zu] ('%.200s')", i, row->name);
+	snprintf(ctx, sizeof(ctx), "rows[%zu] ('%.200s')", i, pab_term_safe(row->name));
 	v = cJSON_GetObjectItemCaseSensitive(o, "workload");
 	if (v && !cJSON_IsNull(v))
 		row->workload = get_string(ld, o, "workload", ctx, 1);
@@ -689,6 +790,9 @@ static int load_row(struct loader *ld, const struct pab_experiment *e,
 	if (v && load_kv(ld, v, path, &row->params, &row->n_params))
 		return -1;
 	if (get_bool(ld, o, "control", ctx, &row->control))
+		return -1;
+	v = cJSON_GetObjectItemCaseSensitive(o, "executables");
+	if (v && load_executables(ld, e, v, ctx, row))
 		return -1;
 	v = cJSON_GetObjectItemCaseSensitive(o, "failed");
 	row->failed = cJSON_IsTrue(v);
@@ -751,31 +855,16 @@ int pab_artifact_parse(const char *text, size_t len,
 		       struct pab_experiment *e, char **why)
 {
 	struct loader ld = { NULL };
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	cJSON *root = pab_json_parse(text, len, &ld.why);
 	const cJSON *v, *it;
 	char *schema;
 	size_t i, n;
 	double seed;
+	int ret = -1;
 
 	pab_experiment_init(e);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		size_t off = at && at >= text && at <= text + len ?
-			(size_t)(at - text) : 0;
-
-		fail(&ld, "not valid JSON (error near byte %zu)", off);
+	if (!root)
 		goto out_fail;
-	}
-	/* cJSON stops after the first value: refuse what follows it (two
-	 * artifacts concatenated, or junk appended), as a JSON reader must. */
-	while (end < text + len && *end && strchr(" \t\n\r", *end))
-		end++;
-	if (end != text + len) {
-		fail(&ld, "not valid JSON (data after the top-level value, at byte %zu)",
-		     (size_t)(end - text));
-		goto out_fail;
-	}
 	if (!cJSON_IsObject(root)) {
 		fail(&ld, "the top level must be a JSON object");
 		goto out_fail;
@@ -908,6 +997,10 @@ int pab_artifact_parse(const char *text, size_t len,
 	}
 	if (ld.why)
 		goto out_fail; /* a problem recorded on a path that went on */
+	if (pab_experiment_check_protocol(e, &ld.why)) {
+		ret = PAB_ARTIFACT_BAD_PROTOCOL;
+		goto out_fail;
+	}
 	cJSON_Delete(root);
 	*why = NULL;
 	return 0;
@@ -916,7 +1009,7 @@ out_fail:
 	cJSON_Delete(root);
 	pab_experiment_release(e);
 	*why = ld.why ? ld.why : xstrdup("invalid artifact");
-	return -1;
+	return ret;
 }
 
 static int apply_journal(const char *path, struct pab_experiment *e,
@@ -1179,4 +1272,102 @@ static int apply_journal(const char *path, struct pab_experiment *e,
 	pab_journal_contents_release(&c);
 	free(jpath);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The lock and stale temp files                                      */
+
+int pab_artifact_lock(const char *path, char **why)
+{
+	char *lock = xasprintf("%s.lock", path);
+	struct stat a, b;
+	int fd = -1, tries, err = 0;
+
+	*why = NULL;
+	for (tries = 0; tries < 16; tries++) {
+		fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+		if (fd < 0) {
+			err = errno;
+			*why = xasprintf("cannot open the lock file '%s': %s", lock,
+					 strerror(err));
+			break;
+		}
+		if (fstat(fd, &a) || !S_ISREG(a.st_mode)) {
+			err = EEXIST;
+			*why = xasprintf("'%s' is not a regular file: perfab uses it as the "
+					 "lock of '%s'; remove it", lock, path);
+			break;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			err = errno;
+			if (err == EWOULDBLOCK)
+				*why = xasprintf("'%s' is in use: another perfab run writes it "
+						 "(it holds '%s'); wait for it to finish, or "
+						 "choose another --out", path, lock);
+			else
+				*why = xasprintf("cannot lock '%s': %s", lock, strerror(err));
+			break;
+		}
+		/* Locked: but is it still the file at that name? A holder that
+		 * finished unlinks it; then lock the new one. */
+		if (!stat(lock, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			free(lock);
+			return fd;
+		}
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!*why) {
+		err = EAGAIN;
+		*why = xasprintf("cannot lock '%s': it keeps being replaced", lock);
+	}
+	free(lock);
+	errno = err;
+	return -1;
+}
+
+void pab_artifact_unlock(const char *path, int fd)
+{
+	char *lock;
+
+	if (fd < 0)
+		return;
+	lock = xasprintf("%s.lock", path);
+	unlink(lock);
+	close(fd);
+	free(lock);
+}
+
+size_t pab_artifact_clean_temps(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	size_t removed = 0;
+	struct dirent *de;
+	DIR *d;
+	int dfd;
+
+	d = opendir(*dir ? dir : "/");
+	dfd = d ? dirfd(d) : -1;
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		long pid;
+
+		if (!pab_is_own_temp(base, de->d_name, &pid))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (pid == (long)getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue; /* its writer may still be at work */
+		if (!unlinkat(dfd, de->d_name, 0))
+			removed++;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return removed;
 }

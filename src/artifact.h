@@ -29,9 +29,30 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 		      char **why);
 
 /*
+ * pab_json_parse: the checked JSON reader for everything perfab reads
+ * from outside (artifacts, configs, workload reports). One JSON value
+ * filling text[0..len) (only blanks may follow), with no "\u0000" in any
+ * string (it would cut a C string short) and no object holding the same
+ * key twice (readers disagree on which one wins). Returns the tree
+ * (caller deletes), or NULL with a reason (caller frees) in *why.
+ */
+cJSON *pab_json_parse(const char *text, size_t len, char **why);
+
+/* pab_artifact_parse() and pab_artifact_load() return this when the JSON
+ * is a well-formed artifact whose reps break the protocol
+ * (pab_experiment_check_protocol): tampered or damaged data, which every
+ * command refuses with PAB_EXIT_REFUSED. */
+#define PAB_ARTIFACT_BAD_PROTOCOL (-2)
+
+/* The exit code for a failed load: PAB_EXIT_REFUSED for
+ * PAB_ARTIFACT_BAD_PROTOCOL, else PAB_EXIT_USAGE. */
+int pab_artifact_load_exit_code(int load_ret);
+
+/*
  * pab_artifact_parse: fill e (initialised by the call) from a JSON text.
- * Returns 0, or -1 with a reason (caller frees) naming the offending field;
- * e is then released.
+ * Returns 0, or -1 (or PAB_ARTIFACT_BAD_PROTOCOL) with a reason (caller
+ * frees) naming the offending field; e is then released. Arm names must
+ * be valid names (pab_valid_arm_name), the protocol is checked.
  */
 int pab_artifact_parse(const char *text, size_t len,
 		       struct pab_experiment *e, char **why);
@@ -75,5 +96,28 @@ char *pab_artifact_journal_path(const char *path);
 char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len);
 char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
 			      size_t *len);
+
+/*
+ * pab_artifact_lock: take the artifact's lock, an exclusive flock on
+ * PATH.lock (created beside it, a regular file, never followed through a
+ * symlink), without waiting. Held by `perfab run` (and --resume) for the
+ * run's life and by `perfab pool -o`, so two writers of one artifact
+ * never interleave. Returns the lock's descriptor, or -1 with errno
+ * (EWOULDBLOCK: another process holds it) and a reason (caller frees) in
+ * *why.
+ */
+int pab_artifact_lock(const char *path, char **why);
+
+/* Remove PATH.lock and release the lock fd (a no-op for fd < 0). */
+void pab_artifact_unlock(const char *path, int fd);
+
+/*
+ * pab_artifact_clean_temps: remove the temp files pab_write_file_atomic()
+ * left beside path when a writer died mid-checkpoint — only names of its
+ * exact pattern (pab_is_own_temp), only regular files owned by this user,
+ * only when the PID in the name is no longer running. Call it holding the
+ * artifact's lock. Returns how many were removed.
+ */
+size_t pab_artifact_clean_temps(const char *path);
 
 #endif /* PAB_ARTIFACT_H */

@@ -10,7 +10,9 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +32,7 @@ struct pab_cgroup {
 	const char *peak_file; /* memory.peak / memory.max_usage_in_bytes */
 	int attached;
 	char *why;             /* last pab_cgroup_peak reason (owned) */
+	char *freezer;         /* v1: a freezer cgroup of the same name, or NULL */
 };
 
 static unsigned cgroup_seq;
@@ -349,6 +352,31 @@ static char *v2_enable_memory(const char *parent)
 			 parent, strerror(errno));
 }
 
+/*
+ * cgroup v1 cannot kill a cgroup in one step; with the freezer controller
+ * mounted, a freezer cgroup named like the memory one lets perfab freeze
+ * everything, kill it frozen (nothing can fork meanwhile) and thaw. New
+ * path, or NULL when there is no usable freezer (then killing falls back to
+ * reading cgroup.procs until it is empty).
+ */
+static char *v1_freezer(const char *memory_path)
+{
+	char *parent = own_cgroup_dir("cgroup", "freezer", "freezer");
+	const char *leaf = strrchr(memory_path, '/');
+	char *dir = NULL;
+
+	if (parent && leaf && !access(parent, W_OK)) {
+		dir = xasprintf("%s%s", parent, leaf);
+		if (mkdir(dir, 0755) || !is_file(dir, "freezer.state")) {
+			rmdir(dir);
+			free(dir);
+			dir = NULL;
+		}
+	}
+	free(parent);
+	return dir;
+}
+
 struct pab_cgroup *pab_cgroup_new(char **why)
 {
 	struct pab_cgroup *cg = NULL;
@@ -396,6 +424,8 @@ struct pab_cgroup *pab_cgroup_new(char **why)
 		cg = NULL;
 		goto out;
 	}
+	if (!strcmp(version, "v1"))
+		cg->freezer = v1_freezer(cg->path);
 	*why = NULL;
 out:
 	free(path);
@@ -411,7 +441,18 @@ int pab_cgroup_attach(struct pab_cgroup *cg, pid_t pid)
 	if (write_file(cg->path, "cgroup.procs", buf))
 		return -1;
 	cg->attached = 1;
+	if (cg->freezer && write_file(cg->freezer, "cgroup.procs", buf)) {
+		/* Best effort: without it, killing reads cgroup.procs. */
+		rmdir(cg->freezer);
+		free(cg->freezer);
+		cg->freezer = NULL;
+	}
 	return 0;
+}
+
+const char *pab_cgroup_freezer_path(const struct pab_cgroup *cg)
+{
+	return cg->freezer;
 }
 
 int pab_cgroup_peak(struct pab_cgroup *cg, double *bytes, const char **why)
@@ -463,44 +504,181 @@ const char *pab_cgroup_path(const struct pab_cgroup *cg)
 	return cg->path;
 }
 
-/* Move whatever is still in cg (a daemonised grandchild) to the parent. */
-static void evacuate(struct pab_cgroup *cg)
+/* Write state to dir/freezer.state; for FROZEN, wait (briefly) until it is. */
+static void freeze(const char *dir, const char *state)
 {
-	char *p = xasprintf("%s/cgroup.procs", cg->path);
-	char *s = read_file_max(p, 1 << 20, NULL), *line, *next;
+	struct timespec ms = { 0, 1000000 };
+	char *p = xasprintf("%s/freezer.state", dir);
+	int i;
 
-	for (line = s; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (*line) {
-			char *w = xasprintf("%s\n", line);
+	if (!write_file(dir, "freezer.state", state) && !strcmp(state, "FROZEN"))
+		for (i = 0; i < 2000; i++) {
+			char *now = read_file_max(p, 64, NULL);
+			int done = !now || !strncmp(now, "FROZEN", 6);
 
-			(void)write_file(cg->parent, "cgroup.procs", w);
-			free(w);
+			free(now);
+			if (done)
+				break;
+			nanosleep(&ms, NULL);
 		}
-	}
-	free(s);
 	free(p);
 }
 
-void pab_cgroup_free(struct pab_cgroup *cg)
+int pab_cgroup_kill_path(const char *dir)
+{
+	struct timespec ms = { 0, 1000000 };
+	char *procs = xasprintf("%s/cgroup.procs", dir);
+	int round, ret = -1;
+
+	int freezer = is_file(dir, "freezer.state");
+
+	/* cgroup v2 (Linux >= 5.14) kills the whole cgroup in one write,
+	 * forks in flight included. */
+	if (is_file(dir, "cgroup.kill"))
+		(void)write_file(dir, "cgroup.kill", "1");
+	/* v1, or v2 as a check: SIGKILL whatever is listed until nothing is
+	 * (a process forking meanwhile shows up in the next round). Dying
+	 * processes are not listed. */
+	for (round = 0; round < 10000; round++) {
+		char *s, *line, *next;
+		int any = 0;
+
+		if (freezer)
+			freeze(dir, "FROZEN");
+		s = read_file_max(procs, 1 << 22, NULL);
+		if (!s) {
+			if (freezer)
+				freeze(dir, "THAWED");
+			break; /* gone, or not a cgroup */
+		}
+		for (line = s; *line; line = next) {
+			long pid;
+
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			else
+				next = line + strlen(line);
+			if (*line && !parse_long(line, 1, INT32_MAX, &pid)) {
+				kill((pid_t)pid, SIGKILL);
+				any = 1;
+			}
+		}
+		free(s);
+		/* Thawed, the frozen and killed die at once. */
+		if (freezer)
+			freeze(dir, "THAWED");
+		if (!any) {
+			ret = 0;
+			break;
+		}
+		nanosleep(&ms, NULL);
+	}
+	free(procs);
+	return ret;
+}
+
+int pab_cgroup_kill(struct pab_cgroup *cg)
+{
+	if (cg->freezer)
+		pab_cgroup_kill_path(cg->freezer);
+	return pab_cgroup_kill_path(cg->path);
+}
+
+int pab_cgroup_reset(struct pab_cgroup *cg)
+{
+	if (pab_cgroup_kill(cg))
+		return -1;
+	cg->attached = 0;
+	if (!strcmp(cg->version, "v1")) {
+		/* Give back what the last child left charged (page cache),
+		 * then restart the high-water mark from what remains. */
+		(void)write_file(cg->path, "memory.force_empty", "0");
+		return write_file(cg->path, "memory.max_usage_in_bytes", "0");
+	}
+	/* v2: memory.peak is reset per open file from Linux 6.12; perfab
+	 * reads it through a fresh open, so a reused v2 cgroup cannot
+	 * start again from zero: the caller makes a new one. */
+	errno = ENOTSUP;
+	return -1;
+}
+
+/* Remove the cgroup directory dir, retrying while the kernel finishes
+ * tearing down exited tasks. 0 or -1. */
+static int remove_dir(const char *dir)
 {
 	struct timespec ms = { 0, 1000000 };
 	int i;
 
-	if (!cg)
-		return;
-	evacuate(cg);
-	/* An exited task leaves its cgroup asynchronously after it is reaped:
-	 * rmdir can see EBUSY for a moment. */
-	for (i = 0; i < 200; i++) {
-		if (!rmdir(cg->path) || errno != EBUSY)
-			break;
+	for (i = 0; i < 2000; i++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -1;
 		nanosleep(&ms, NULL);
 	}
+	return -1;
+}
+
+void pab_cgroup_free(struct pab_cgroup *cg)
+{
+	if (!cg)
+		return;
+	/* Whatever is still inside (a daemonised grandchild) dies with it:
+	 * nothing a child started outlives its measurement. */
+	pab_cgroup_kill(cg);
+	remove_dir(cg->path);
+	if (cg->freezer)
+		remove_dir(cg->freezer);
+	free(cg->freezer);
 	free(cg->path);
 	free(cg->parent);
 	free(cg->why);
 	free(cg);
+}
+
+/* Remove perfab-<pid>-<n> cgroups of dead perfab processes under parent. */
+static size_t clean_stale_under(const char *parent)
+{
+	struct dirent *de;
+	size_t removed = 0;
+	DIR *d = opendir(parent);
+
+	while (d && (de = readdir(d))) {
+		long pid;
+		unsigned n;
+		char tail;
+		char *dir;
+
+		if (sscanf(de->d_name, "perfab-%ld-%u%c", &pid, &n, &tail) != 2 ||
+		    pid == (long)getpid() || !pab_pid_gone(pid))
+			continue;
+		dir = xasprintf("%s/%s", parent, de->d_name);
+		pab_cgroup_kill_path(dir);
+		if (!remove_dir(dir))
+			removed++;
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+	return removed;
+}
+
+size_t pab_cgroup_clean_stale(void)
+{
+	const char *version;
+	char *parent = NULL, *why = NULL, *freezer;
+	size_t removed;
+
+	if (find_parent(&version, &parent, &why)) {
+		free(why);
+		return 0;
+	}
+	removed = clean_stale_under(parent);
+	freezer = !strcmp(version, "v1") ? own_cgroup_dir("cgroup", "freezer", "freezer") : NULL;
+	if (freezer)
+		removed += clean_stale_under(freezer);
+	free(freezer);
+	free(parent);
+	return removed;
 }

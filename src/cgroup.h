@@ -23,12 +23,16 @@
  * exists so tests can force the unavailable path (a missing or non-cgroup
  * directory) and so operators can point perfab at a delegated subtree.
  *
- * Usage per child: new, attach (while the child is held before exec), let
- * it run, reap it, peak, free.
+ * Usage: new once per arm; per child: attach (while the child is held
+ * before exec), let it run, reap it, peak, reset (kills what is left,
+ * empties it for the next child); free at the end. Nothing a child starts
+ * outlives its cgroup: reset and free kill everything still inside,
+ * setsid daemons included, instead of moving it out.
  */
 #ifndef PAB_CGROUP_H
 #define PAB_CGROUP_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 struct pab_cgroup;
@@ -62,13 +66,48 @@ const char *pab_cgroup_version(const struct pab_cgroup *cg);
 const char *pab_cgroup_path(const struct pab_cgroup *cg);
 
 /*
- * pab_cgroup_free: move any process still inside back to the parent
- * cgroup, remove the directory (retrying briefly while the kernel
- * finishes tearing down exited tasks) and free cg. Best effort: a
- * directory that cannot be removed is left behind under its
- * perfab-<pid>-<n> name. NULL is a no-op.
+ * The v1 freezer cgroup made beside it (same name, in the freezer
+ * hierarchy) so that killing can freeze everything first, or NULL (v2,
+ * no freezer mounted, or it could not be used). Owned by cg.
+ */
+const char *pab_cgroup_freezer_path(const struct pab_cgroup *cg);
+
+/*
+ * pab_cgroup_kill_path: SIGKILL every process in the cgroup directory dir
+ * (cgroup.kill on v2; a v1 freezer cgroup is frozen, its processes killed
+ * frozen, then thawed; then, or else, cgroup.procs read and killed until
+ * it lists nothing). Returns 0 once it is empty, -1 when it stayed populated or
+ * could not be read. Usable without a struct pab_cgroup (stale cgroups,
+ * the guard process).
+ */
+int pab_cgroup_kill_path(const char *dir);
+
+/* pab_cgroup_kill_path() on cg. */
+int pab_cgroup_kill(struct pab_cgroup *cg);
+
+/*
+ * pab_cgroup_reset: make cg ready for the next child: kill what is inside,
+ * release the memory still charged to it and restart its high-water mark.
+ * Returns 0, or -1 (errno set) when it cannot be reused — always on cgroup
+ * v2, whose memory.peak cannot be restarted for a new reader: free it and
+ * create a new one.
+ */
+int pab_cgroup_reset(struct pab_cgroup *cg);
+
+/*
+ * pab_cgroup_free: kill every process still inside, remove the directory
+ * (retrying while the kernel finishes tearing down exited tasks) and free
+ * cg. Best effort: a directory that cannot be removed is left behind under
+ * its perfab-<pid>-<n> name for pab_cgroup_clean_stale(). NULL is a no-op.
  */
 void pab_cgroup_free(struct pab_cgroup *cg);
+
+/*
+ * pab_cgroup_clean_stale: remove the cgroups perfab-<pid>-<n> that perfab
+ * processes no longer running left under the place pab_cgroup_new() uses
+ * (killed first). Returns how many were removed.
+ */
+size_t pab_cgroup_clean_stale(void);
 
 /*
  * pab_cgroup_probe: where and how pab_cgroup_new() would create cgroups,

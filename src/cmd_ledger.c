@@ -46,7 +46,8 @@ static int check_judgeable(const char *path, struct pab_experiment *e)
 			if (cJSON_IsString(row) && cJSON_IsString(arm) &&
 			    cJSON_IsString(met) && cJSON_IsNumber(b) && cJSON_IsNumber(h))
 				fprintf(stderr, "  [%s] %s: %s %.1f -> %.1f MiB (more than 1.5x base + 8 MiB)\n",
-					arm->valuestring, row->valuestring, met->valuestring,
+					pab_term_safe(arm->valuestring), pab_term_safe(row->valuestring),
+					pab_term_safe(met->valuestring),
 					b->valuedouble / 1048576.0, h->valuedouble / 1048576.0);
 		}
 		fprintf(stderr, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway\n");
@@ -56,7 +57,8 @@ static int check_judgeable(const char *path, struct pab_experiment *e)
 	if (!e->complete) {
 		fprintf(stderr,
 			"perfab: no verdict: '%s' is incomplete (\"complete\": false): the run was "
-			"interrupted before its last rep; finish it with: perfab run --resume %s\n",
+			"interrupted before its last rep; finish it with: perfab run --resume %s and "
+			"the run's own --config/--arm options\n",
 			path, path);
 		pab_experiment_release(e);
 		return PAB_EXIT_REFUSED;
@@ -91,10 +93,10 @@ static int load_judgeable(const char *const *paths, size_t n,
 			ret = pab_pool_load_input(paths[i], &in[i]);
 			if (ret)
 				break;
-		} else if (pab_artifact_load(paths[i], &in[i], &why)) {
+		} else if ((ret = pab_artifact_load(paths[i], &in[i], &why))) {
 			fprintf(stderr, "perfab: error: %s\n", why);
 			free(why);
-			ret = PAB_EXIT_USAGE;
+			ret = pab_artifact_load_exit_code(ret);
 			break;
 		}
 		ret = check_judgeable(paths[i], &in[i]);

@@ -110,12 +110,13 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 		struct pab_experiment e;
 		const char *arm_name = arm_opt;
 		char *why;
-		int arm;
+		int arm, lr;
 
-		if (pab_artifact_load(runs->v[i], &e, &why)) {
+		lr = pab_artifact_load(runs->v[i], &e, &why);
+		if (lr) {
 			fprintf(stderr, "perfab: error: %s\n", why);
 			free(why);
-			return PAB_EXIT_USAGE;
+			return pab_artifact_load_exit_code(lr);
 		}
 		if (e.stopped_by && !strcmp(e.stopped_by, "sanity-gate")) {
 			fprintf(stderr, "perfab: no verdict: '%s' was stopped by the sanity gate: its "
@@ -218,14 +219,18 @@ static void warn_spread(struct gate_table *t, double tolerance)
 /* ------------------------------------------------------------------ */
 /* record                                                             */
 
+static int write_text_line(FILE *f, void *arg)
+{
+	return fprintf(f, "%s\n", (const char *)arg) < 0 ? -1 : 0;
+}
+
 static int memgate_record(int argc, char **argv)
 {
 	const char *out = NULL, *arm = NULL, *arm_used = NULL;
 	struct pab_strlist runs = { 0 };
 	struct gate_table t;
 	cJSON *root, *sc;
-	char *text, *tmp, *cpu;
-	FILE *f;
+	char *text, *cpu, *why;
 	size_t s, r;
 	int ret;
 	const struct pab_option opts[] = {
@@ -252,7 +257,7 @@ static int memgate_record(int argc, char **argv)
 				fprintf(stderr, "perfab: error: '%s' %s scenario '%s': record a "
 					"baseline from full runs that measured every scenario\n",
 					runs.v[r], t.ran[s * t.n_runs + r] ? "has no peak_rss for" :
-					"did not run", t.scenario[s]);
+					"did not run", pab_term_safe(t.scenario[s]));
 				ret = PAB_EXIT_USAGE;
 				goto out_release;
 			}
@@ -271,22 +276,14 @@ static int memgate_record(int argc, char **argv)
 		cJSON_AddNumberToObject(sc, t.scenario[s], round(scenario_min(&t, s)));
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
-	tmp = xasprintf("%s.tmp.%ld", out, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f || fprintf(f, "%s\n", text) < 0 || fflush(f) || fsync(fileno(f)) ||
-	    fclose(f) || rename(tmp, out)) {
-		int err = errno;
-
-		if (f)
-			unlink(tmp);
-		fprintf(stderr, "perfab: error: cannot write baseline '%s': %s\n", out,
-			strerror(err));
+	if (pab_write_file_atomic(out, write_text_line, text, &why)) {
+		fprintf(stderr, "perfab: error: cannot write baseline: %s\n", why);
+		free(why);
 		ret = PAB_EXIT_RUNTIME;
 	} else {
 		fprintf(stderr, "perfab: memgate baseline of %zu scenario%s from %zu run%s -> %s\n",
 			t.n, t.n == 1 ? "" : "s", t.n_runs, t.n_runs == 1 ? "" : "s", out);
 	}
-	free(tmp);
 	cJSON_free(text);
 out_release:
 	free(cpu);
@@ -440,13 +437,15 @@ static int memgate_check(int argc, char **argv)
 			if (k >= 0 && t.ran[(size_t)k * t.n_runs + r] &&
 			    !isfinite(*cell(&t, (size_t)k, r))) {
 				fprintf(stderr, "perfab: error: '%s' ran scenario '%s' but has no peak_rss "
-					"for arm '%s': nothing to gate\n", runs.v[r], b.name[s], arm_used);
+					"for arm '%s': nothing to gate\n", runs.v[r], pab_term_safe(b.name[s]),
+					arm_used);
 				pab_strbuf_release(&miss);
 				ret = PAB_EXIT_USAGE;
 				goto out_release;
 			}
 			if (k < 0 || !t.ran[(size_t)k * t.n_runs + r]) {
-				pab_strbuf_addf(&miss, "%s'%s'", n_miss ? ", " : "", b.name[s]);
+				pab_strbuf_addf(&miss, "%s'%s'", n_miss ? ", " : "",
+						pab_term_safe(b.name[s]));
 				n_miss++;
 			}
 		}
@@ -468,7 +467,7 @@ static int memgate_check(int argc, char **argv)
 			known |= !strcmp(b.name[k], t.scenario[s]);
 		if (!known)
 			warning("scenario '%s' has no baseline: not gated (record a new baseline to "
-				"gate it)", t.scenario[s]);
+				"gate it)", pab_term_safe(t.scenario[s]));
 	}
 	if (b.cpu_model && cpu && strcmp(b.cpu_model, cpu))
 		warning("the baseline was recorded on \"%s\", these runs ran on \"%s\"",
@@ -493,7 +492,7 @@ static int memgate_check(int argc, char **argv)
 		double limit = b.bytes[s] * (1 + tolerance / 100), min = scenario_min(&t, k);
 		int over = min > limit;
 
-		printf("%-28s", b.name[s]);
+		printf("%-28s", pab_term_safe(b.name[s]));
 		for (r = 0; r < t.n_runs; r++)
 			print_mib(*cell(&t, k, r), *cell(&t, k, r) > limit);
 		printf(" %10.2f  %10.2f  %10.2f  %+7.1f%%  %s\n", min / MIB, b.bytes[s] / MIB,
@@ -507,7 +506,7 @@ static int memgate_check(int argc, char **argv)
 	}
 	if (regressions) {
 		printf("first jump: '%s' (the first scenario, in order, whose minimum is above its limit)\n",
-		       b.name[first]);
+		       pab_term_safe(b.name[first]));
 		printf("memgate: FAIL \xe2\x80\x94 %zu of %zu scenario%s above baseline +%.1f%%\n",
 		       regressions, b.n, b.n == 1 ? "" : "s", tolerance);
 		ret = PAB_EXIT_FAIL;

@@ -51,9 +51,15 @@ out_delete:
 int pab_pool_load_input(const char *path, struct pab_experiment *e)
 {
 	char *why, *proto;
+	int ret = pab_artifact_load(path, e, &why);
 
-	if (!pab_artifact_load(path, e, &why))
+	if (!ret)
 		return 0;
+	if (ret == PAB_ARTIFACT_BAD_PROTOCOL) {
+		fprintf(stderr, "perfab: error: %s\n", why);
+		free(why);
+		return PAB_EXIT_REFUSED;
+	}
 	proto = foreign_protocol(path);
 	if (proto) {
 		fprintf(stderr, "perfab: refused to pool: protocol differs: '%s' records %s, this "
@@ -108,7 +114,7 @@ int cmd_pool(int argc, char **argv)
 	const cJSON *pool, *mode;
 	size_t r, reps = 0;
 	char *why;
-	int ret;
+	int ret, lock_fd;
 	const struct pab_option opts[] = {
 		OPT_STRING('o', "out", &outpath, "OUT", "write the pooled artifact here (required)"),
 		OPT_END(),
@@ -133,18 +139,28 @@ int cmd_pool(int argc, char **argv)
 			pab_usage_error(opts, usage,
 					"-o '%s' is also an input: write the pool to a new file",
 					outpath);
+	lock_fd = pab_artifact_lock(outpath, &why);
+	if (lock_fd < 0) {
+		fprintf(stderr, "perfab: error: %s\n", why);
+		free(why);
+		pab_strlist_release(&pos);
+		return PAB_EXIT_RUNTIME;
+	}
 	ret = pab_pool_load(pos.v, pos.n, &e);
 	if (ret) {
+		pab_artifact_unlock(outpath, lock_fd);
 		pab_strlist_release(&pos);
 		return ret;
 	}
 	if (pab_artifact_save(&e, outpath, &why)) {
 		fprintf(stderr, "perfab: error: cannot write the pooled artifact: %s\n", why);
 		free(why);
+		pab_artifact_unlock(outpath, lock_fd);
 		pab_experiment_release(&e);
 		pab_strlist_release(&pos);
 		return PAB_EXIT_RUNTIME;
 	}
+	pab_artifact_unlock(outpath, lock_fd);
 	for (r = 0; r < e.n_rows; r++)
 		reps += e.rows[r].n_reps;
 	pool = cJSON_GetObjectItemCaseSensitive(e.run, "pool");

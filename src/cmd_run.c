@@ -25,6 +25,7 @@
 #include "counters.h"
 #include "digest.h"
 #include "format.h"
+#include "guard.h"
 #include "hostinfo.h"
 #include "journal.h"
 #include "ledger.h"
@@ -36,6 +37,7 @@
 #include "sampler.h"
 #include "runchild.h"
 #include "util.h"
+#include "wreport.h"
 #include "../workloads/suite.h"
 
 extern char **environ;
@@ -49,7 +51,7 @@ static const char run_usage[] =
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
 	"                  [--literal-argv]\n"
-	"       perfab run --resume FILE";
+	"       perfab run --resume FILE [--config FILE] [--arm NAME=COMMAND]... [--trust-artifact]";
 
 #define FOLD_FIRST_REPS 8 /* reps (all rows) before the first fold of the journal */
 
@@ -91,37 +93,88 @@ struct run {
 	char *journal_path;
 	size_t total_reps;         /* reps of all rows measured so far */
 	size_t folded_reps;        /* of those, in the artifact at the last fold */
+	int lock_fd;               /* pab_artifact_lock() on out */
+	struct pab_cgroup **cg;    /* per arm, created at its first child, reused */
+	char **cg_why;             /* per arm: why it has no cgroup */
+	char stop_where[512];      /* where the run stands, for the last line */
+	size_t stop_completed;     /* reps the checkpoint holds at that point */
+	char *resume_cmd;          /* "--resume FILE ..." that continues the run */
 };
+
+static void release_cgroup(struct run *r, size_t arm);
+static void cleanup_tmp(struct run *r);
+static void progress_clear(struct run *r);
 
 /* What at_gate() attached to one child. */
 struct gate_probes {
-	const struct run *r;
+	struct run *r;
+	size_t arm;
+	pid_t pid;
 	struct pab_counters *counters;
 	struct pab_cgroup *cgroup;
-	char *cgroup_why;
+	const char *cgroup_why;
 };
 
 /* Runs while the child waits at the gate: counters and cgroup on it. */
 static void at_gate(pid_t pid, void *arg)
 {
 	struct gate_probes *g = arg;
+	struct run *r = g->r;
 
+	g->pid = pid;
+	pab_guard_group(pid);
 	if (!pab_test_without("counters"))
-		g->counters = pab_counters_open(pid, g->r->events, g->r->n_events);
-	if (!g->r->use_cgroup) {
-		g->cgroup_why = xstrdup("cgroup placement disabled (--no-cgroup)");
+		g->counters = pab_counters_open(pid, r->events, r->n_events);
+	if (!r->use_cgroup) {
+		g->cgroup_why = "cgroup placement disabled (--no-cgroup)";
 		return;
 	}
-	g->cgroup = pab_cgroup_new(&g->cgroup_why);
+	/* One cgroup per arm, made at its first child and reused. */
+	if (!r->cg[g->arm] && !r->cg_why[g->arm]) {
+		r->cg[g->arm] = pab_cgroup_new(&r->cg_why[g->arm]);
+		if (r->cg[g->arm])
+			pab_guard_cgroup(pab_cgroup_path(r->cg[g->arm]));
+		if (r->cg[g->arm] && pab_cgroup_freezer_path(r->cg[g->arm]))
+			pab_guard_cgroup(pab_cgroup_freezer_path(r->cg[g->arm]));
+	}
+	g->cgroup = r->cg[g->arm];
+	g->cgroup_why = r->cg_why[g->arm];
 	if (g->cgroup && pab_cgroup_attach(g->cgroup, pid)) {
-		g->cgroup_why = xasprintf("cannot move the child into '%s': %s",
-					  pab_cgroup_path(g->cgroup), strerror(errno));
-		pab_cgroup_free(g->cgroup);
+		free(r->cg_why[g->arm]);
+		r->cg_why[g->arm] = xasprintf("cannot move the child into '%s': %s",
+					      pab_cgroup_path(g->cgroup), strerror(errno));
+		g->cgroup_why = r->cg_why[g->arm];
+		release_cgroup(r, g->arm);
 		g->cgroup = NULL;
 	}
 }
 
-/* Read what at_gate() attached into res, then release it. */
+/* A latency replay's gate: no probes, only the guard told of its group. */
+static void at_gate_group(pid_t pid, void *arg)
+{
+	struct gate_probes *g = arg;
+
+	g->pid = pid;
+	pab_guard_group(pid);
+}
+
+/* Kill what is in arm's cgroup, remove it, tell the guard. */
+static void release_cgroup(struct run *r, size_t arm)
+{
+	if (!r->cg[arm])
+		return;
+	pab_guard_cgroup_done(pab_cgroup_path(r->cg[arm]));
+	if (pab_cgroup_freezer_path(r->cg[arm]))
+		pab_guard_cgroup_done(pab_cgroup_freezer_path(r->cg[arm]));
+	pab_cgroup_free(r->cg[arm]);
+	r->cg[arm] = NULL;
+}
+
+/*
+ * Read what at_gate() attached into res, then leave nothing of the child
+ * running: its cgroup is emptied (killed) for the next child of the arm,
+ * and every orphan it left (perfab is their subreaper) is killed.
+ */
 static void collect_probes(struct gate_probes *g, struct pab_arm_result *res)
 {
 	size_t i;
@@ -148,12 +201,67 @@ static void collect_probes(struct gate_probes *g, struct pab_arm_result *res)
 			res->m[PAB_M_CGROUP_PEAK] = peak;
 		else
 			pab_arm_result_null(res, PAB_M_CGROUP_PEAK, why);
-		pab_cgroup_free(g->cgroup);
+		if (pab_cgroup_reset(g->cgroup))
+			release_cgroup(g->r, g->arm); /* a new one for the next child */
 	} else {
 		pab_arm_result_null(res, PAB_M_CGROUP_PEAK,
 				    g->cgroup_why ? g->cgroup_why : "no cgroup");
 	}
-	free(g->cgroup_why);
+}
+
+/* After a child: nothing it started runs on, whatever happened. */
+static void end_child(struct gate_probes *g)
+{
+	if (g->cgroup)
+		pab_cgroup_kill(g->cgroup);
+	pab_kill_orphans();
+	if (g->pid > 0)
+		pab_guard_group_done(g->pid);
+}
+
+/* Every cgroup, every orphan, the scratch directory, the lock. */
+static void release_run(struct run *r)
+{
+	size_t a;
+
+	for (a = 0; r->cg && a < r->e.n_arms; a++) {
+		release_cgroup(r, a);
+		free(r->cg_why[a]);
+		r->cg_why[a] = NULL;
+	}
+	pab_kill_orphans();
+	cleanup_tmp(r);
+	pab_artifact_unlock(r->out, r->lock_fd);
+	r->lock_fd = -1;
+	pab_guard_done();
+}
+
+/*
+ * SIGTERM, SIGINT or SIGHUP (taken only while a child runs or between
+ * children, runchild.h): the child's group is already dead; say where
+ * the run stopped and the command that resumes it, kill the rest, clean
+ * up, and die of the signal. The last checkpoint stays as it was: the
+ * rep in progress is not in it.
+ */
+_Noreturn static void stop_on_signal(struct run *r, int sig)
+{
+	sigset_t set;
+
+	progress_clear(r);
+	fprintf(stderr, "perfab: interrupted by signal %d (%s) %s; '%s' keeps the %zu reps "
+		"completed before it; resume with: perfab run %s\n", sig, strsignal(sig),
+		r->stop_where[0] ? r->stop_where : "before the first rep",
+		pab_term_safe(r->out), r->stop_completed,
+		r->resume_cmd ? r->resume_cmd : "--resume FILE");
+	fflush(stderr); /* fully buffered during a run; raise() flushes nothing */
+	release_run(r);
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
 }
 
 /* ------------------------------------------------------------------ */
@@ -269,7 +377,7 @@ static char *exe_for(const struct pab_arm *arm, const struct pab_row *row,
 	}
 	if (!row->program) {
 		*why = xasprintf("arm '%s' has no command, and row '%s' is not a built-in workload",
-				 arm->name, row->name);
+				 arm->name, pab_term_safe(row->name));
 		return NULL;
 	}
 	cand = xasprintf("%s/%s", workload_dir(), row->program);
@@ -281,10 +389,16 @@ static char *exe_for(const struct pab_arm *arm, const struct pab_row *row,
 	return exe;
 }
 
+/*
+ * Resolve and digest every executable of every (row, arm): arm->exe and
+ * arm->sha256 are row 0's (the artifact's arms[].exe and sha256), each
+ * row's own go to row->exes and row->exe_sha256 (rows[].executables), so
+ * --resume can verify every program it runs, not only the first row's.
+ */
 static void resolve_arms(struct run *r)
 {
 	struct pab_experiment *e = &r->e;
-	size_t a, len0 = 0;
+	size_t a, ri, len0 = 0;
 
 	for (a = 0; a < e->n_arms; a++) {
 		struct pab_arm *arm = &e->arms[a];
@@ -302,6 +416,28 @@ static void resolve_arms(struct run *r)
 			warning("arm executables have paths of different lengths ('%s' vs '%s'): "
 				"identical binaries have measured 17%% apart for that alone; "
 				"use paths of equal length", e->arms[0].exe, arm->exe);
+	}
+	for (ri = 0; ri < e->n_rows; ri++) {
+		struct pab_row *row = &e->rows[ri];
+
+		row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
+		row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+		for (a = 0; a < e->n_arms; a++) {
+			struct pab_arm *arm = &e->arms[a];
+			char *why;
+
+			if (!ri || arm->argc) { /* the arm's own executable */
+				row->exes[a] = xstrdup(arm->exe);
+				row->exe_sha256[a] = xstrdup(arm->sha256);
+				continue;
+			}
+			row->exes[a] = exe_for(arm, row, &why);
+			if (!row->exes[a])
+				die(PAB_EXIT_USAGE, "%s", why);
+			row->exe_sha256[a] = pab_sha256_file(row->exes[a]);
+			if (!row->exe_sha256[a])
+				die_errno("cannot read '%s' to digest it", row->exes[a]);
+		}
 	}
 }
 
@@ -403,101 +539,23 @@ static char **make_argv(const struct pab_arm *arm, const struct pab_row *row,
 	return argv;
 }
 
-static double json_num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
-}
-
 /*
- * Read the workload's report into res. Returns 1 when the child spoke the
- * protocol, 0 when there was no report, -1 when the report was malformed.
+ * Read the workload's report into res (wreport.h: the child controls that
+ * path). Returns 1 when the child spoke the protocol, 0 when there was no
+ * report, -1 when the report was refused or malformed (*why says why).
  */
 static int read_report(const struct run *r, struct pab_arm_result *res,
 		       int latency, char **why)
 {
+	char *text;
 	size_t len;
-	char *text = read_file_max(r->report_path, 64 << 20, &len);
-	cJSON *root;
-	const cJSON *v;
-	double ops, elapsed;
-	static const struct {
-		const char *key;
-		enum pab_metric_id id;
-	} map[] = {
-		{ "drain_rss_bytes", PAB_M_DRAIN_RSS },
-		{ "release_bound_rss_bytes", PAB_M_RELEASE_BOUND_RSS },
-		{ "release_ms", PAB_M_RELEASE_MS },
-		{ "rss_floor_bytes", PAB_M_RSS_FLOOR },
-	};
-	size_t i;
+	int ret = pab_report_read(r->report_path, &text, &len, why);
 
-	*why = NULL;
-	if (!text)
-		return 0;
-	root = cJSON_ParseWithLength(text, len);
+	if (ret <= 0)
+		return ret;
+	ret = pab_report_parse(text, len, latency, res, why);
 	free(text);
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		*why = xstrdup("the workload report is not a JSON object");
-		return -1;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "protocol");
-	if (!cJSON_IsString(v) || strcmp(v->valuestring, PAB_WORKLOAD_PROTOCOL)) {
-		cJSON_Delete(root);
-		*why = xasprintf("the workload report does not speak %s",
-				 PAB_WORKLOAD_PROTOCOL);
-		return -1;
-	}
-	if (latency) {
-		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns");
-		size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
-		double *xs = xcalloc(cap ? cap : 1, sizeof(*xs));
-
-		cJSON_ArrayForEach(v, lat)
-			if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
-			    v->valuedouble >= 0)
-				xs[n++] = v->valuedouble;
-		if (n) {
-			if (pab_quantile(xs, n, 0.99, &res->m[PAB_M_P99]))
-				pab_arm_result_null(res, PAB_M_P99,
-						    "cannot compute p99 of the latency samples");
-		} else {
-			pab_arm_result_null(res, PAB_M_P99,
-					    "the latency replay reported no samples");
-		}
-		free(xs);
-		cJSON_Delete(root);
-		return 1;
-	}
-	ops = json_num(root, "ops");
-	elapsed = json_num(root, "elapsed_s");
-	if (ops >= 0 && elapsed > 0)
-		res->m[PAB_M_THROUGHPUT] = ops / elapsed;
-	else
-		pab_arm_result_null(res, PAB_M_THROUGHPUT,
-				    "the workload report lacks ops or elapsed_s");
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		double x = json_num(root, map[i].key);
-
-		if (x >= 0)
-			res->m[map[i].id] = x;
-		else
-			pab_arm_result_null(res, map[i].id,
-					    "the workload did not report it");
-	}
-	if (!isfinite(res->m[PAB_M_PEAK_RSS])) {
-		double hwm = json_num(root, "vmhwm_bytes");
-
-		if (hwm > 0)
-			res->m[PAB_M_PEAK_RSS] = hwm;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "checksum");
-	if (cJSON_IsString(v))
-		res->checksum = xstrdup(v->valuestring);
-	cJSON_Delete(root);
-	return 1;
+	return ret;
 }
 
 /* Whatever is still NaN without a reason gets one: never a silent null. */
@@ -518,7 +576,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	struct pab_arm *arm = &r->e.arms[arm_idx];
 	struct pab_spawn_opts o = { 0 };
 	struct pab_spawn_result sr;
-	struct gate_probes probes = { r, NULL, NULL, NULL };
+	struct gate_probes probes = { r, arm_idx, 0, NULL, NULL, NULL };
 	char **env, **own, **argv, *exe, *why = NULL;
 	int spoke;
 
@@ -536,14 +594,24 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	o.timeout_ns = r->timeout_ns;
 	o.kill_grace_ns = 2000000000;
 	o.max_procs = r->max_procs;
-	if (!latency) {
-		o.at_gate = at_gate;
-		o.at_gate_arg = &probes;
-	}
+	o.at_gate = latency ? at_gate_group : at_gate;
+	o.at_gate_arg = &probes;
 	if (pab_spawn_measure(&o, &sr))
-		die_errno("cannot run arm '%s' of row '%s'", arm->name, row->name);
+		die_errno("cannot run arm '%s' of row '%s'", pab_term_safe(arm->name),
+			  pab_term_safe(row->name));
 	free_env(env, own);
 	free(argv);
+	if (latency || sr.interrupted || sr.spawn_errno) {
+		/* at_gate() never ran or its probes are not read: still no
+		 * child of this one may run on. */
+		pab_counters_close(probes.counters);
+		probes.counters = NULL;
+		end_child(&probes);
+	}
+	if (sr.interrupted) {
+		free(exe);
+		stop_on_signal(r, sr.interrupted);
+	}
 	if (sr.spawn_errno)
 		die(PAB_EXIT_USAGE, "arm '%s': cannot execute '%s': %s", arm->name, exe,
 		    strerror(sr.spawn_errno));
@@ -567,6 +635,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 		return spoke > 0;
 	}
 	collect_probes(&probes, res);
+	end_child(&probes);
 	res->m[PAB_M_WALL] = (double)sr.wall_ns / 1e9;
 	res->m[PAB_M_USER] = (double)sr.ru.ru_utime.tv_sec + sr.ru.ru_utime.tv_usec / 1e6;
 	res->m[PAB_M_SYS] = (double)sr.ru.ru_stime.tv_sec + sr.ru.ru_stime.tv_usec / 1e6;
@@ -586,7 +655,8 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 	}
 	spoke = read_report(r, res, 0, &why);
 	if (spoke < 0)
-		warning("row '%s' arm '%s': %s", row->name, arm->name, why);
+		warning("row '%s' arm '%s': %s", pab_term_safe(row->name),
+			pab_term_safe(arm->name), why);
 	if (spoke <= 0) {
 		static const enum pab_metric_id by_report[] = {
 			PAB_M_DRAIN_RSS, PAB_M_RELEASE_BOUND_RSS, PAB_M_RELEASE_MS,
@@ -596,7 +666,7 @@ static int measure(struct run *r, struct pab_row *row, size_t arm_idx,
 
 		res->m[PAB_M_THROUGHPUT] = sr.wall_ns > 0 ? 1e9 / (double)sr.wall_ns : NAN;
 		for (i = 0; i < sizeof(by_report) / sizeof(by_report[0]); i++)
-			pab_arm_result_null(res, by_report[i],
+			pab_arm_result_null(res, by_report[i], spoke < 0 && why ? why :
 					    "the command does not speak perfab-workload/1");
 	}
 	free(why);
@@ -781,15 +851,6 @@ static void progress_clear(struct run *r)
 	}
 }
 
-/*
- * Where the run stands, for the signal handler's last line (two buffers,
- * so the handler never reads one being written): set before the first
- * rep, inside every rep (which the row already counts, so the reps
- * completed are one fewer) and after each rep's checkpoint.
- */
-static char stop_line[2][1024];
-static volatile sig_atomic_t stop_which = -1;
-
 /* Every rep of every row, failed rows included: what a checkpoint holds. */
 static size_t reps_held(const struct run *r)
 {
@@ -800,86 +861,44 @@ static size_t reps_held(const struct run *r)
 	return n;
 }
 
-static void set_stop_line(const struct run *r, const char *where, size_t completed)
+/*
+ * Where the run stands, for the last line stop_on_signal() prints: set
+ * before the first rep, inside every rep (which the row already counts,
+ * so the reps completed are one fewer) and after each rep's checkpoint.
+ */
+static void set_stop_where(struct run *r, const char *where, size_t completed)
 {
-	int next = stop_which == 0 ? 1 : 0;
-	char *cmd, *words[3] = { "--resume", (char *)r->out, NULL };
-
-	cmd = pab_argv_join(words, 2);
-	snprintf(stop_line[next], sizeof(stop_line[next]),
-		 "\nperfab: interrupted %s; '%s' keeps the %zu reps completed before it; "
-		 "resume with: perfab run %s\n", where, r->out, completed, cmd);
-	free(cmd);
-	stop_which = next;
+	snprintf(r->stop_where, sizeof(r->stop_where), "%s", where);
+	r->stop_completed = completed;
 }
 
 /* Inside rep `rep` of `row`, arm `arm` running (the row counts the rep). */
-static void update_stop_line(const struct run *r, size_t row, size_t rep, size_t arm)
+static void update_stop_line(struct run *r, size_t row, size_t rep, size_t arm)
 {
 	char where[512];
 
 	snprintf(where, sizeof(where), "at row %zu/%zu '%s', rep %zu/%zu, arm %s", row + 1,
-		 r->e.n_rows, r->e.rows[row].name, rep + 1, r->row_target[row],
+		 r->e.n_rows, pab_term_safe(r->e.rows[row].name), rep + 1, r->row_target[row],
 		 r->e.arms[arm].name);
-	set_stop_line(r, where, reps_held(r) - 1);
+	set_stop_where(r, where, reps_held(r) - 1);
 }
 
 /*
- * Checkpoint a completed rep of row (its journal record) with SIGINT and
- * SIGTERM held, and the last line moved past it before they are let
- * through: the line always counts exactly the reps the files on disk hold.
+ * Checkpoint a completed rep of row (its journal record), and move the
+ * last line past it. SIGTERM, SIGINT and SIGHUP are blocked from
+ * pab_spawn_setup() on and taken only while a child runs or between
+ * children (runchild.h), never in here: the line always counts exactly
+ * the reps the files on disk hold, and no record is cut by the signal.
  */
 static void checkpoint_rep(struct run *r, size_t row)
 {
-	sigset_t stop, old;
 	char where[512];
 
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	rep_completed(r, row);
 	snprintf(where, sizeof(where), "after rep %zu/%zu of row %zu/%zu '%s'",
 		 r->e.rows[row].n_reps, r->row_target[row], row + 1, r->e.n_rows,
-		 r->e.rows[row].name);
-	set_stop_line(r, where, reps_held(r));
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-/* SIGINT/SIGTERM: say where the run stopped, then die of the signal. */
-static void on_stop_signal(int sig)
-{
-	int w = stop_which;
-
-	if (w >= 0) {
-		const char *line = stop_line[w];
-		size_t len = strlen(line);
-
-		ssize_t got = write(STDERR_FILENO, line, len);
-
-		(void)got; /* nothing left to tell if it fails */
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install_stop_handlers(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM };
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		struct sigaction sa, old;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_stop_signal;
-		sa.sa_flags = SA_RESTART;
-		sigemptyset(&sa.sa_mask);
-		/* A SIGINT ignored by whoever started us (nohup, &) stays ignored. */
-		if (sigaction(sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
+		 pab_term_safe(r->e.rows[row].name));
+	set_stop_where(r, where, reps_held(r));
 }
 
 static void progress_plan(struct run *r)
@@ -888,7 +907,7 @@ static void progress_plan(struct run *r)
 	char upto[96] = "";
 
 	r->t0_ns = now_monotonic_ns();
-	set_stop_line(r, "before the next rep", reps_held(r));
+	set_stop_where(r, "before the next rep", reps_held(r));
 	if (r->quiet)
 		return;
 	if (r->e.max_reps > r->e.reps)
@@ -913,7 +932,7 @@ static void progress(struct run *r, size_t row, size_t rep,
 	}
 	elapsed_eta(r, times, sizeof(times));
 	fprintf(stderr, "\r\033[K%srow %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 arm %s%s \u00b7 %s%s",
-		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, r->e.rows[row].name,
+		r->color ? "\033[2m" : "", row + 1, r->e.n_rows, pab_term_safe(r->e.rows[row].name),
 		rep + 1, r->row_target[row], r->e.arms[arm].name, what, times,
 		r->color ? "\033[0m" : "");
 	r->status_shown = 1;
@@ -930,7 +949,7 @@ static void progress_rep_done(struct run *r, size_t row)
 	elapsed_eta(r, times, sizeof(times));
 	if (!r->tty)
 		fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu done \u00b7 %s\n", row + 1,
-			r->e.n_rows, r->e.rows[row].name, r->e.rows[row].n_reps,
+			r->e.n_rows, pab_term_safe(r->e.rows[row].name), r->e.rows[row].n_reps,
 			r->row_target[row], times);
 	if (!r->estimated && r->reps_done >= r->e.n_arms * r->e.n_rows) {
 		double el = (double)(now_monotonic_ns() - r->t0_ns) / 1e9;
@@ -1010,7 +1029,7 @@ static void run_rep(struct run *r, size_t ri)
 
 			progress_clear(r);
 			warning("row '%s': %s; the row is marked failed and gets no more reps",
-				row->name, what);
+				pab_term_safe(row->name), what);
 			show_stderr_tail(rep->result[a].stderr_tail);
 			if (!row->failed) {
 				row->failed = 1;
@@ -1067,7 +1086,7 @@ static int sanity_gate(struct run *r)
 				fprintf(stderr,
 					"perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
 					"(more than 1.5x base + 8 MiB)\n",
-					e->arms[a].name, e->rows[ri].name,
+					e->arms[a].name, pab_term_safe(e->rows[ri].name),
 					pab_metrics[checked[i]].name, b / 1048576.0,
 					h / 1048576.0);
 				tripped = 1;
@@ -1125,7 +1144,7 @@ static int adaptive_step(struct run *r)
 		progress_clear(r);
 		if (!r->quiet)
 			note("row '%s' is undecided after %zu reps: next look at %zu",
-			     r->e.rows[ri].name, r->row_target[ri], target);
+			     pab_term_safe(r->e.rows[ri].name), r->row_target[ri], target);
 		r->row_target[ri] = target;
 		more = 1;
 	}
@@ -1199,22 +1218,21 @@ static int run_loop(struct run *r, int sanity_enabled)
 
 static void setup_tmp(struct run *r)
 {
-	char tmpl[] = "/tmp/perfab-XXXXXX";
-	const char *tmp = getenv("TMPDIR");
-	char *t = tmp && *tmp ? xasprintf("%s/perfab-XXXXXX", tmp) : xstrdup(tmpl);
-
-	if (!mkdtemp(t))
-		die_errno("cannot create a temporary directory '%s'", t);
-	r->tmpdir = t;
-	r->report_path = xasprintf("%s/report.json", t);
+	r->tmpdir = pab_scratch_create();
+	if (!r->tmpdir)
+		die_errno("cannot create a temporary directory in '%s'",
+			  getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	r->report_path = xasprintf("%s/report.json", r->tmpdir);
 }
 
 static void cleanup_tmp(struct run *r)
 {
-	unlink(r->report_path);
-	rmdir(r->tmpdir);
+	if (!r->tmpdir)
+		return;
+	pab_scratch_remove(r->tmpdir);
 	free(r->report_path);
 	free(r->tmpdir);
+	r->report_path = r->tmpdir = NULL;
 }
 
 static uint64_t random_seed(void)
@@ -1292,7 +1310,7 @@ struct run_opts {
 	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
 	const char *counters, *resume, *shard, *preserve, *budget, *metrics;
 	struct pab_strlist arm_specs, tolerances, head_env;
-	int null_arm, no_null_arm, no_sanity, quiet, no_cgroup, literal_argv;
+	int null_arm, no_null_arm, no_sanity, quiet, no_cgroup, literal_argv, trust;
 	uint64_t reps, max_reps, seed, max_procs;
 	double timeout_s, interval_ms, scale, margin, budget_s;
 	int judged[PAB_M_COUNT];   /* --metrics (or the default set) */
@@ -1518,24 +1536,32 @@ static void check_shell_syntax(const struct pab_experiment *e)
 			die(PAB_EXIT_USAGE, "arm '%s': '%s' is shell syntax, but perfab runs the "
 			    "command without a shell, so the program would get it as an argument; "
 			    "%s (or pass --literal-argv if the program really takes '%s')",
-			    arm->name, arm->argv[at], hint, arm->argv[at]);
+			    arm->name, pab_term_safe(arm->argv[at]), hint,
+			    pab_term_safe(arm->argv[at]));
 	}
 }
 
-/* Build a fresh experiment from config and options. */
-static void setup_fresh(struct run *r, struct run_opts *o)
+/*
+ * The experiment's definition — arms (argv, env) and rows (program, argv,
+ * params) — from --config, --arm (or CMD_BASE CMD_HEAD), --arms,
+ * --head-env, --null-arm / --no-null-arm (the null arm is on by default),
+ * --workloads and --shard into r->e, the config's settings into *cs; an
+ * argv written for a shell is refused unless --literal-argv. A fresh run
+ * continues from it; --resume checks the artifact against it.
+ */
+static void define_experiment(struct run *r, struct run_opts *o,
+			      struct pab_config_settings *cs)
 {
-	struct pab_config_settings cs;
 	size_t i;
 	char *why;
 
-	cs.reps = cs.max_reps = cs.seed = cs.timeout_s = cs.scale = NAN;
-	cs.budget_s = NAN;
-	cs.null_arm = -1;
-	cs.controls = cs.workloads = cs.metrics = NULL;
+	cs->reps = cs->max_reps = cs->seed = cs->timeout_s = cs->scale = NAN;
+	cs->budget_s = NAN;
+	cs->null_arm = -1;
+	cs->controls = cs->workloads = cs->metrics = NULL;
 	if (o->null_arm && o->no_null_arm)
 		die(PAB_EXIT_USAGE, "--null-arm and --no-null-arm contradict each other: give one");
-	if (o->config && pab_config_load(o->config, &r->e, &cs, &why))
+	if (o->config && pab_config_load(o->config, &r->e, cs, &why))
 		die(PAB_EXIT_USAGE, "%s", why);
 	for (i = 0; i < o->arm_specs.n; i++)
 		if (pab_arm_from_spec(&r->e, o->arm_specs.v[i], &why))
@@ -1554,13 +1580,13 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 		    "(or --null-arm for base against itself)", r->e.arms[0].name);
 	/* The null arm is on by default; an arm already called null is one. */
 	if (o->null_arm ||
-	    (!o->no_null_arm && cs.null_arm != 0 && pab_experiment_null_index(&r->e) < 0))
+	    (!o->no_null_arm && cs->null_arm != 0 && pab_experiment_null_index(&r->e) < 0))
 		add_null_arm(&r->e);
 	if (r->e.n_arms < 2)
 		die(PAB_EXIT_USAGE, "one arm ('%s') is nothing to compare: add a head arm",
 		    r->e.arms[0].name);
 	if (!o->workloads)
-		o->workloads = cs.workloads;
+		o->workloads = cs->workloads;
 	for (i = 0; i < r->e.n_arms; i++)
 		if (!r->e.arms[i].argc && !(o->workloads || r->e.n_rows))
 			die(PAB_EXIT_USAGE, "arm '%s' has an empty command", r->e.arms[i].name);
@@ -1593,6 +1619,16 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 	}
 	if (o->shard)
 		apply_shard(&r->e, o->shard);
+}
+
+/* Build a fresh experiment from config and options. */
+static void setup_fresh(struct run *r, struct run_opts *o)
+{
+	struct pab_config_settings cs;
+	size_t i;
+	char *why;
+
+	define_experiment(r, o, &cs);
 	if (!o->controls)
 		o->controls = cs.controls;
 	if (o->controls)
@@ -1672,46 +1708,399 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 	record_verdict_settings(r, o);
 }
 
-static double run_number(const cJSON *run, const char *key, double dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+/*
+ * The options of `perfab run`, declared once: the parser, --help and the
+ * range checks of settings read back from an artifact (--resume) all use
+ * this table. cmd_run() parses into opt and works on a copy.
+ */
+static struct run_opts opt;
+static const struct pab_option run_options[] = {
+	OPT_STRING(0, "config", &opt.config, "FILE", "arms, rows and settings from a JSON file"),
+	OPT_LIST(0, "arm", &opt.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
+	OPT_STRING(0, "arms", &opt.arms, "A,B", "select and order arms (base: the arm named base, else the first)"),
+	OPT_FLAG(0, "null-arm", &opt.null_arm, "add arm 'null': base's exact argv and env again (the default)"),
+	OPT_FLAG(0, "no-null-arm", &opt.no_null_arm, "no null arm: FAIL rests on head vs base alone"),
+	OPT_LIST(0, "head-env", &opt.head_env, "'K=V || K=V2'", "head variants in one rotation: arms head, hd01, ..."),
+	OPT_STRING('w', "workloads", &opt.workloads, "SEL", "built-in rows: =exact, substring, '|'"),
+	OPT_U64('n', "reps", &opt.reps, "N", "first look: reps per row before any verdict, in complete blocks (default 12)", 1, 1000000),
+	OPT_U64(0, "max-reps", &opt.max_reps, "N", "cap of the looks (doubling from --reps) for undecided rows (default 96)", 1, 1000000),
+	OPT_STRING(0, "budget", &opt.budget, "DURATION", "time for the whole run, e.g. 90s, 10m (default 10m)"),
+	OPT_STRING(0, "metrics", &opt.metrics, "LIST", "judged metrics, e.g. cpu,peak_rss (default: see METRICS)"),
+	OPT_STRING('o', "out", &opt.out, "FILE", "artifact path (default perfab-run.json)"),
+	OPT_STRING(0, "resume", &opt.resume, "FILE", "continue an interrupted run from its checkpoint"),
+	OPT_FLAG(0, "trust-artifact", &opt.trust, "--resume: run the arms and rows the artifact records unchecked"),
+	OPT_STRING(0, "shard", &opt.shard, "I/N", "run only rows i with i mod N = I-1 (for pooling)"),
+	OPT_STRING(0, "cpus", &opt.cpus, "LIST", "CPUs for the children, e.g. 1-3"),
+	OPT_FLAG(0, "no-sanity-gate", &opt.no_sanity, "do not stop when a head's RSS blows up at rep 0"),
+	OPT_STRING(0, "preserve-builds", &opt.preserve, "DIR", "copy each arm's executable (SHA-256 checked) first"),
+	OPT_U64(0, "seed", &opt.seed, "N", "seed for workloads (default: random, recorded)", 0, 9007199254740991.0),
+	OPT_DOUBLE(0, "timeout", &opt.timeout_s, "S", "kill a child (its whole group) after S seconds (default 600, 0 = none)", 0, 1e7),
+	OPT_U64(0, "max-procs", &opt.max_procs, "N", "kill a child whose process tree exceeds N processes (default 512)", 1, 1000000),
+	OPT_DOUBLE(0, "sample-interval", &opt.interval_ms, "MS", "tree RSS/PSS sampling interval (default 10)", 0.1, 60000),
+	OPT_LIST(0, "tolerance", &opt.tolerances, "[METRIC=]PCT", "tolerance (default 2 for every metric)"),
+	OPT_STRING(0, "rules", &opt.rules, "RULES", "perfab/2 (default), perfab/1 or rule12"),
+	OPT_STRING(0, "controls", &opt.controls, "SEL", "rows that must stay unchanged"),
+	OPT_DOUBLE(0, "equivalence-margin", &opt.margin, "PCT", "controls' equivalence margin (default 3)", 0, 1000),
+	OPT_DOUBLE(0, "scale", &opt.scale, "X", "scale built-in workloads' work (default 1)", 1e-6, 1e6),
+	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
+	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),
+	OPT_FLAG(0, "literal-argv", &opt.literal_argv, "pass words such as '|', '>' or $X to the program as they are"),
+	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
+	OPT_END(),
+};
 
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : dflt;
+static const struct pab_option *run_option(const char *long_name)
+{
+	const struct pab_option *o;
+
+	for (o = run_options; o->type != PAB_OPT_END; o++)
+		if (!strcmp(o->long_name, long_name))
+			return o;
+	BUG("no option --%s", long_name);
 }
 
-static const char *run_string(const cJSON *run, const char *key)
+/*
+ * One number of the artifact's "run" object, checked against [min, max]
+ * (whole: an integer), the range of the option `option`, before any cast.
+ * Absent or null: dflt.
+ */
+static int run_number_in(const cJSON *run, const char *key, const char *option,
+			 double min, double max, int whole, double dflt, double *out,
+			 char **why)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+	double x;
 
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	*out = dflt;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	if (!isfinite(x) || x < min || x > max || (whole && x != floor(x))) {
+		*why = xasprintf("run.%s must be %s in [%g, %g] (the range of --%s)", key,
+				 whole ? "a whole number" : "a number", min, max, option);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* run_number_in() with the range the option table gives --option. */
+static int run_setting(const cJSON *run, const char *key, const char *option,
+		       double dflt, double *out, char **why)
+{
+	const struct pab_option *o = run_option(option);
+
+	return run_number_in(run, key, option, o->min, o->max, o->type == PAB_OPT_U64,
+			     dflt, out, why);
+}
+
+int pab_resume_settings_read(const cJSON *run, struct pab_resume_settings *s,
+			     char **why)
+{
+	static const char *const flags[] = { "cgroup", "sanity_gate", NULL };
+	static const char *const strings[] = { "counters", "cpus", NULL };
+	double max_procs;
+	size_t i;
+
+	*why = NULL;
+	memset(s, 0, sizeof(*s));
+	if (!cJSON_IsObject(run)) {
+		*why = xstrdup("'run' must be an object");
+		return -1;
+	}
+	if (run_setting(run, "sample_interval_ms", "sample-interval", 10, &s->interval_ms, why) ||
+	    run_setting(run, "timeout_s", "timeout", 600, &s->timeout_s, why) ||
+	    run_setting(run, "scale", "scale", 1, &s->scale, why) ||
+	    run_setting(run, "max_procs", "max-procs", 512, &max_procs, why) ||
+	    /* --budget takes a duration (pab_parse_duration: at most a week);
+	     * 0 or absent, as artifacts before budgets have it: none. */
+	    run_number_in(run, "budget_s", "budget", 0, PAB_MAX_DURATION_S, 0, 0, &s->budget_s, why))
+		return -1;
+	s->max_procs = (uint64_t)max_procs;
+	for (i = 0; flags[i]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, flags[i]);
+
+		if (v && !cJSON_IsBool(v) && !cJSON_IsNull(v)) {
+			*why = xasprintf("run.%s must be true or false", flags[i]);
+			return -1;
+		}
+	}
+	s->no_cgroup = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "cgroup"));
+	s->no_sanity = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(run, "sanity_gate"));
+	for (i = 0; strings[i]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, strings[i]);
+
+		if (v && !cJSON_IsString(v) && !cJSON_IsNull(v)) {
+			*why = xasprintf("run.%s must be a string or null", strings[i]);
+			return -1;
+		}
+	}
+	s->counters = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "counters"));
+	s->cpus = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "cpus"));
+	return 0;
+}
+
+static int kv_same(const struct pab_kv *a, size_t na, const struct pab_kv *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++) {
+		const char *v = pab_kv_get(b, nb, a[i].key);
+
+		if (!v || strcmp(v, a[i].value))
+			return 0;
+	}
+	return 1;
+}
+
+static int argv_same(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return 0;
+	return 1;
+}
+
+static int str_same(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* What the recorded definition rec does differently from given, or NULL. */
+static char *definition_mismatch(const struct pab_experiment *given,
+				 const struct pab_experiment *rec)
+{
+	size_t i;
+
+	if (given->n_arms != rec->n_arms)
+		return xasprintf("it records %zu arms, the command line defines %zu",
+				 rec->n_arms, given->n_arms);
+	for (i = 0; i < rec->n_arms; i++) {
+		const struct pab_arm *g = &given->arms[i], *a = &rec->arms[i];
+
+		if (strcmp(g->name, a->name))
+			return xasprintf("arm %zu is '%s' there, '%s' here", i + 1,
+					 pab_term_safe(a->name), pab_term_safe(g->name));
+		if (!argv_same(g->argv, g->argc, a->argv, a->argc))
+			return xasprintf("arm '%s' runs another command there",
+					 pab_term_safe(a->name));
+		if (!kv_same(g->env, g->n_env, a->env, a->n_env))
+			return xasprintf("arm '%s' has another environment there",
+					 pab_term_safe(a->name));
+	}
+	if (given->n_rows != rec->n_rows)
+		return xasprintf("it records %zu rows, the command line defines %zu",
+				 rec->n_rows, given->n_rows);
+	for (i = 0; i < rec->n_rows; i++) {
+		const struct pab_row *g = &given->rows[i], *r = &rec->rows[i];
+
+		if (strcmp(g->name, r->name))
+			return xasprintf("row %zu is '%s' there, '%s' here", i + 1,
+					 pab_term_safe(r->name), pab_term_safe(g->name));
+		if (!str_same(g->workload, r->workload) || !str_same(g->program, r->program) ||
+		    !argv_same(g->argv, g->argc, r->argv, r->argc) ||
+		    !kv_same(g->params, g->n_params, r->params, r->n_params))
+			return xasprintf("row '%s' runs another program, arguments or "
+					 "parameters there", pab_term_safe(r->name));
+	}
+	return NULL;
+}
+
+/* argv as one line, each word quoted and terminal-safe. */
+static void print_words(FILE *f, char *const *argv, size_t argc)
+{
+	size_t i;
+
+	for (i = 0; i < argc; i++)
+		fprintf(f, " '%s'", pab_term_safe(argv[i]));
+}
+
+/* Everything --resume is about to execute, before it executes any of it. */
+static void print_resume_plan(const struct pab_experiment *e, const char *path)
+{
+	size_t a, ri, i;
+
+	fprintf(stderr, "perfab: --resume '%s' runs what it records:\n", pab_term_safe(path));
+	for (a = 0; a < e->n_arms; a++) {
+		const struct pab_arm *arm = &e->arms[a];
+
+		fprintf(stderr, "  arm %s:", pab_term_safe(arm->name));
+		if (arm->argc)
+			print_words(stderr, arm->argv, arm->argc);
+		else
+			fputs(" (each row's built-in program)", stderr);
+		for (i = 0; i < arm->n_env; i++)
+			fprintf(stderr, "%s%s=%s", i ? " " : "; env ",
+				pab_term_safe(arm->env[i].key), pab_term_safe(arm->env[i].value));
+		fputc('\n', stderr);
+	}
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_row *row = &e->rows[ri];
+
+		fprintf(stderr, "  row %s:", pab_term_safe(row->name));
+		if (row->program)
+			fprintf(stderr, " program %s", pab_term_safe(row->program));
+		if (row->argc) {
+			fputs(" arguments", stderr);
+			print_words(stderr, row->argv, row->argc);
+		}
+		for (i = 0; i < row->n_params; i++)
+			fprintf(stderr, "%s%s=%s", i ? "," : " params ",
+				pab_term_safe(row->params[i].key), pab_term_safe(row->params[i].value));
+		if (!row->program && !row->argc)
+			fputs(" the arms' commands as they are", stderr);
+		fputc('\n', stderr);
+	}
+}
+
+/*
+ * Every executable of every (row, arm) against the digest recorded when
+ * the run started: rows[].executables, else (artifacts written before it)
+ * the arm's digest where it applies — row 0, or an arm's own command. A
+ * program without a recorded digest is refused too.
+ */
+static void verify_executables(struct pab_experiment *e, const char *path)
+{
+	size_t a, ri;
+
+	for (ri = 0; ri < e->n_rows; ri++) {
+		struct pab_row *row = &e->rows[ri];
+
+		for (a = 0; a < e->n_arms; a++) {
+			struct pab_arm *arm = &e->arms[a];
+			const char *want = row->exe_sha256 && row->exe_sha256[a] ?
+				row->exe_sha256[a] : (!ri || arm->argc) ? arm->sha256 : NULL;
+			char *why, *exe = exe_for(arm, row, &why), *now, *msg = NULL;
+
+			if (!exe)
+				die(PAB_EXIT_USAGE, "cannot resume: %s", why);
+			now = pab_sha256_file(exe);
+			if (!now)
+				die_errno("cannot read '%s' to digest it", exe);
+			if (!want)
+				msg = xasprintf("cannot resume '%s': no digest of '%s' (arm '%s', row '%s') "
+						"was recorded when the run started; rerun from scratch",
+						pab_term_safe(path), pab_term_safe(exe),
+						pab_term_safe(arm->name), pab_term_safe(row->name));
+			else if (strcmp(want, now))
+				msg = xasprintf("cannot resume: arm '%s' executable '%s' (row '%s') "
+						"changed since the run started (sha256 %s, recorded "
+						"%.64s); rerun from scratch", pab_term_safe(arm->name),
+						pab_term_safe(exe), pab_term_safe(row->name), now,
+						pab_term_safe(want));
+			if (msg) {
+				free(exe);
+				free(now);
+				die(PAB_EXIT_REFUSED, "%s", msg);
+			}
+			if (!ri) { /* the arm's executable is row 0's, as a fresh run has it */
+				free(arm->exe);
+				arm->exe = exe;
+				free(arm->sha256);
+				arm->sha256 = now;
+			} else {
+				free(exe);
+				free(now);
+			}
+		}
+	}
+}
+
+/*
+ * The arguments of `perfab run` that continue this run: --resume out and
+ * the options that defined its arms and rows, as given (--resume checks
+ * the artifact against them), or --trust-artifact where that is how it
+ * was resumed. Each word terminal-safe, the whole quoted for a shell
+ * (new string).
+ */
+static char *resume_command(const struct run_opts *o, const char *out)
+{
+	struct pab_strlist w = { 0 };
+	char *cmd;
+	size_t i;
+
+#define WORD(s) pab_strlist_push(&w, xstrdup(pab_term_safe(s)))
+	WORD("--resume");
+	WORD(out);
+	if (o->config) {
+		WORD("--config");
+		WORD(o->config);
+	}
+	for (i = 0; i < o->arm_specs.n; i++) {
+		WORD("--arm");
+		WORD(o->arm_specs.v[i]);
+	}
+	if (o->arms) {
+		WORD("--arms");
+		WORD(o->arms);
+	}
+	if (o->null_arm)
+		WORD("--null-arm");
+	if (o->no_null_arm)
+		WORD("--no-null-arm");
+	for (i = 0; i < o->head_env.n; i++) {
+		WORD("--head-env");
+		WORD(o->head_env.v[i]);
+	}
+	if (o->workloads) {
+		WORD("--workloads");
+		WORD(o->workloads);
+	}
+	if (o->shard) {
+		WORD("--shard");
+		WORD(o->shard);
+	}
+	if (o->literal_argv)
+		WORD("--literal-argv");
+	if (o->trust)
+		WORD("--trust-artifact");
+#undef WORD
+	cmd = pab_argv_join((char *const *)w.v, w.n);
+	for (i = 0; i < w.n; i++)
+		free((char *)w.v[i]);
+	pab_strlist_release(&w);
+	return cmd;
 }
 
 /*
  * --resume FILE: the interrupted run's own arms, rows, seed, protocol and
- * settings; refuse if an executable changed (digest) or nothing is left.
+ * settings. Nothing in the artifact is trusted that can be checked: the
+ * arms and rows must be the ones the command line defines again (unless
+ * --trust-artifact), every executable must have the digest recorded at
+ * the start, every setting must be in its option's range. What will run
+ * is printed before anything runs.
  */
 static void setup_resume(struct run *r, struct run_opts *o)
 {
 	struct pab_experiment *e = &r->e;
-	char *why, *dir, *base, *prefix;
+	struct pab_resume_settings rs;
 	struct pab_journal_info ji;
-	size_t a;
-	DIR *d;
-	struct dirent *de;
+	int defined = o->config || o->arm_specs.n || o->arms || o->null_arm ||
+		o->no_null_arm || o->workloads || o->head_env.n || o->shard;
+	char *why;
+	int ret;
 
-	if (o->config || o->arm_specs.n || o->arms || o->null_arm || o->workloads ||
-	    o->head_env.n || o->shard || o->reps || o->max_reps || o->seed != UINT64_MAX ||
-	    o->tolerances.n || o->rules || o->controls || o->preserve || o->scale > 0 ||
-	    o->out || o->margin >= 0 || o->no_sanity || o->max_procs || o->interval_ms > 0 ||
-	    o->counters || o->no_cgroup || o->no_null_arm || o->budget || o->metrics)
-		die(PAB_EXIT_USAGE, "--resume continues a run with its own arms, rows and settings: "
-		    "give only --resume FILE (and --cpus, --timeout, --quiet)");
+	if (o->reps || o->max_reps || o->seed != UINT64_MAX || o->tolerances.n || o->rules ||
+	    o->controls || o->preserve || o->scale > 0 || o->out || o->margin >= 0 ||
+	    o->no_sanity || o->max_procs || o->interval_ms > 0 || o->counters || o->no_cgroup ||
+	    o->budget || o->metrics)
+		die(PAB_EXIT_USAGE, "--resume continues a run with its own settings: give only "
+		    "--resume FILE, the options that define its arms and rows again (--config, "
+		    "--arm, --arms, --null-arm or --no-null-arm, --head-env, --workloads, --shard, "
+		    "--literal-argv), and --cpus, --timeout, --quiet, --trust-artifact");
 	pab_experiment_release(e);
-	if (pab_artifact_load_journaled(o->resume, e, &ji, &why))
-		die(PAB_EXIT_USAGE, "cannot resume: %s", why);
+	ret = pab_artifact_load_journaled(o->resume, e, &ji, &why);
+	if (ret)
+		die(pab_artifact_load_exit_code(ret), "cannot resume: %s", why);
 	if (ji.torn && !o->quiet)
 		note("'%s.journal': dropped its torn last record (%zu bytes, cut short by the "
-		     "interruption); that rep runs again", o->resume, ji.torn_bytes);
+		     "interruption); that rep runs again", pab_term_safe(o->resume), ji.torn_bytes);
 	if (e->complete)
 		die(PAB_EXIT_USAGE, "'%s' is already complete: nothing to resume (perfab ledger %s)",
 		    o->resume, o->resume);
@@ -1720,54 +2109,45 @@ static void setup_resume(struct run *r, struct run_opts *o)
 		    "instead of resuming", o->resume);
 	if (!e->n_rows)
 		die(PAB_EXIT_USAGE, "'%s' has no rows to resume", o->resume);
-	for (a = 0; a < e->n_arms; a++) {
-		struct pab_arm *arm = &e->arms[a];
-		char *recorded = arm->sha256, *exe_why;
+	if (pab_resume_settings_read(e->run, &rs, &why))
+		die(PAB_EXIT_USAGE, "cannot resume '%s': %s: the artifact is damaged; rerun from "
+		    "scratch", o->resume, why);
+	print_resume_plan(e, o->resume);
+	if (defined) {
+		struct run given;
+		struct pab_config_settings cs;
+		char *diff;
 
-		arm->sha256 = NULL;
-		free(arm->exe);
-		arm->exe = exe_for(arm, &e->rows[0], &exe_why);
-		if (!arm->exe)
-			die(PAB_EXIT_USAGE, "cannot resume: %s", exe_why);
-		arm->sha256 = pab_sha256_file(arm->exe);
-		if (!arm->sha256)
-			die_errno("cannot read '%s' to digest it", arm->exe);
-		if (!recorded || strcmp(recorded, arm->sha256))
-			die(PAB_EXIT_REFUSED, "cannot resume: arm '%s' executable '%s' changed since the "
-			    "run started (sha256 %s, recorded %s); rerun from scratch",
-			    arm->name, arm->exe, arm->sha256, recorded ? recorded : "none");
-		free(recorded);
+		memset(&given, 0, sizeof(given));
+		pab_experiment_init(&given.e);
+		define_experiment(&given, o, &cs);
+		pab_config_settings_release(&cs);
+		diff = definition_mismatch(&given.e, e);
+		pab_experiment_release(&given.e);
+		if (diff)
+			die(PAB_EXIT_REFUSED, "cannot resume '%s': it does not match the arms and "
+			    "rows given again: %s; resume with the run's own options, or rerun "
+			    "from scratch", o->resume, diff);
+	} else if (!o->trust) {
+		die(PAB_EXIT_USAGE, "--resume executes what the artifact records (above): give the "
+		    "run's own --config/--arm/--arms options again so perfab checks it against "
+		    "them, or --trust-artifact to run it as recorded");
 	}
+	verify_executables(e, o->resume);
 	o->out = o->resume;
-	o->interval_ms = run_number(e->run, "sample_interval_ms", 10);
+	o->interval_ms = rs.interval_ms;
+	o->budget_s = rs.budget_s;
 	if (o->timeout_s < 0)
-		o->timeout_s = run_number(e->run, "timeout_s", 600);
-	o->scale = run_number(e->run, "scale", 1);
-	o->max_procs = (uint64_t)run_number(e->run, "max_procs", 512);
-	o->no_cgroup = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e->run, "cgroup"));
-	o->no_sanity = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e->run, "sanity_gate"));
-	o->counters = run_string(e->run, "counters");
+		o->timeout_s = rs.timeout_s;
+	o->scale = rs.scale;
+	o->max_procs = rs.max_procs;
+	o->no_cgroup = rs.no_cgroup;
+	o->no_sanity = rs.no_sanity;
+	o->counters = rs.counters;
 	if (!o->cpus)
-		o->cpus = run_string(e->run, "cpus");
-	/* A checkpoint torn by the crash may have left its temp file. */
-	dir = xstrdup(o->resume);
-	base = strrchr(dir, '/');
-	if (base)
-		*base++ = '\0';
-	prefix = xasprintf("%s.tmp.", base ? base : dir);
-	d = opendir(base ? (*dir ? dir : "/") : ".");
-	while (d && (de = readdir(d)))
-		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
-			char *stale = base ? xasprintf("%s/%s", *dir ? dir : "", de->d_name)
-					   : xstrdup(de->d_name);
-
-			unlink(stale);
-			free(stale);
-		}
-	if (d)
-		closedir(d);
-	free(prefix);
-	free(dir);
+		o->cpus = rs.cpus;
+	/* A checkpoint torn by a crash may have left its temp file. */
+	pab_artifact_clean_temps(o->resume);
 	if (!o->quiet)
 		note("resuming '%s': %zu arms, %zu rows, seed %llu", o->resume, e->n_arms,
 		     e->n_rows, (unsigned long long)e->seed);
@@ -1781,57 +2161,26 @@ int cmd_run(int argc, char **argv)
 	size_t i;
 	int ret;
 	char *why, *positional[2] = { NULL, NULL };
-	const struct pab_option opts[] = {
-		OPT_STRING(0, "config", &o.config, "FILE", "arms, rows and settings from a JSON file"),
-		OPT_LIST(0, "arm", &o.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
-		OPT_STRING(0, "arms", &o.arms, "A,B", "select and order arms (base: the arm named base, else the first)"),
-		OPT_FLAG(0, "null-arm", &o.null_arm, "add arm 'null': base's exact argv and env again (the default)"),
-		OPT_FLAG(0, "no-null-arm", &o.no_null_arm, "no null arm: FAIL rests on head vs base alone"),
-		OPT_LIST(0, "head-env", &o.head_env, "'K=V || K=V2'", "head variants in one rotation: arms head, hd01, ..."),
-		OPT_STRING('w', "workloads", &o.workloads, "SEL", "built-in rows: =exact, substring, '|'"),
-		OPT_U64('n', "reps", &o.reps, "N", "first look: reps per row before any verdict, in complete blocks (default 12)", 1, 1000000),
-		OPT_U64(0, "max-reps", &o.max_reps, "N", "cap of the looks (doubling from --reps) for undecided rows (default 96)", 1, 1000000),
-		OPT_STRING(0, "budget", &o.budget, "DURATION", "time for the whole run, e.g. 90s, 10m (default 10m)"),
-		OPT_STRING(0, "metrics", &o.metrics, "LIST", "judged metrics, e.g. cpu,peak_rss (default: see METRICS)"),
-		OPT_STRING('o', "out", &o.out, "FILE", "artifact path (default perfab-run.json)"),
-		OPT_STRING(0, "resume", &o.resume, "FILE", "continue an interrupted run from its checkpoint"),
-		OPT_STRING(0, "shard", &o.shard, "I/N", "run only rows i with i mod N = I-1 (for pooling)"),
-		OPT_STRING(0, "cpus", &o.cpus, "LIST", "CPUs for the children, e.g. 1-3"),
-		OPT_FLAG(0, "no-sanity-gate", &o.no_sanity, "do not stop when a head's RSS blows up at rep 0"),
-		OPT_STRING(0, "preserve-builds", &o.preserve, "DIR", "copy each arm's executable (SHA-256 checked) first"),
-		OPT_U64(0, "seed", &o.seed, "N", "seed for workloads (default: random, recorded)", 0, 9007199254740991.0),
-		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "kill a child (its whole group) after S seconds (default 600, 0 = none)", 0, 1e7),
-		OPT_U64(0, "max-procs", &o.max_procs, "N", "kill a child whose process tree exceeds N processes (default 512)", 1, 1000000),
-		OPT_DOUBLE(0, "sample-interval", &o.interval_ms, "MS", "tree RSS/PSS sampling interval (default 10)", 0.1, 60000),
-		OPT_LIST(0, "tolerance", &o.tolerances, "[METRIC=]PCT", "tolerance (default 2 for every metric)"),
-		OPT_STRING(0, "rules", &o.rules, "RULES", "perfab/2 (default), perfab/1 or rule12"),
-		OPT_STRING(0, "controls", &o.controls, "SEL", "rows that must stay unchanged"),
-		OPT_DOUBLE(0, "equivalence-margin", &o.margin, "PCT", "controls' equivalence margin (default 3)", 0, 1000),
-		OPT_DOUBLE(0, "scale", &o.scale, "X", "scale built-in workloads' work (default 1)", 1e-6, 1e6),
-		OPT_STRING(0, "counters", &o.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
-		OPT_FLAG(0, "no-cgroup", &o.no_cgroup, "do not place children in cgroups of their own"),
-		OPT_FLAG(0, "literal-argv", &o.literal_argv, "pass words such as '|', '>' or $X to the program as they are"),
-		OPT_FLAG('q', "quiet", &o.quiet, "no progress lines"),
-		OPT_END(),
-	};
 
 	/* Zero / negative = "not given", so --resume can refuse what it ignores. */
-	memset(&o, 0, sizeof(o));
-	o.seed = UINT64_MAX;
-	o.timeout_s = -1;
-	o.margin = -1;
-	pab_parse_options(argc, argv, opts, run_usage,
+	memset(&opt, 0, sizeof(opt));
+	opt.seed = UINT64_MAX;
+	opt.timeout_s = -1;
+	opt.margin = -1;
+	pab_parse_options(argc, argv, run_options, run_usage,
 			  "Run arms through balanced rotated blocks, measure every child, checkpoint\n"
 			  "an artifact after every rep, and print the ledger.",
 			  &pos);
+	o = opt;
+	memset(&opt, 0, sizeof(opt));
 	/* perfab run CMD_BASE CMD_HEAD: the two arms base and head. */
 	if (pos.n == 2 && (o.arm_specs.n || o.resume))
-		pab_usage_error(opts, run_usage, "two commands define arms base and head: "
+		pab_usage_error(run_options, run_usage, "two commands define arms base and head: "
 				"do not also give --arm or --resume");
 	if (pos.n && pos.n != 2)
-		pab_usage_error(opts, run_usage, "give two commands, base then head "
+		pab_usage_error(run_options, run_usage, "give two commands, base then head "
 				"(perfab run './old' './new'), not %zu ('%s' is %s)", pos.n,
-				pos.v[0], pos.n == 1 ? "alone" : "one of several");
+				pab_term_safe(pos.v[0]), pos.n == 1 ? "alone" : "one of several");
 	if (pos.n == 2) {
 		positional[0] = xasprintf("base=%s", pos.v[0]);
 		positional[1] = xasprintf("head=%s", pos.v[1]);
@@ -1847,6 +2196,17 @@ int cmd_run(int argc, char **argv)
 	pab_experiment_init(&r.e);
 	r.quiet = o.quiet;
 	r.color = use_color(STDERR_FILENO);
+	r.resume_cmd = resume_command(&o, o.resume ? o.resume : o.out ? o.out : "perfab-run.json");
+	/* One writer per artifact, for the whole run (a --resume included). */
+	if (o.resume && access(o.resume, F_OK))
+		die(PAB_EXIT_USAGE, "cannot resume: cannot read '%s': %s", o.resume,
+		    strerror(errno));
+	r.lock_fd = pab_artifact_lock(o.resume ? o.resume : o.out ? o.out : "perfab-run.json",
+				      &why);
+	if (r.lock_fd < 0)
+		die(PAB_EXIT_RUNTIME, "%s%s", why, errno == EWOULDBLOCK ? "" :
+		    o.resume ? " (the artifact is untouched)" :
+		    " (nothing was measured yet: choose another --out)");
 	if (o.resume) {
 		setup_resume(&r, &o);
 	} else {
@@ -1869,18 +2229,17 @@ int cmd_run(int argc, char **argv)
 	if (!r.pin)
 		die(PAB_EXIT_USAGE, "%s", why);
 	pab_spawn_setup();
-	{
-		/* The sampler thread never takes SIGINT/SIGTERM: the main
-		 * thread's handler must see where the run stands. */
-		sigset_t stop, old;
-
-		sigemptyset(&stop);
-		sigaddset(&stop, SIGINT);
-		sigaddset(&stop, SIGTERM);
-		pthread_sigmask(SIG_BLOCK, &stop, &old);
-		r.sampler = pab_sampler_new(r.pin, (int64_t)(o.interval_ms * 1e6));
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
+	/* Before any thread: the guard is forked. The sampler thread
+	 * inherits the blocked stop signals (pab_spawn_setup): only the main
+	 * thread takes them, where the run stands is known (stop_on_signal). */
+	if (pab_guard_start())
+		warning("cannot start the guard process (%s): if perfab is killed with "
+			"SIGKILL, processes its children started may run on", strerror(errno));
+	if (r.use_cgroup)
+		pab_cgroup_clean_stale();
+	r.cg = xcalloc(r.e.n_arms, sizeof(*r.cg));
+	r.cg_why = xcalloc(r.e.n_arms, sizeof(*r.cg_why));
+	r.sampler = pab_sampler_new(r.pin, (int64_t)(o.interval_ms * 1e6));
 	if (!r.sampler)
 		die_errno("cannot start the RSS sampler thread");
 	if (!pab_test_without("runner-pin") && pab_pin_runner_thread(r.pin))
@@ -1891,7 +2250,7 @@ int cmd_run(int argc, char **argv)
 	cJSON_AddItemToObject(r.e.run, "binding", pab_pin_describe(r.pin));
 	r.looks = xcalloc(64, sizeof(*r.looks));
 	r.n_looks = pab_looks_plan(r.e.reps, r.e.max_reps, r.e.n_arms, r.looks, 64);
-	r.budget_ns = (int64_t)(run_number(r.e.run, "budget_s", 0) * 1e9);
+	r.budget_ns = (int64_t)(o.budget_s * 1e9);
 	r.start_ns = now_monotonic_ns();
 	r.row_target = xcalloc(r.e.n_rows, sizeof(*r.row_target));
 	for (i = 0; i < r.e.n_rows; i++) {
@@ -1905,9 +2264,11 @@ int cmd_run(int argc, char **argv)
 
 	start_journal(&r); /* the first checkpoint, before any measurement */
 	r.tty = isatty(STDERR_FILENO);
-	install_stop_handlers();
 	progress_plan(&r);
 	ret = run_loop(&r, !o.no_sanity);
+	/* A stop signal that came after the last child still stops the run. */
+	if ((i = (size_t)pab_spawn_pending_stop()))
+		stop_on_signal(&r, (int)i);
 	progress_clear(&r);
 	{
 		/* Record the binding actually obtained and the sampler's cost. */
@@ -1941,7 +2302,9 @@ int cmd_run(int argc, char **argv)
 	}
 	end_journal(&r);
 	pab_sampler_free(r.sampler);
-	cleanup_tmp(&r);
+	release_run(&r);
+	free(r.cg);
+	free(r.cg_why);
 	if (!o.quiet)
 		note("artifact written to '%s'", r.out);
 	fflush(stderr);
@@ -1972,6 +2335,7 @@ int cmd_run(int argc, char **argv)
 	pab_pin_free(r.pin);
 	free(r.row_target);
 	free(r.looks);
+	free(r.resume_cmd);
 	free(r.base_env);
 	for (i = 0; i < r.n_events; i++)
 		free((char *)r.events[i]);
@@ -2014,9 +2378,9 @@ static void print_medians(FILE *f, const struct pab_experiment *e)
 				pab_fmt_value(cell[k], sizeof(cell[k]), shown[k], med);
 			}
 			free(xs);
-			fprintf(f, "%-24s %-6s %4zu %14s %10s %10s %10s %9s\n", row->name,
-				e->arms[a].name, row->n_reps, cell[0], cell[1], cell[2], cell[3],
-				cell[4]);
+			fprintf(f, "%-24s %-6s %4zu %14s %10s %10s %10s %9s\n",
+				pab_term_safe(row->name), e->arms[a].name, row->n_reps, cell[0],
+				cell[1], cell[2], cell[3], cell[4]);
 		}
 	}
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nettle/sha2.h>
@@ -78,30 +79,50 @@ char *pab_sha256_file(const char *path)
 	return s;
 }
 
+char *pab_sha256_buf(const void *data, size_t len)
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, data);
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
+	return hex(digest, SHA256_DIGEST_SIZE);
+}
+
+struct copy {
+	int in;
+	char *sum;
+};
+
+static int copy_fn(FILE *f, void *arg)
+{
+	struct copy *c = arg;
+
+	if (lseek(c->in, 0, SEEK_SET) < 0 || fflush(f) ||
+	    fchmod(fileno(f), 0755))
+		return -1;
+	free(c->sum);
+	c->sum = hash_copy(c->in, fileno(f));
+	return c->sum ? 0 : -1;
+}
+
 char *pab_copy_file(const char *src, const char *dst)
 {
-	int in = open(src, O_RDONLY | O_CLOEXEC), out, err;
-	char *s = NULL;
+	struct copy c = { open(src, O_RDONLY | O_CLOEXEC), NULL };
+	char *why;
+	int err;
 
-	if (in < 0)
+	if (c.in < 0)
 		return NULL;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (out < 0) {
+	if (pab_write_file_atomic(dst, copy_fn, &c, &why)) {
 		err = errno;
-		close(in);
+		free(why);
+		free(c.sum);
+		close(c.in);
 		errno = err;
 		return NULL;
 	}
-	s = hash_copy(in, out);
-	err = errno;
-	if (s && (fsync(out) || close(out))) {
-		err = errno;
-		free(s);
-		s = NULL;
-	} else if (!s) {
-		close(out);
-	}
-	close(in);
-	errno = err;
-	return s;
+	close(c.in);
+	return c.sum;
 }

@@ -131,6 +131,12 @@ void pab_row_release(struct pab_row *row, size_t n_arms)
 	free(row->program);
 	pab_argv_free(row->argv);
 	pab_kv_release(row->params, row->n_params);
+	for (a = 0; row->exes && a < n_arms; a++)
+		free(row->exes[a]);
+	for (a = 0; row->exe_sha256 && a < n_arms; a++)
+		free(row->exe_sha256[a]);
+	free(row->exes);
+	free(row->exe_sha256);
 	for (r = 0; r < row->n_reps; r++) {
 		for (a = 0; a < n_arms; a++)
 			pab_arm_result_release(&row->reps[r].result[a]);
@@ -234,5 +240,62 @@ int pab_experiment_check_balanced(const struct pab_experiment *e, char **why)
 	}
 out_free_count:
 	free(count);
+	return ret;
+}
+
+/* 1 when rep r of a row matches rotation rep `as` (same place in a block). */
+static int order_is(const size_t *order, size_t n, size_t as, size_t *want)
+{
+	pab_rotation_order(n, as, want);
+	return !memcmp(order, want, n * sizeof(*want));
+}
+
+int pab_experiment_check_protocol(const struct pab_experiment *e, char **why)
+{
+	size_t n = e->n_arms, i, r;
+	size_t *want;
+	int pooled = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(e->run, "pool"));
+	int ret = 0;
+
+	*why = NULL;
+	if (!n)
+		return 0;
+	want = xcalloc(n, sizeof(*want));
+	for (i = 0; i < e->n_rows && !ret; i++) {
+		const struct pab_row *row = &e->rows[i];
+
+		for (r = 0; r < row->n_reps; r++) {
+			const struct pab_rep *rep = &row->reps[r];
+			size_t block = pab_rotation_block(n, r), j = r % n;
+			/* Rep j of an even block, or of an odd one. */
+			int plain = order_is(rep->order, n, j, want);
+			int reversed = order_is(rep->order, n, n + j, want);
+
+			if (rep->block != block) {
+				*why = xasprintf("row '%s' rep %zu is in block %zu, not %zu: blocks "
+						 "must be consecutive and complete (a rep is missing "
+						 "or was added)", row->name, r + 1, rep->block, block);
+				ret = -1;
+				break;
+			}
+			if (!(block % 2 ? reversed : plain) && !(pooled && (plain || reversed))) {
+				*why = xasprintf("row '%s' rep %zu: the arm order is not the %s "
+						 "order of its place in block %zu", row->name, r + 1,
+						 PAB_PROTOCOL_NAME, block);
+				ret = -1;
+				break;
+			}
+			/* A pooled block is plain or reversed as a whole. */
+			if (pooled && j && plain != order_is(row->reps[r - 1].order, n,
+							     j - 1, want)) {
+				*why = xasprintf("row '%s' rep %zu: block %zu mixes plain and "
+						 "reversed %s orders", row->name, r + 1, block,
+						 PAB_PROTOCOL_NAME);
+				ret = -1;
+				break;
+			}
+		}
+	}
+	free(want);
 	return ret;
 }

@@ -65,6 +65,10 @@ struct pab_row {
 	struct pab_kv *params;
 	size_t n_params;
 	int control;
+	/* Per arm (n_arms entries, or NULL when not recorded): the executable
+	 * that arm runs for this row and its SHA-256 at the run's start. */
+	char **exes;
+	char **exe_sha256;
 	struct pab_rep *reps;
 	size_t n_reps, reps_alloc;
 	int failed;           /* some child failed: no verdict */
@@ -145,5 +149,17 @@ void pab_kv_release(struct pab_kv *kv, size_t n);
  * (owned by the caller) in *why.
  */
 int pab_experiment_check_balanced(const struct pab_experiment *e, char **why);
+
+/*
+ * Protocol check: 0 when every row's reps are the rotate-reverse/1 reps in
+ * sequence — rep r has block r / n_arms (consecutive block numbers, no rep
+ * missing in the middle) and the order of its place in that block, so each
+ * block is balanced. The last block of a row may be partial (an
+ * interrupted run, a failed row). A pooled artifact (run.pool recorded)
+ * keeps the orders of the runs it merged, so a block of it may be the
+ * reversed or the plain rotation whatever its number. Else -1 with a
+ * reason (owned by the caller) in *why.
+ */
+int pab_experiment_check_protocol(const struct pab_experiment *e, char **why);
 
 #endif /* PAB_EXPERIMENT_H */

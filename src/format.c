@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "util.h"
 
 enum pab_change_kind pab_change_kind_of(enum pab_metric_id m)
 {
@@ -291,16 +292,7 @@ void pab_fmt_duration(char *buf, size_t len, double seconds)
 
 void pab_fmt_name(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else if (c == '\\')
-			fputs("\\\\", f);
-		else
-			fputc(c, f);
-	}
+	fputs(pab_term_safe(s), f);
 }
 
 const char *pab_fmt_verdict_color(enum pab_verdict v)

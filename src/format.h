@@ -95,10 +95,7 @@ void pab_fmt_pct(char *buf, size_t len, double v);
  */
 void pab_fmt_duration(char *buf, size_t len, double seconds);
 
-/*
- * Write s for a terminal: control characters and DEL as \xNN, a backslash
- * doubled; everything else (UTF-8 included) as is.
- */
+/* Write s for a terminal, escaped as pab_term_safe() does (util.h). */
 void pab_fmt_name(FILE *f, const char *s);
 
 /*

@@ -478,7 +478,8 @@ static char *pool_note(const struct pab_experiment *e)
 
 	if (!cJSON_IsNumber(n) || !cJSON_IsString(mode))
 		return NULL;
-	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble, mode->valuestring);
+	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble,
+			 pab_term_safe(mode->valuestring));
 }
 
 int pab_ledger_mixed_cpus(const struct pab_experiment *e)
@@ -638,7 +639,7 @@ static void print_text(FILE *f, const struct pab_experiment *e,
 		if (lr->why) {
 			fprintf(f, "  %s: ", lr->why);
 			print_folded(f, strlen(lr->why) + 4, 4,
-				     row->fail_reason ? row->fail_reason : "");
+				     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
 		}
 		if (lr->n < PAB_MIN_N_95)
 			fprintf(f, "  only %zu paired reps: no 95%% interval exists below %d, "
@@ -854,7 +855,7 @@ static void print_json(FILE *f, const struct pab_experiment *e,
 /* s with Markdown's special characters backslash-escaped (GFM). */
 static void md_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	for (s = pab_term_safe(s); *s; s++) {
 		if (strchr("\\`*_[]<>|~&", *s))
 			fputc('\\', f);
 		if (*s == '\n' || *s == '\r')

@@ -17,6 +17,7 @@ src_libperfab_a_SOURCES = \
 	src/digest.c src/digest.h \
 	src/experiment.c src/experiment.h \
 	src/format.c src/format.h \
+	src/guard.c src/guard.h \
 	src/hostinfo.c src/hostinfo.h \
 	src/journal.c src/journal.h \
 	src/ledger.c src/ledger.h \
@@ -29,6 +30,7 @@ src_libperfab_a_SOURCES = \
 	src/sampler.c src/sampler.h \
 	src/runchild.c src/runchild.h \
 	src/util.c src/util.h \
+	src/wreport.c src/wreport.h \
 	workloads/suite.c workloads/suite.h
 
 # Libraries every program linking libperfab needs, in link order.

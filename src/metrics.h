@@ -52,6 +52,10 @@ struct pab_metric {
 	const char *source;    /* where the number comes from (docs) */
 };
 
+/* The largest magnitude of a metric value an artifact carries: the loader
+ * refuses more, so the workload report reader refuses it too. */
+#define PAB_METRIC_ABS_MAX 1e300
+
 /* The table, PAB_M_COUNT entries in enum order. */
 extern const struct pab_metric pab_metrics[PAB_M_COUNT];
 

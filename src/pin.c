@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <hwloc.h>
@@ -59,6 +60,34 @@ int pab_topology_load(hwloc_topology_t *topo)
 	return rc;
 }
 
+#define PAB_CPU_MAX 65535
+
+/*
+ * 1 when s is a list like 1-3,5 of CPU numbers in [0, PAB_CPU_MAX]:
+ * checked here, since hwloc's list parser wraps numbers past UINT_MAX
+ * (4294967296 would become CPU 0).
+ */
+static int cpu_list_ok(const char *s)
+{
+	char *copy = xstrdup(s), *item, *save = NULL;
+	int ok = *s != '\0';
+
+	for (item = strtok_r(copy, ",", &save); ok && item; item = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(item, '-');
+		uint64_t lo, hi;
+
+		if (dash) {
+			*dash = '\0';
+			ok = !parse_u64(item, 0, PAB_CPU_MAX, &lo) &&
+			     !parse_u64(dash + 1, 0, PAB_CPU_MAX, &hi) && lo <= hi;
+		} else {
+			ok = !parse_u64(item, 0, PAB_CPU_MAX, &lo);
+		}
+	}
+	free(copy);
+	return ok && s[strlen(s) - 1] != ',' && !strstr(s, ",,");
+}
+
 struct pab_pin *pab_pin_new(const char *cpus, char **why)
 {
 	struct pab_pin *pin = xcalloc(1, sizeof(*pin));
@@ -87,9 +116,10 @@ struct pab_pin *pab_pin_new(const char *cpus, char **why)
 	pin->n_allowed = hwloc_bitmap_weight(allowed);
 	if (cpus) {
 		want = hwloc_bitmap_alloc();
-		if (hwloc_bitmap_list_sscanf(want, cpus) < 0 ||
+		if (!cpu_list_ok(cpus) || hwloc_bitmap_list_sscanf(want, cpus) < 0 ||
 		    hwloc_bitmap_iszero(want)) {
-			*why = xasprintf("cannot parse --cpus '%s': use a list like 1-3,5", cpus);
+			*why = xasprintf("cannot parse --cpus '%s': use a list like 1-3,5 of CPU "
+					 "numbers up to %d", pab_term_safe(cpus), PAB_CPU_MAX);
 			goto out_fail;
 		}
 		if (!hwloc_bitmap_isincluded(want, allowed)) {

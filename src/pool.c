@@ -318,8 +318,8 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 		}
 		if (!str_eq(x->revision, y->revision)) {
 			*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'",
-					 x->name, or_none(x->revision), la,
-					 or_none(y->revision), lb);
+					 x->name, pab_term_safe(or_none(x->revision)), la,
+					 pab_term_safe(or_none(y->revision)), lb);
 			return -1;
 		}
 		if (!str_eq(x->sha256, y->sha256)) {
@@ -389,24 +389,25 @@ static int same_row(const struct pab_experiment *ea, const struct pab_row *x,
 		*why = xasprintf("CPU model differs: row '%s' ran on \"%s\" in '%s' and on \"%s\" "
 				 "in '%s'; blocks of one row from different machine types are "
 				 "not one experiment (disjoint rows, shards, may differ)",
-				 x->name, or_none(ca), la, or_none(cb), lb);
+				 pab_term_safe(x->name), pab_term_safe(or_none(ca)), la,
+				 pab_term_safe(or_none(cb)), lb);
 		return -1;
 	}
 
 	if (!kv_eq(x->params, x->n_params, y->params, y->n_params)) {
 		*why = xasprintf("row '%s': parameters differ between '%s' and '%s'",
-				 x->name, la, lb);
+				 pab_term_safe(x->name), la, lb);
 		return -1;
 	}
 	if (x->control != y->control) {
-		*why = xasprintf("row '%s': a control in '%s' but not in '%s'", x->name,
+		*why = xasprintf("row '%s': a control in '%s' but not in '%s'", pab_term_safe(x->name),
 				 x->control ? la : lb, x->control ? lb : la);
 		return -1;
 	}
 	if (!str_eq(x->workload, y->workload) || !str_eq(x->program, y->program) ||
 	    !argv_eq(x->argv, x->argc, y->argv, y->argc, 0)) {
 		*why = xasprintf("row '%s': its workload or arguments differ between '%s' and '%s'",
-				 x->name, la, lb);
+				 pab_term_safe(x->name), la, lb);
 		return -1;
 	}
 	mx = row_metric_mask(x, n_arms);
@@ -417,7 +418,7 @@ static int same_row(const struct pab_experiment *ea, const struct pab_row *x,
 		extra = in_x ? mask_extra(mx, my) : mask_extra(my, mx);
 		*why = xasprintf("metric set differs: row '%s' measured %s in '%s' and never in '%s' "
 				 "(a probe missing on one runner is not noise to average over)",
-				 x->name, extra, in_x ? la : lb, in_x ? lb : la);
+				 pab_term_safe(x->name), extra, in_x ? la : lb, in_x ? lb : la);
 		return -1;
 	}
 	return 0;
@@ -595,7 +596,8 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 						break;
 				*why = xasprintf("rows overlap only in part: row '%s' is in '%s' but not "
 						 "in '%s'; pool either the same rows (more blocks) or "
-						 "disjoint shards", big->rows[r].name, lbig, lsmall);
+						 "disjoint shards", pab_term_safe(big->rows[r].name),
+						 lbig, lsmall);
 				goto out_free_group;
 			}
 			group[i] = j;

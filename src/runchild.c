@@ -6,12 +6,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -23,13 +25,53 @@
 #include "runchild.h"
 #include "util.h"
 
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2) /* Linux 5.11; older kernels say EINVAL */
+#endif
+
+/*
+ * The signals that stop perfab (handled, never default): SIGTERM, SIGINT
+ * and SIGHUP, less any that whoever started perfab ignores (nohup, a
+ * shell's background job), which stay ignored. Set by pab_spawn_setup().
+ */
+static sigset_t stop_set;
+
+/* SIGCHLD, and the signals that stop perfab. */
+static void wait_set(sigset_t *set, int with_chld)
+{
+	*set = stop_set;
+	if (with_chld)
+		sigaddset(set, SIGCHLD);
+}
+
 void pab_spawn_setup(void)
 {
+	static const int stops[] = { SIGTERM, SIGINT, SIGHUP };
 	sigset_t set;
+	size_t i;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
+	sigemptyset(&stop_set);
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(stops[i], NULL, &old) || old.sa_handler != SIG_IGN)
+			sigaddset(&stop_set, stops[i]);
+	}
+	wait_set(&set, 1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+int pab_spawn_pending_stop(void)
+{
+	const struct timespec zero = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	wait_set(&set, 0);
+	do {
+		sig = sigtimedwait(&set, NULL, &zero);
+	} while (sig < 0 && errno == EINTR);
+	return sig > 0 ? sig : 0;
 }
 
 char *pab_resolve_exe(const char *name)
@@ -75,6 +117,8 @@ struct child_args {
 	const struct pab_spawn_opts *o;
 	int gate, errfd, out_w, err_w;
 	int close_fds[4];
+	pid_t parent;
+	int max_fd;    /* highest descriptor to mark close-on-exec without close_range */
 };
 
 /*
@@ -96,6 +140,11 @@ static int child_main(void *arg)
 	for (i = 0; i < 4; i++)
 		close(c->close_fds[i]);
 	setpgid(0, 0);
+	/* perfab SIGKILLed: the child goes too (ptrace's EXITKILL does the
+	 * same while attached; this also covers the time before). */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != c->parent)
+		_exit(126);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
@@ -104,6 +153,12 @@ static int child_main(void *arg)
 		dup2(devnull, STDIN_FILENO);
 	dup2(c->out_w, STDOUT_FILENO);
 	dup2(c->err_w, STDERR_FILENO);
+	/* Nothing perfab inherited from whoever started it reaches the
+	 * child: every descriptor above stderr closes at exec (the gate and
+	 * errfd stay usable until then). */
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC))
+		for (i = 3; i <= c->max_fd; i++)
+			fcntl(i, F_SETFD, FD_CLOEXEC);
 	/* Wait for the parent to attach; EOF (parent died) means stop. */
 	while (read(c->gate, &go, 1) < 0 && errno == EINTR)
 		;
@@ -214,8 +269,10 @@ int pab_spawn_measure(const struct pab_spawn_opts *o,
 
 	memset(res, 0, sizeof(*res));
 	res->own_hwm_why = "not read";
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
+	wait_set(&chld, 1);
+	res->interrupted = pab_spawn_pending_stop();
+	if (res->interrupted)
+		return 0; /* perfab is being stopped: start nothing */
 	if (pipe2(gate, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
 	    pipe2(outp, O_CLOEXEC) || pipe2(errout, O_CLOEXEC))
 		goto out_sys;
@@ -237,6 +294,9 @@ int pab_spawn_measure(const struct pab_spawn_opts *o,
 	ca.close_fds[1] = errp[0];
 	ca.close_fds[2] = outp[0];
 	ca.close_fds[3] = errout[0];
+	ca.parent = getpid();
+	ca.max_fd = (int)(sysconf(_SC_OPEN_MAX) > 0 && sysconf(_SC_OPEN_MAX) < 65536 ?
+			  sysconf(_SC_OPEN_MAX) : 65536);
 	if (under_valgrind()) {
 		/* valgrind refuses general clone(): a plain fork does the same
 		 * job, only with a dearer exec. */
@@ -356,8 +416,15 @@ int pab_spawn_measure(const struct pab_spawn_opts *o,
 			err = errno;
 			break;
 		}
-		while (read(sfd, &si, sizeof(si)) > 0)
-			;
+		while (read(sfd, &si, sizeof(si)) > 0) {
+			if (si.ssi_signo == SIGCHLD || res->interrupted)
+				continue;
+			/* perfab is asked to stop: the child's group goes now;
+			 * reap it, then the caller cleans up and stops. */
+			res->interrupted = (int)si.ssi_signo;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
 		if (out_open && pfd[1].revents)
 			out_open = drain(outp[0], &res->stdout_bytes, NULL, NULL);
 		if (err_open && pfd[2].revents)

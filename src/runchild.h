@@ -12,7 +12,15 @@
  * perfab's own work there is not the child's cost. A timeout sends SIGTERM to the whole group, then SIGKILL.
  *
  * The caller must have SIGCHLD blocked in every thread (pab_spawn_setup()
- * does it; call it before starting threads).
+ * does it; call it before starting threads). SIGTERM, SIGINT and SIGHUP
+ * (those not ignored when pab_spawn_setup() runs: an ignored one stays
+ * ignored) are blocked too and handled here: one that arrives while a
+ * child runs kills the child's group at once and is reported in
+ * res->interrupted;
+ * one pending when pab_spawn_measure() is called starts nothing. The
+ * caller then cleans up and stops (pab_spawn_pending_stop() asks between
+ * children). The child also gets PR_SET_PDEATHSIG (SIGKILL), and every
+ * descriptor above stderr is closed at its exec.
  */
 #ifndef PAB_RUNCHILD_H
 #define PAB_RUNCHILD_H
@@ -52,6 +60,7 @@ struct pab_spawn_result {
 	const char *own_hwm_why; /* static reason when not read, else NULL */
 	struct pab_tree_peaks tree;
 	int tree_limit_hit;   /* killed for exceeding max_procs */
+	int interrupted;      /* SIGTERM/SIGINT/SIGHUP that stopped perfab, or 0 */
 	/* Output is drained as it comes and never held whole: stdout is
 	 * counted and dropped, the last PAB_STDERR_TAIL bytes of stderr kept. */
 	uint64_t stdout_bytes, stderr_bytes;
@@ -59,8 +68,12 @@ struct pab_spawn_result {
 };
 #define PAB_STDERR_TAIL 4096
 
-/* Block SIGCHLD in the calling thread (threads created later inherit). */
+/* Block SIGCHLD, SIGTERM, SIGINT and SIGHUP (those not ignored) in the
+ * calling thread (threads created later inherit). */
 void pab_spawn_setup(void);
+
+/* A pending SIGTERM, SIGINT or SIGHUP (taken), or 0. */
+int pab_spawn_pending_stop(void);
 
 /* Run and measure. Returns 0 (see res for how it went) or -1 on a system
  * error before the child could start (errno set). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "argv_split.h"
+#include "artifact.h"
 #include "runconf.h"
 #include "util.h"
 #include "../workloads/suite.h"
@@ -22,7 +23,9 @@ int pab_valid_arm_name(const char *name)
 {
 	size_t n = strlen(name), i;
 
-	if (!n || n > 64)
+	/* Arm names become directory names (--preserve-builds DIR/NAME):
+	 * never ".", "..", a hidden name or one that reads as an option. */
+	if (!n || n > 64 || name[0] == '.' || name[0] == '-')
 		return 0;
 	for (i = 0; i < n; i++) {
 		char c = name[i];
@@ -53,13 +56,13 @@ int pab_arm_from_spec(struct pab_experiment *e, const char *spec, char **why)
 
 	*why = NULL;
 	if (!eq) {
-		*why = xasprintf("arm '%s' has no '=': write --arm NAME=COMMAND", spec);
+		*why = xasprintf("arm '%s' has no '=': write --arm NAME=COMMAND", pab_term_safe(spec));
 		return -1;
 	}
 	name = xstrndup(spec, (size_t)(eq - spec));
 	if (!pab_valid_arm_name(name)) {
-		*why = xasprintf("arm name '%s' is not valid: use letters, digits, '_', '-', '.'",
-				 name);
+		*why = xasprintf("arm name '%s' is not valid: use letters, digits, '_', '-', '.' "
+				 "(not first: '.', '-')", pab_term_safe(name));
 		free(name);
 		return -1;
 	}
@@ -204,7 +207,7 @@ static int cfg_known_keys(struct cfg_ctx *c, const cJSON *o, const char *ctx,
 			if (!strcmp(*k, it->string))
 				break;
 		if (!*k)
-			return cfg_fail(c, "%s: unknown key '%s'", ctx, it->string);
+			return cfg_fail(c, "%s: unknown key '%s'", ctx, pab_term_safe(it->string));
 	}
 	return 0;
 }
@@ -226,7 +229,7 @@ static int cfg_arm(struct cfg_ctx *c, struct pab_experiment *e,
 		return -1;
 	v = cJSON_GetObjectItemCaseSensitive(o, "name");
 	if (!cJSON_IsString(v) || !pab_valid_arm_name(v->valuestring))
-		return cfg_fail(c, "%s.name must be a name of letters, digits, '_', '-', '.'",
+		return cfg_fail(c, "%s.name must be a name of letters, digits, '_', '-', '.' (not first: '.', '-')",
 				ctx);
 	if (pab_experiment_arm_index(e, v->valuestring) >= 0)
 		return cfg_fail(c, "arm '%s' is defined twice", v->valuestring);
@@ -317,7 +320,7 @@ static int cfg_row(struct cfg_ctx *c, struct pab_experiment *e,
 
 		if (!def)
 			return cfg_fail(c, "%s.workload '%s' is not a built-in row (see perfab workloads)",
-					ctx, wl->valuestring);
+					ctx, pab_term_safe(wl->valuestring));
 		row = pab_add_builtin_row(e, def);
 		if (name) {
 			free(row->name);
@@ -328,7 +331,7 @@ static int cfg_row(struct cfg_ctx *c, struct pab_experiment *e,
 	}
 	for (k = 0; k + 1 < e->n_rows; k++)
 		if (!strcmp(e->rows[k].name, row->name))
-			return cfg_fail(c, "row '%s' is defined twice", row->name);
+			return cfg_fail(c, "row '%s' is defined twice", pab_term_safe(row->name));
 	v = cJSON_GetObjectItemCaseSensitive(o, "argv");
 	if (v) {
 		pab_argv_free(row->argv);
@@ -355,7 +358,7 @@ static int cfg_row(struct cfg_ctx *c, struct pab_experiment *e,
 					is_param |= !strcmp(def->params[p].key, it->string);
 				if (!is_param)
 					return cfg_fail(c, "%s.params: '%s' is not a parameter of '%s'",
-							ctx, it->string, def->name);
+							ctx, pab_term_safe(it->string), def->name);
 			}
 		}
 	}
@@ -374,7 +377,6 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 {
 	struct cfg_ctx c = { NULL, name };
 	size_t i;
-	const char *end = NULL;
 	cJSON *root = NULL;
 	const cJSON *v, *it;
 	char *inner = NULL;
@@ -384,17 +386,13 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	s->null_arm = -1;
 	s->controls = s->workloads = s->metrics = NULL;
 	*why = NULL;
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (!root || !cJSON_IsObject(root)) {
-		cfg_fail(&c, "not a JSON object (check the syntax)");
+	root = pab_json_parse(text, len, &inner);
+	if (!root) {
+		cfg_fail(&c, "not a JSON object (check the syntax): %s", inner);
 		goto out;
 	}
-	/* Only blanks may follow the object (cJSON stops after it). */
-	while (end < text + len && *end && strchr(" \t\n\r", *end))
-		end++;
-	if (end != text + len) {
-		cfg_fail(&c, "not a JSON object (data after its closing '}', at byte %zu)",
-			 (size_t)(end - text));
+	if (!cJSON_IsObject(root)) {
+		cfg_fail(&c, "not a JSON object (check the syntax)");
 		goto out;
 	}
 	{
@@ -498,7 +496,7 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	}
 	v = cJSON_GetObjectItemCaseSensitive(root, "budget");
 	if (v) {
-		if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble <= 7 * 86400.0) {
+		if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble <= PAB_MAX_DURATION_S) {
 			s->budget_s = v->valuedouble;
 		} else if (!cJSON_IsString(v) || pab_parse_duration(v->valuestring, &s->budget_s)) {
 			cfg_fail(&c, "'budget' must be seconds or a duration such as \"10m\" (at most a week)");
@@ -618,9 +616,9 @@ int pab_parse_duration(const char *s, double *seconds)
 	case 'h': unit = 3600; len--; break;
 	}
 	num = xstrndup(s, len);
-	bad = *num == '+' || parse_double(num, 0, 7 * 86400.0, &v);
+	bad = *num == '+' || parse_double(num, 0, PAB_MAX_DURATION_S, &v);
 	free(num);
-	if (bad || !(v * unit > 0) || v * unit > 7 * 86400.0)
+	if (bad || !(v * unit > 0) || v * unit > PAB_MAX_DURATION_S)
 		return -1;
 	*seconds = v * unit;
 	return 0;

@@ -61,7 +61,8 @@ struct pab_row_def;
 struct pab_row *pab_add_builtin_row(struct pab_experiment *e,
 				    const struct pab_row_def *def);
 
-/* 1 when name is a valid arm/row name: [A-Za-z0-9_.-]+, at most 64 chars. */
+/* 1 when name is a valid arm name: [A-Za-z0-9_.-]+, at most 64 chars, not
+ * starting with '.' or '-' (so never "." or ".."). */
 int pab_valid_arm_name(const char *name);
 
 /*
@@ -80,8 +81,9 @@ int pab_parse_metrics(const char *list, int judged[PAB_M_COUNT], char **why);
 
 /*
  * pab_parse_duration: "90", "90s", "10m", "1.5h" into seconds (> 0, at
- * most a week). Returns 0 or -1.
+ * most PAB_MAX_DURATION_S, a week). Returns 0 or -1.
  */
+#define PAB_MAX_DURATION_S (7 * 86400.0)
 int pab_parse_duration(const char *s, double *seconds);
 
 #endif /* PAB_RUNCONF_H */

@@ -7,12 +7,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -365,6 +368,309 @@ int pab_test_without(const char *piece)
 		if (!strncmp(p, piece, n) && (p[n] == ',' || !p[n]))
 			return 1;
 	return 0;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device node";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* 0, or -1 with errno EEXIST and *why when path is there but not a file. */
+static int check_replaceable(const char *path, struct stat *st, int *exists,
+			     char **why)
+{
+	*exists = 0;
+	if (lstat(path, st)) {
+		if (errno == ENOENT)
+			return 0;
+		*why = xasprintf("cannot inspect '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		*why = xasprintf("'%s' is %s: perfab replaces only regular files; "
+				 "remove it or choose another path", path,
+				 kind_of(st->st_mode));
+		errno = EEXIST;
+		return -1;
+	}
+	*exists = 1;
+	return 0;
+}
+
+static uint64_t random_u64(void)
+{
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r = (uint64_t)now_monotonic_ns() * 0x9e3779b97f4a7c15ULL ^
+		    (uint64_t)getpid();
+	return r;
+}
+
+int pab_write_file_atomic(const char *path, int (*write_fn)(FILE *f, void *arg),
+			  void *arg, char **why)
+{
+	char *tmp = NULL, *dir = dir_of(path);
+	struct stat st;
+	FILE *f = NULL;
+	int fd = -1, dfd, err = 0, ret = -1, exists, tries;
+	long half;
+
+	*why = NULL;
+	pab_crash_point("checkpoint: before the temp file");
+	if (check_replaceable(path, &st, &exists, why)) {
+		err = errno;
+		goto out_free;
+	}
+	for (tries = 0; tries < 16; tries++) {
+		free(tmp);
+		tmp = xasprintf("%s.tmp.%ld.%016llx", path, (long)getpid(),
+				(unsigned long long)random_u64());
+		/* 0600 until the mode is set: never readable by more than
+		 * the file it replaces. */
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  exists ? 0600 : 0666);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		err = errno;
+		*why = xasprintf("cannot create '%s': %s", tmp, strerror(err));
+		goto out_free;
+	}
+	if (exists) {
+		if (geteuid() == 0 && (st.st_uid != 0 || st.st_gid != 0))
+			(void)!fchown(fd, st.st_uid, st.st_gid);
+		if (fchmod(fd, st.st_mode & 07777)) {
+			err = errno;
+			*why = xasprintf("cannot set the mode of '%s': %s", tmp,
+					 strerror(err));
+			goto out_unlink;
+		}
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
+		goto out_unlink;
+	}
+	errno = 0;
+	if (write_fn(f, arg))
+		goto out_write_error;
+	/* A crash point with the temp file torn: half of it on disk. */
+	half = ftell(f) / 2;
+	if (fflush(f) == 0 && half > 0 && getenv("PERFAB_TEST_CRASH_AT") &&
+	    ftruncate(fd, half) == 0) {
+		pab_crash_point("checkpoint: temp file half written");
+		rewind(f);
+		if (write_fn(f, arg))
+			goto out_write_error;
+	}
+	if (fflush(f) || ferror(f) || fsync(fd))
+		goto out_write_error;
+	if (fclose(f)) {
+		f = NULL;
+		fd = -1;
+		goto out_write_error;
+	}
+	f = NULL;
+	fd = -1;
+	pab_crash_point("checkpoint: temp file synced, not renamed");
+	/* What is there now, not what was there when we started. */
+	if (check_replaceable(path, &st, &exists, why)) {
+		err = errno;
+		goto out_unlink;
+	}
+	if (rename(tmp, path)) {
+		err = errno;
+		*why = xasprintf("cannot rename '%s' to '%s': %s", tmp, path,
+				 strerror(err));
+		goto out_unlink;
+	}
+	pab_crash_point("checkpoint: renamed, directory not synced");
+	/* The rename is durable only once the directory entry is. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	ret = 0;
+	goto out_free;
+
+out_write_error:
+	err = errno ? errno : EIO;
+	*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
+out_unlink:
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+out_free:
+	free(dir);
+	free(tmp);
+	if (ret)
+		errno = err;
+	return ret;
+}
+
+int pab_is_own_temp(const char *base, const char *name, long *pid)
+{
+	size_t bl = strlen(base), i;
+	const char *p, *dot;
+	long v;
+	char *num;
+
+	if (strncmp(name, base, bl) || strncmp(name + bl, ".tmp.", 5))
+		return 0;
+	p = name + bl + 5;
+	dot = strchr(p, '.');
+	if (!dot || dot == p || strlen(dot + 1) != 16)
+		return 0;
+	for (i = 0; i < 16; i++)
+		if (!strchr("0123456789abcdef", dot[1 + i]))
+			return 0;
+	num = xstrndup(p, (size_t)(dot - p));
+	i = (size_t)parse_long(num, 1, LONG_MAX, &v);
+	free(num);
+	if (i)
+		return 0;
+	*pid = v;
+	return 1;
+}
+
+/* Length of the valid UTF-8 sequence at p (not a C1 control), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+		return 0;
+	return n;
+}
+
+const char *pab_term_safe(const char *s)
+{
+	static __thread struct pab_strbuf ring[8];
+	static __thread unsigned next;
+	struct pab_strbuf *sb = &ring[next++ % 8];
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s)
+		return "(null)";
+	sb->len = 0;
+	pab_strbuf_add(sb, "", 0);
+	while (*p) {
+		size_t n = utf8_len(p);
+		char esc[8];
+
+		if (*p == '\\') {
+			pab_strbuf_add(sb, "\\\\", 2);
+		} else if (*p == '\n') {
+			pab_strbuf_add(sb, "\\n", 2);
+		} else if (*p == '\t') {
+			pab_strbuf_add(sb, "\\t", 2);
+		} else if (*p == '\r') {
+			pab_strbuf_add(sb, "\\r", 2);
+		} else if (!n || *p < 0x20 || *p == 0x7f) {
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			pab_strbuf_addstr(sb, esc);
+			n = 1;
+		} else {
+			pab_strbuf_add(sb, (const char *)p, n);
+		}
+		p += n ? n : 1;
+	}
+	return sb->buf;
+}
+
+/* Empty the directory open as dfd (closed here), depth first. */
+static int remove_in(int dfd)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd(d), de->d_name, 0))
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			ret = -1;
+			continue;
+		}
+		sub = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || remove_in(sub) || unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR))
+			ret = -1;
+	}
+	closedir(d);
+	return ret;
+}
+
+int pab_remove_tree(const char *path)
+{
+	int dfd;
+
+	if (!unlink(path))
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	remove_in(dfd);
+	return rmdir(path);
+}
+
+int pab_pid_gone(long pid)
+{
+	return pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
 int use_color(int fd)

@@ -24,7 +24,15 @@ cli_tests = \
 	tests/cli_readable.sh \
 	tests/cli_frontdoor.sh \
 	tests/cli_defaults.sh \
-	tests/cli_ledger_fixes.sh
+	tests/cli_ledger_fixes.sh \
+	tests/cli_safe_write.sh \
+	tests/cli_lock.sh \
+	tests/cli_orphans.sh \
+	tests/cli_resume_trust.sh \
+	tests/cli_tamper.sh \
+	tests/cli_term_safe.sh \
+	tests/cli_report_reader.sh \
+	tests/cli_small_hardening.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)

@@ -4,8 +4,9 @@
 # help CMD, perfab -v, "did you mean" for commands and options; shell
 # syntax in an arm's command refused with a hint unless --literal-argv;
 # progress on stderr (a plan line, one line per completed rep without a
-# terminal); on SIGINT/SIGTERM a last line with the resume command, and the
-# run still dies of the signal (130/143 in a shell).
+# terminal); on SIGINT/SIGTERM a last line with the resume command (the
+# run's own arms given again, as --resume requires), and the run still dies
+# of the signal (130/143 in a shell).
 . "${top_srcdir}/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 is required" >&2; exit 99; }
 spin="$WL/perfab-spin work=300 drain_ms=1 release_bound_ms=2"
@@ -95,9 +96,17 @@ PY
 	jq -e '.rc == -(if "'$sig'" == "INT" then 2 else 15 end)' sig.json >/dev/null ||
 		fail "SIG$sig: exit is not death by the signal: $(jq -c .rc sig.json)"
 	saved=$(jq .saved sig.json)
-	jq -r .err sig.json | grep -Eq "^perfab: interrupted (at row 1/1 'command', rep $((saved + 1))/40, arm [a-z]+|after rep $saved/40 of row 1/1 'command'); 'int-$sig.json' keeps the $saved reps completed before it; resume with: perfab run --resume int-$sig.json$" ||
+	case $sig in INT) num=2 ;; TERM) num=15 ;; esac
+	jq -r .err sig.json | grep -Eq "^perfab: interrupted by signal $num \([A-Za-z ]+\) (at row 1/1 'command', rep $((saved + 1))/40, arm [a-z]+|after rep $saved/40 of row 1/1 'command'); 'int-$sig.json' keeps the $saved reps completed before it; resume with: perfab run --resume int-$sig.json " ||
 		fail "SIG$sig: no last line with the resume command (saved $saved): $(jq -r .err sig.json | tail -3)"
+	# --resume needs the arms again: the command given names them.
+	cmd=$(jq -r .err sig.json | sed -n 's/^perfab: interrupted .*; resume with: perfab run //p')
+	[ "$cmd" = "--resume int-$sig.json --arm 'base=$spin' --arm 'head=$spin work=3000'" ] ||
+		fail "SIG$sig: the resume command does not give the run's arms: $cmd"
+	[ "$sig" = INT ] && int_cmd=$cmd
 done
-expect_verdict "$PERFAB" run -q --resume int-INT.json
+# The command printed, run as printed (a shell's words), finishes the run.
+eval "set -- $int_cmd"
+expect_verdict "$PERFAB" run -q "$@"
 jq -e '.complete == true' int-INT.json >/dev/null || fail "the resume command did not finish the run"
 exit 0

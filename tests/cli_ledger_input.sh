@@ -26,7 +26,7 @@ expect_rc 4 "$PERFAB" ledger ub.json
 grep_err "unbalanced"
 jq '.rows[0].reps[1].order = .rows[0].reps[0].order' ok.json >ub2.json
 expect_rc 4 "$PERFAB" gate ub2.json
-grep_err "unbalanced"
+grep_err "not the rotate-reverse/1 order"
 expect_rc 2 "$PERFAB" ledger --format yaml ok.json
 grep_err "unknown --format"
 expect_rc 2 "$PERFAB" gate --inconclusive maybe ok.json

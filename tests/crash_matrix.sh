@@ -14,8 +14,9 @@
 . "${top_srcdir}/tests/lib.sh"
 
 spin="$WL/perfab-spin work=5000000 drain_ms=5 release_bound_ms=10"
-run() { "$PERFAB" run --arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" \
-	--null-arm --reps 12 --max-reps 12 -q --seed 5 "$@"; }
+# --resume is given the arms again: it checks the artifact against them.
+arms() { "$@" --arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" --null-arm; }
+run() { arms "$PERFAB" run --reps 12 --max-reps 12 -q --seed 5 "$@"; }
 
 expect_rc 1 run --out whole.json
 [ "$(jq -r .complete whole.json)" = true ] || fail "uninterrupted run incomplete"
@@ -48,7 +49,7 @@ for at in $(seq 5 28) $folds $(seq $((total - 5)) "$total"); do
 		*) fail "crash point $at ($where): complete before the end" ;; esac
 		expect_rc 1 "$PERFAB" ledger c.json
 	else
-		expect_rc 1 "$PERFAB" run --resume c.json -q
+		expect_rc 1 arms "$PERFAB" run --resume c.json -q
 		[ ! -e c.json.journal ] || fail "crash point $at: the journal survived a finished resume"
 	fi
 	grep_out "overall: FAIL"

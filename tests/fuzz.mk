@@ -2,7 +2,7 @@
 # tests/fuzz.mk — untrusted input (issue #6): hostile artifacts and configs
 # given to the real binary, and a short libFuzzer run of each parser
 # harness (tests/fuzz/, built by ci/fuzz.sh; doc/fuzzing.md). FUZZ_SECONDS
-# sets the fuzz run per harness (default 60, 0 skips it).
+# sets the fuzz run per harness (default 36, 0 skips it).
 fuzz_tests = \
 	tests/hostile_inputs.sh \
 	tests/fuzz/smoke.sh
@@ -13,8 +13,10 @@ EXTRA_DIST += \
 	tests/fuzz/README.md \
 	tests/fuzz/fuzz_artifact.c tests/fuzz/fuzz_config.c \
 	tests/fuzz/fuzz_argv_split.c \
+	tests/fuzz/fuzz_report.c tests/fuzz/fuzz_resume_settings.c \
 	tests/fuzz/artifact.dict tests/fuzz/config.dict \
-	tests/fuzz/argv_split.dict \
+	tests/fuzz/argv_split.dict tests/fuzz/report.dict \
+	tests/fuzz/resume_settings.dict \
 	tests/fuzz/corpus \
 	doc/fuzzing.md
 

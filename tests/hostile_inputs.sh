@@ -222,7 +222,9 @@ bad_ledger utf8.json "unknown schema"
 # A very large artifact (about 50 MB): valid, it is judged (it is not bad
 # input); with one bad value at its very end, it is refused with the path
 # of that value. Neither may crash or take long.
-jq -c '.host.blob = ("x" * 30000000) | .rows[0].reps = [range(4000) as $i | .rows[0].reps[]]' \
+# Two blocks copied 6000 times, renumbered: the protocol holds.
+jq -c '.host.blob = ("x" * 30000000) |
+	.rows[0].reps = [range(6000) as $i | .rows[0].reps[0:4][] | .block += 2 * $i]' \
 	ok.json >big.json || exit 99
 size=$(wc -c <big.json)
 [ "$size" -gt 50000000 ] || fail "big.json is only $size bytes"
@@ -249,7 +251,7 @@ expect_verdict "$PERFAB" run -q --config good.json --out good-run.json
 printf '{"arms": [' >c-trunc.json
 bad_config c-trunc.json "not a JSON object"
 { cat good.json; echo '{"arms": []}'; } >c-trailing.json
-bad_config c-trailing.json "data after its closing"
+bad_config c-trailing.json "data after the top-level value"
 printf '[{"name": "base"}]' >c-array.json
 bad_config c-array.json "not a JSON object"
 : >c-empty.json

@@ -11,5 +11,5 @@ jq '.rows[0].reps |= .[0:2]' b.json >short.json
 expect_refused "'short.json' is unbalanced" a.json short.json
 jq '.rows[0].reps[1].order = .rows[0].reps[0].order' b.json >skew.json
 expect_rc 4 "$PERFAB" pool a.json skew.json -o pooled.json
-grep_err "'skew.json' is unbalanced"
+grep_err "'skew.json': row 'command' rep 2: the arm order is not the rotate-reverse/1 order"
 exit 0

@@ -353,6 +353,69 @@ START_TEST(durations_and_metric_lists)
 }
 END_TEST
 
+START_TEST(term_safe_escapes_controls)
+{
+	/* Control characters, DEL, C1 and broken UTF-8 escaped; UTF-8 kept. */
+	ck_assert_str_eq(pab_term_safe("a\nb\033[31m\007"), "a\\nb\\x1b[31m\\x07");
+	ck_assert_str_eq(pab_term_safe("t\tr\r\\"), "t\\tr\\r\\\\");
+	ck_assert_str_eq(pab_term_safe("\x7f\xc2\x9b\xff"), "\\x7f\\xc2\\x9b\\xff");
+	ck_assert_str_eq(pab_term_safe("r\xc3\xa9sum\xc3\xa9 \xc2\xb7 \xe2\x80\x94"),
+			 "r\xc3\xa9sum\xc3\xa9 \xc2\xb7 \xe2\x80\x94");
+	ck_assert_str_eq(pab_term_safe("\xed\xa0\x80"), "\\xed\\xa0\\x80"); /* a surrogate */
+	ck_assert_str_eq(pab_term_safe(NULL), "(null)");
+}
+END_TEST
+
+START_TEST(own_temp_names)
+{
+	long pid = 0;
+
+	ck_assert(pab_is_own_temp("a.json", "a.json.tmp.123.0123456789abcdef", &pid));
+	ck_assert_int_eq(pid, 123);
+	ck_assert(!pab_is_own_temp("a.json", "a.json.tmp.123", &pid));
+	ck_assert(!pab_is_own_temp("a.json", "a.json.tmp.notes", &pid));
+	ck_assert(!pab_is_own_temp("a.json", "a.json.tmp.12x.0123456789abcdef", &pid));
+	ck_assert(!pab_is_own_temp("a.json", "a.json.tmp.123.0123456789ABCDEF", &pid));
+	ck_assert(!pab_is_own_temp("a.json", "b.json.tmp.123.0123456789abcdef", &pid));
+	ck_assert(!pab_is_own_temp("a.json", "a.json.tmp.123.0123456789abcdef0", &pid));
+}
+END_TEST
+
+START_TEST(protocol_check_rejects)
+{
+	struct pab_experiment e;
+	size_t r;
+	char *why;
+
+	pab_experiment_init(&e);
+	e.arms = xcalloc(2, sizeof(*e.arms));
+	e.n_arms = 2;
+	e.arms[0].name = xstrdup("base");
+	e.arms[1].name = xstrdup("head");
+	e.rows = xcalloc(1, sizeof(*e.rows));
+	e.n_rows = 1;
+	e.rows[0].name = xstrdup("r");
+	for (r = 0; r < 5; r++) {
+		struct pab_rep *rep = pab_row_add_rep(&e.rows[0], 2);
+
+		rep->block = pab_rotation_block(2, r);
+		pab_rotation_order(2, r, rep->order);
+	}
+	ck_assert_int_eq(pab_experiment_check_protocol(&e, &why), 0); /* a partial block is fine */
+	e.rows[0].reps[3].block = 7;
+	ck_assert_int_eq(pab_experiment_check_protocol(&e, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "block 7, not 1"));
+	free(why);
+	e.rows[0].reps[3].block = 1;
+	e.rows[0].reps[2].order[0] = 0; /* block 1 starts reversed: head first */
+	e.rows[0].reps[2].order[1] = 1;
+	ck_assert_int_eq(pab_experiment_check_protocol(&e, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "rep 3: the arm order"));
+	free(why);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 START_TEST(parse_numbers_checked)
 {
 	uint64_t u;
@@ -588,6 +651,9 @@ int main(void)
 	tcase_add_test(tc, argv_shell_syntax_caught);
 	tcase_add_test(tc, nearest_for_did_you_mean);
 	tcase_add_test(tc, durations_and_metric_lists);
+	tcase_add_test(tc, term_safe_escapes_controls);
+	tcase_add_test(tc, own_temp_names);
+	tcase_add_test(tc, protocol_check_rejects);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

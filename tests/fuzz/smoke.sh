@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The fuzz smoke run of `make check` (issue #6): ci/fuzz.sh builds the
 # libFuzzer harnesses of tests/fuzz/ (artifact loader, config parser, argv
-# splitter) with clang + ASan + UBSan in $top_builddir/_fuzz and runs each
-# for FUZZ_SECONDS (default 60) from the seed corpus, plus whatever earlier
+# splitter, workload-report reader, resume settings) with clang + ASan +
+# UBSan in $top_builddir/_fuzz and runs each for FUZZ_SECONDS (default 36:
+# three minutes for the five) from the seed corpus, plus whatever earlier
 # runs there added. Any crash, leak, sanitizer report or timeout fails the
 # test; the reproducer is named in the log. Skips (77) without clang's
 # fuzzer runtime, or with FUZZ_SECONDS=0. Longer runs: doc/fuzzing.md.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
-secs=${FUZZ_SECONDS:-60}
+secs=${FUZZ_SECONDS:-36}
 if [ "$secs" = 0 ]; then
 	echo "fuzz smoke: skipped (FUZZ_SECONDS=0)"
 	exit 77
