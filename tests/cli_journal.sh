@@ -8,10 +8,10 @@
 # PERFAB_TEST_IO_LOG hook, never time).
 . "${top_srcdir}/tests/lib.sh"
 
-run() { "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --no-cgroup "$@"; }
+run() { "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --no-cgroup --no-null-arm --max-reps "$1" --reps "$@"; }
 
 # nth_point NAME K: the number of the K-th crash point called NAME.
-PERFAB_TEST_CRASH_AT=list run --reps 6 --seed 3 --out list.json >/dev/null 2>"$T/list.err"
+PERFAB_TEST_CRASH_AT=list run 6 --seed 3 --out list.json >/dev/null 2>"$T/list.err"
 [ "$(jq -r .complete list.json)" = true ] || fail "the listing run failed"
 nth_point() {
 	grep ": $1 (listed)$" "$T/list.err" | sed -n "${2}s/^perfab: crash point \([0-9]*\):.*/\1/p"
@@ -20,7 +20,7 @@ nth_point() {
 # --- 1. A crash in the middle of a record: dropped, the run resumes.
 at=$(nth_point "journal: record half written" 4)
 [ -n "$at" ] || fail "no 4th journal append in the listing"
-PERFAB_TEST_CRASH_AT=$at run --reps 6 --seed 3 --out torn.json >/dev/null 2>&1
+PERFAB_TEST_CRASH_AT=$at run 6 --seed 3 --out torn.json >/dev/null 2>&1
 [ -s torn.json.journal ] || fail "no journal beside the interrupted artifact"
 # Readers accept it: incomplete (4), not an unreadable input (2).
 expect_rc 4 "$PERFAB" ledger torn.json
@@ -34,7 +34,7 @@ grep_err "dropped its torn last record"
 # --- 2. The same by hand: a record cut short, or a tail of zeros (blocks
 # the kernel allocated but never filled), is a torn tail.
 at=$(nth_point "journal: record synced" 4)
-PERFAB_TEST_CRASH_AT=$at run --reps 6 --seed 3 --out j.json >/dev/null 2>&1
+PERFAB_TEST_CRASH_AT=$at run 6 --seed 3 --out j.json >/dev/null 2>&1
 cp j.json.journal good.journal
 size=$(wc -c <good.journal)
 [ "$(jq '.rows[0].reps | length' j.json)" -lt 3 ] || fail "the artifact already holds 3 reps: nothing to read from the journal"
@@ -63,7 +63,7 @@ expect_rc 2 "$PERFAB" gate j.json
 grep_err "damaged"
 
 # --- 4. A journal of another run: refused by id and seed.
-PERFAB_TEST_CRASH_AT=$at run --reps 6 --seed 4 --out other.json >/dev/null 2>&1
+PERFAB_TEST_CRASH_AT=$at run 6 --seed 4 --out other.json >/dev/null 2>&1
 cp other.json.journal j.json.journal
 expect_rc 2 "$PERFAB" ledger j.json
 grep_err "belongs to another run"
@@ -89,12 +89,12 @@ expect_verdict "$PERFAB" run --resume j.json
 # the new artifact is written, so a crash right after it resumes.
 cp other.json.journal fresh.json.journal
 at=$(nth_point "checkpoint: renamed, directory not synced" 1)
-PERFAB_TEST_CRASH_AT=$at run --reps 6 --seed 3 --out fresh.json >/dev/null 2>&1
+PERFAB_TEST_CRASH_AT=$at run 6 --seed 3 --out fresh.json >/dev/null 2>&1
 expect_verdict "$PERFAB" run --resume fresh.json
 [ "$(jq '.rows[0].reps | length' fresh.json)" = 6 ] || fail "the new run did not resume"
 
 # --- 7. Bytes per rep: O(1), the same at rep 1000 as at rep 10.
-PERFAB_TEST_IO_LOG=$T/io.log run --reps 1000 --out big.json >/dev/null 2>&1
+PERFAB_TEST_IO_LOG=$T/io.log run 1000 --out big.json >/dev/null 2>&1
 [ "$(jq -r .complete big.json)" = true ] || fail "the 1000-rep run failed"
 [ ! -e big.json.journal ] || fail "the journal survived a normal end"
 [ "$(jq '.rows[0].reps | length' big.json)" = 1000 ] || fail "not 1000 reps"
