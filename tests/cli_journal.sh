@@ -8,7 +8,12 @@
 # PERFAB_TEST_IO_LOG hook, never time).
 . "${top_srcdir}/tests/lib.sh"
 
-run() { "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --no-cgroup --no-null-arm --max-reps "$1" --reps "$@"; }
+arms="--arm base=/bin/true --arm head=/bin/true --no-null-arm"
+# shellcheck disable=SC2086 # $arms is words
+run() { "$PERFAB" run -q $arms --no-cgroup --max-reps "$1" --reps "$@"; }
+# --resume FILE with the run's own arms (it checks the artifact against them).
+# shellcheck disable=SC2086
+resume() { "$PERFAB" run --resume "$1" $arms; }
 
 # nth_point NAME K: the number of the K-th crash point called NAME.
 PERFAB_TEST_CRASH_AT=list run 6 --seed 3 --out list.json >/dev/null 2>"$T/list.err"
@@ -25,7 +30,7 @@ PERFAB_TEST_CRASH_AT=$at run 6 --seed 3 --out torn.json >/dev/null 2>&1
 # Readers accept it: incomplete (4), not an unreadable input (2).
 expect_rc 4 "$PERFAB" ledger torn.json
 grep_err "incomplete"
-expect_verdict "$PERFAB" run --resume torn.json
+expect_verdict resume torn.json
 grep_err "dropped its torn last record"
 [ "$(jq '.rows[0].reps | length' torn.json)" = 6 ] || fail "resume after a torn record: not 6 reps"
 [ "$(jq -r .complete torn.json)" = true ] || fail "resume after a torn record: not complete"
@@ -44,7 +49,7 @@ expect_rc 4 "$PERFAB" ledger j.json
 expect_rc 4 "$PERFAB" ledger j.json
 cp j.json zeros.json
 cp j.json.journal zeros.json.journal
-expect_verdict "$PERFAB" run --resume zeros.json
+expect_verdict resume zeros.json
 grep_err "dropped its torn last record (3000 bytes"
 # Rep 3 existed only in the journal: resume kept it, it did not rerun it.
 want=$(awk '/^@/ { n++; next } n == 4' good.journal | jq .data.results.base.wall)
@@ -57,7 +62,7 @@ sed '0,/"wall":0/s//"wall":9/' good.journal >j.json.journal
 cmp -s good.journal j.json.journal && fail "the damage did not change the journal"
 expect_rc 2 "$PERFAB" ledger j.json
 grep_err "fails its checksum, yet a valid record follows"
-expect_rc 2 "$PERFAB" run --resume j.json
+expect_rc 2 resume j.json
 grep_err "cannot trust the checkpoint journal"
 expect_rc 2 "$PERFAB" gate j.json
 grep_err "damaged"
@@ -67,7 +72,7 @@ PERFAB_TEST_CRASH_AT=$at run 6 --seed 4 --out other.json >/dev/null 2>&1
 cp other.json.journal j.json.journal
 expect_rc 2 "$PERFAB" ledger j.json
 grep_err "belongs to another run"
-expect_rc 2 "$PERFAB" run --resume j.json
+expect_rc 2 resume j.json
 grep_err "belongs to another run"
 # An artifact that names no journal, with one beside it.
 jq '.journal = null' j.json >nj.json
@@ -81,7 +86,7 @@ grep_err "after 'whole.json' was complete"
 
 # --- 5. The good journal resumes into a complete, balanced run.
 cp good.journal j.json.journal
-expect_verdict "$PERFAB" run --resume j.json
+expect_verdict resume j.json
 [ "$(jq '.rows[0].reps | length' j.json)" = 6 ] || fail "resume from the journal: not 6 reps"
 [ ! -e j.json.journal ] || fail "the journal survived the resumed run's end"
 
@@ -90,7 +95,7 @@ expect_verdict "$PERFAB" run --resume j.json
 cp other.json.journal fresh.json.journal
 at=$(nth_point "checkpoint: renamed, directory not synced" 1)
 PERFAB_TEST_CRASH_AT=$at run 6 --seed 3 --out fresh.json >/dev/null 2>&1
-expect_verdict "$PERFAB" run --resume fresh.json
+expect_verdict resume fresh.json
 [ "$(jq '.rows[0].reps | length' fresh.json)" = 6 ] || fail "the new run did not resume"
 
 # --- 7. Bytes per rep: O(1), the same at rep 1000 as at rep 10.

@@ -15,8 +15,8 @@ i=0
 while [ ! -e go ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 SH
 chmod +x hold.sh
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --out done.json
-"$PERFAB" run -q --arm base=./hold.sh --arm head=./hold.sh --reps 2 --out shared.json \
+expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out done.json
+"$PERFAB" run -q --arm base=./hold.sh --arm head=./hold.sh --reps 2 --max-reps 2 --no-null-arm --out shared.json \
 	>first.out 2>first.err &
 first=$!
 trap 'touch "$T/go"; kill $first 2>/dev/null; wait $first 2>/dev/null; rm -rf "$T"' EXIT
@@ -25,10 +25,10 @@ while [ ! -e started ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 [ -e started ] || fail "the first run never started its child"
 before=$(cat shared.json)
 
-expect_rc 7 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --out shared.json
+expect_rc 7 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out shared.json
 grep_err "is in use: another perfab run writes it"
 [ "$(cat shared.json)" = "$before" ] || fail "the second run wrote the first run's artifact"
-expect_rc 7 "$PERFAB" run -q --resume shared.json --arm base=./hold.sh --arm head=./hold.sh
+expect_rc 7 "$PERFAB" run -q --resume shared.json --arm base=./hold.sh --arm head=./hold.sh --no-null-arm
 grep_err "is in use"
 expect_rc 7 "$PERFAB" pool done.json done.json -o shared.json
 grep_err "is in use"
@@ -40,5 +40,5 @@ jq -e '.complete and (.rows[0].reps | length) == 2' shared.json >/dev/null ||
 	fail "the first run's artifact is not its own complete one"
 [ ! -e shared.json.lock ] || fail "the lock file was left behind"
 # Free again: the next run on the same --out is accepted.
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --out shared.json
+expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out shared.json
 exit 0

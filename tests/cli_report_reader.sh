@@ -24,7 +24,7 @@ SH
 chmod +x rep.sh
 # reason CASE: run both arms with rep.sh CASE; print base's drain_rss reason.
 run_case() {
-	timeout 300 "$PERFAB" run -q --arm "base=./rep.sh $1" --arm "head=./rep.sh $1" --reps 2 \
+	timeout 300 "$PERFAB" run -q --arm "base=./rep.sh $1" --arm "head=./rep.sh $1" --reps 2 --max-reps 2 --no-null-arm \
 		--out "$1.json" >"$T/out" 2>"$T/err"
 	rc=$?
 	case $rc in 0|1|3) ;; *) cat "$T/err" >&2; fail "$1: perfab exited $rc" ;; esac

@@ -70,7 +70,7 @@ mutate() {
 # ------------------------------------------------------------------
 # Artifacts: perfab ledger
 
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --max-reps 6 --out ok.json
+expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --max-reps 6 --no-null-arm --out ok.json
 expect_verdict "$PERFAB" ledger ok.json # the base of every mutation loads
 
 # Malformed JSON.
