@@ -1138,13 +1138,17 @@ static int check_journal_header(const char *jpath, const char *path,
 				const struct pab_experiment *e,
 				const struct pab_journal_record *h, char **why)
 {
-	cJSON *root = cJSON_ParseWithLength(h->payload, h->len);
+	char *inner;
+	cJSON *root = pab_json_parse(h->payload, h->len, &inner);
 	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "journal");
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
 	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
 	int ret = -1;
 
-	if (!cJSON_IsString(kind) || strcmp(kind->valuestring, PAB_JOURNAL_SCHEMA) ||
+	if (!root) {
+		*why = xasprintf("'%s': its header: %s", jpath, inner);
+		free(inner);
+	} else if (!cJSON_IsString(kind) || strcmp(kind->valuestring, PAB_JOURNAL_SCHEMA) ||
 	    !cJSON_IsString(id) || !cJSON_IsNumber(seed)) {
 		*why = xasprintf("'%s' is not a %s journal (its header lacks the journal "
 				 "kind, id or seed): move it away from '%s'", jpath,
@@ -1152,12 +1156,13 @@ static int check_journal_header(const char *jpath, const char *path,
 	} else if (!e->journal_id) {
 		*why = xasprintf("'%s' (journal id %.40s) lies beside '%s', which names no "
 				 "journal: they do not belong together; move the journal away",
-				 jpath, id->valuestring, path);
+				 jpath, pab_term_safe(id->valuestring), path);
 	} else if (strcmp(id->valuestring, e->journal_id) ||
 		   seed->valuedouble != (double)e->seed) {
 		*why = xasprintf("'%s' belongs to another run (journal id %.40s, seed %.0f) "
 				 "than '%s' (journal id %s, seed %llu): move it away or delete it",
-				 jpath, id->valuestring, seed->valuedouble, path, e->journal_id,
+				 jpath, pab_term_safe(id->valuestring), seed->valuedouble, path,
+				 e->journal_id,
 				 (unsigned long long)e->seed);
 	} else if (h->seq > e->journal_folded) {
 		*why = xasprintf("'%s' starts after record %llu, but '%s' holds the reps of "
@@ -1176,7 +1181,8 @@ static int apply_record(const char *jpath, struct pab_experiment *e,
 			const struct pab_journal_record *rec, char **why)
 {
 	struct loader ld = { NULL };
-	cJSON *root = cJSON_ParseWithLength(rec->payload, rec->len);
+	char *inner;
+	cJSON *root = pab_json_parse(rec->payload, rec->len, &inner);
 	const cJSON *row = cJSON_GetObjectItemCaseSensitive(root, "row");
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
 	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(root, "rep");
@@ -1186,6 +1192,11 @@ static int apply_record(const char *jpath, struct pab_experiment *e,
 	char ctx[64];
 	size_t ri;
 
+	if (!root) {
+		fail(&ld, "record %llu: %s", (unsigned long long)rec->seq, inner);
+		free(inner);
+		goto out;
+	}
 	if (!cJSON_IsNumber(row) || !cJSON_IsString(name) || !cJSON_IsNumber(rep) ||
 	    !cJSON_IsObject(data)) {
 		fail(&ld, "record %llu is not a rep record", (unsigned long long)rec->seq);
@@ -1196,14 +1207,14 @@ static int apply_record(const char *jpath, struct pab_experiment *e,
 	if (ri == e->n_rows || strcmp(e->rows[ri].name, name->valuestring)) {
 		fail(&ld, "record %llu names row %.0f '%.100s', which the artifact does "
 		     "not have there", (unsigned long long)rec->seq, row->valuedouble,
-		     name->valuestring);
+		     pab_term_safe(name->valuestring));
 		goto out;
 	}
 	r = &e->rows[ri];
 	if (rep->valuedouble != (double)r->n_reps) {
 		fail(&ld, "record %llu holds rep %.0f of row '%.100s', which has %zu: "
 		     "it does not continue the artifact", (unsigned long long)rec->seq,
-		     rep->valuedouble + 1, r->name, r->n_reps);
+		     rep->valuedouble + 1, pab_term_safe(r->name), r->n_reps);
 		goto out;
 	}
 	snprintf(ctx, sizeof(ctx), "record %llu", (unsigned long long)rec->seq);
@@ -1268,6 +1279,13 @@ static int apply_journal(const char *path, struct pab_experiment *e,
 			e->journal_folded = c.records[i].seq;
 			info->applied++;
 		}
+	}
+	/* The journal's reps are data like the artifact's: the same protocol
+	 * check (orders, blocks, balance) holds for the whole. */
+	if (!ret && info->applied && pab_experiment_check_protocol(e, &inner)) {
+		*why = xasprintf("'%s' with its journal '%s': %s", path, jpath, inner);
+		free(inner);
+		ret = PAB_ARTIFACT_BAD_PROTOCOL;
 	}
 	pab_journal_contents_release(&c);
 	free(jpath);

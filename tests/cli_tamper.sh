@@ -42,4 +42,42 @@ expect_rc 4 "$PERFAB" run -q --resume deleted.json $arms
 grep_err "row 'command' rep 2 is in block 1, not 0"
 expect_rc 4 "$PERFAB" ledger deleted.json
 grep_err "row 'command' rep 2 is in block 1, not 0"
+# A journal forged to match: its records re-framed with valid checksums
+# (the SHA-256 is an integrity check, not a signature), rep 2's order
+# swapped. The artifact plus its journal is refused like the artifact.
+listing=$(PERFAB_TEST_CRASH_AT=list "$PERFAB" run -q $arms --no-cgroup --reps 6 \
+	--max-reps 6 --seed 5 --out list.json 2>&1 >/dev/null)
+at=$(printf '%s\n' "$listing" |
+	sed -n 's/^perfab: crash point \([0-9]*\): journal: record synced (listed)$/\1/p' |
+	sed -n 4p)
+[ -n "$at" ] || fail "no 4th journal record in the crash point listing"
+# shellcheck disable=SC2086
+PERFAB_TEST_CRASH_AT=$at "$PERFAB" run -q $arms --no-cgroup --reps 6 --max-reps 6 \
+	--seed 5 --out forged.json >/dev/null 2>&1
+[ -s forged.json.journal ] || fail "no journal beside the interrupted run"
+python3 - forged.json.journal <<'PY' || fail "could not forge the journal"
+import hashlib, json, sys
+path = sys.argv[1]
+data = open(path, "rb").read()
+out, at, swapped = b"", 0, False
+while at < len(data):
+    nl = data.index(b"\n", at)
+    seq, length, _ = data[at + 1:nl].split(b" ")
+    payload = data[nl + 1:nl + 1 + int(length)]
+    at = nl + 2 + int(length)
+    rec = json.loads(payload)
+    if rec.get("rep") == 1:
+        rec["data"]["order"].reverse()
+        payload, swapped = json.dumps(rec, separators=(",", ":")).encode(), True
+    head = b"@%s %d " % (seq, len(payload))
+    out += head + hashlib.sha256(head + payload).hexdigest().encode() + b"\n" + payload + b"\n"
+if not swapped:
+    sys.exit("no record of rep 2 in the journal")
+open(path, "wb").write(out)
+PY
+for cmd in "ledger forged.json" "gate forged.json" "run -q --resume forged.json $arms"; do
+	# shellcheck disable=SC2086 # a command line
+	expect_rc 4 "$PERFAB" $cmd
+	grep_err "row 'command' rep 2: the arm order is not the rotate-reverse/1 order"
+done
 exit 0
