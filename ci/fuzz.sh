@@ -93,7 +93,7 @@ sig="$cc $cflags $cppflags"
 stamp=$out/obj/stamp
 newer=
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sig" ]; then
-	newer=$(find "$top/src" "$top/stats" "$top/workloads" "$top/tests/fuzz" \
+	newer=$(find "$top/src" "$top/common" "$top/stats" "$top/workloads" "$top/tests/fuzz" \
 		"$conf/config.h" -newer "$stamp" \( -name '*.[ch]' \) 2>/dev/null | head -1)
 else
 	newer=yes

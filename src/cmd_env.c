@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "hostinfo.h"
+#include "model/experiment.h"
+#include "probe/hostinfo.h"
 #include "options.h"
 #include "util.h"
 

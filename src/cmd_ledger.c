@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "artifact.h"
+#include "model/artifact.h"
 #include "builtin.h"
-#include "ledger.h"
+#include "judge/ledger.h"
 #include "options.h"
-#include "pool.h"
-#include "report.h"
+#include "model/pool.h"
+#include "report/report.h"
 #include "util.h"
 
 /*
@@ -138,7 +138,7 @@ static void step_summary(const struct pab_experiment *e,
 		warning("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
 		return;
 	}
-	pab_ledger_print(f, e, l, PAB_LEDGER_MARKDOWN);
+	pab_report_print(f, e, l, PAB_REPORT_MARKDOWN);
 	fputc('\n', f);
 	if (fclose(f))
 		warning("cannot write $GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
@@ -153,7 +153,7 @@ static int judge(int argc, char **argv, int gate)
 	struct pab_experiment e;
 	struct pab_ledger l;
 	struct pab_ledger_opts lo;
-	enum pab_ledger_format fmt;
+	enum pab_report_format fmt;
 	char *why;
 	int ret;
 	const struct pab_option ledger_opts[] = {
@@ -193,7 +193,7 @@ static int judge(int argc, char **argv, int gate)
 			  &pos);
 	if (!pos.n)
 		pab_usage_error(NULL, usage, "no artifact given");
-	if (pab_ledger_format_parse(format, &fmt))
+	if (pab_report_format_parse(format, &fmt))
 		pab_usage_error(NULL, usage, "unknown --format '%s'", format);
 	if (strcmp(inconclusive, "pass") && strcmp(inconclusive, "fail"))
 		pab_usage_error(NULL, usage, "--inconclusive takes pass or fail, not '%s'",
@@ -202,7 +202,7 @@ static int judge(int argc, char **argv, int gate)
 	    strcmp(junit_inconclusive, "skipped"))
 		pab_usage_error(NULL, usage, "--junit-inconclusive takes failure or skipped, not '%s'",
 				junit_inconclusive);
-	if (junit_inconclusive && fmt != PAB_LEDGER_JUNIT)
+	if (junit_inconclusive && fmt != PAB_REPORT_JUNIT)
 		pab_usage_error(NULL, usage, "--junit-inconclusive applies to --format junit only");
 	ret = load_judgeable(pos.v, pos.n, &e);
 	if (ret) {
@@ -231,15 +231,15 @@ static int judge(int argc, char **argv, int gate)
 			"its familywise false-FAIL rate measured 21-39%%");
 	if (gate)
 		fprintf(stdout, "%s\n", pab_verdict_name(l.overall));
-	else if (fmt == PAB_LEDGER_TEXT) {
+	else if (fmt == PAB_REPORT_TEXT) {
 		struct pab_text_opts to = { wide, use_color(STDOUT_FILENO) };
 
-		pab_ledger_print_text(stdout, &e, &l, &to);
-	} else if (fmt == PAB_LEDGER_JUNIT) {
+		pab_report_print_text(stdout, &e, &l, &to);
+	} else if (fmt == PAB_REPORT_JUNIT) {
 		pab_report_junit(stdout, &e, &l, junit_inconclusive &&
 				 !strcmp(junit_inconclusive, "skipped"));
 	} else {
-		pab_ledger_print(stdout, &e, &l, fmt);
+		pab_report_print(stdout, &e, &l, fmt);
 	}
 	step_summary(&e, &l);
 	ret = pab_verdict_exit_code(l.overall);

@@ -33,9 +33,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "artifact.h"
+#include "model/artifact.h"
 #include "builtin.h"
-#include "hostinfo.h"
+#include "probe/hostinfo.h"
 #include "options.h"
 #include "util.h"
 

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "artifact.h"
+#include "model/artifact.h"
 #include "builtin.h"
 #include "options.h"
-#include "pool.h"
-#include "rotation.h"
+#include "model/pool.h"
+#include "model/rotation.h"
 #include "util.h"
 
 /*

@@ -18,27 +18,28 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "argv_split.h"
-#include "artifact.h"
+#include "model/argv_split.h"
+#include "model/artifact.h"
 #include "builtin.h"
-#include "cgroup.h"
-#include "counters.h"
-#include "digest.h"
-#include "format.h"
-#include "guard.h"
-#include "hostinfo.h"
-#include "journal.h"
-#include "ledger.h"
+#include "probe/cgroup.h"
+#include "probe/counters.h"
+#include "model/digest.h"
+#include "report/format.h"
+#include "probe/guard.h"
+#include "probe/hostinfo.h"
+#include "model/journal.h"
+#include "judge/ledger.h"
+#include "report/report.h"
 #include "options.h"
-#include "pin.h"
-#include "proc.h"
-#include "rotation.h"
-#include "runconf.h"
-#include "sampler.h"
-#include "runchild.h"
+#include "probe/pin.h"
+#include "probe/proc.h"
+#include "model/rotation.h"
+#include "run/runconf.h"
+#include "probe/sampler.h"
+#include "probe/runchild.h"
 #include "util.h"
-#include "wreport.h"
-#include "../workloads/suite.h"
+#include "run/workload.h"
+#include "common/suite.h"
 
 extern char **environ;
 
@@ -2327,7 +2328,7 @@ int cmd_run(int argc, char **argv)
 			struct pab_text_opts to = { 0, use_color(STDOUT_FILENO) };
 
 			fputc('\n', stdout);
-			pab_ledger_print_text(stdout, &r.e, &l, &to);
+			pab_report_print_text(stdout, &r.e, &l, &to);
 			ret = pab_verdict_exit_code(l.overall);
 			pab_ledger_release(&l);
 		}

@@ -10,7 +10,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "util.h"
-#include "../workloads/suite.h"
+#include "common/suite.h"
 
 int cmd_workloads(int argc, char **argv)
 {

@@ -5,33 +5,35 @@ noinst_LIBRARIES += src/libperfab.a
 src_libperfab_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS) $(CJSON_CFLAGS) \
 	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
 src_libperfab_a_SOURCES = \
-	src/argv_split.c src/argv_split.h \
-	src/artifact.c src/artifact.h \
-	src/banned.h src/builtin.h \
-	src/cgroup.c src/cgroup.h \
-	src/cmd_env.c src/cmd_ledger.c src/cmd_run.c src/cmd_workloads.c \
-	src/cmd_memgate.c src/cmd_pool.c \
-	src/pool.c src/pool.h \
-	src/report.h src/report_html.c src/report_junit.c \
-	src/counters.c src/counters.h \
-	src/digest.c src/digest.h \
-	src/experiment.c src/experiment.h \
-	src/format.c src/format.h \
-	src/guard.c src/guard.h \
-	src/hostinfo.c src/hostinfo.h \
-	src/journal.c src/journal.h \
-	src/ledger.c src/ledger.h \
-	src/metrics.c src/metrics.h \
+	src/builtin.h \
+	src/cmd_env.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
+	src/cmd_run.c src/cmd_workloads.c \
 	src/options.c src/options.h \
-	src/pin.c src/pin.h \
-	src/proc.c src/proc.h \
-	src/rotation.c src/rotation.h \
-	src/runconf.c src/runconf.h \
-	src/sampler.c src/sampler.h \
-	src/runchild.c src/runchild.h \
 	src/util.c src/util.h \
-	src/wreport.c src/wreport.h \
-	workloads/suite.c workloads/suite.h
+	common/banned.h common/suite.c common/suite.h \
+	src/run/runconf.c src/run/runconf.h \
+	src/run/workload.c src/run/workload.h \
+	src/probe/cgroup.c src/probe/cgroup.h \
+	src/probe/counters.c src/probe/counters.h \
+	src/probe/guard.c src/probe/guard.h \
+	src/probe/hostinfo.c src/probe/hostinfo.h \
+	src/probe/pin.c src/probe/pin.h \
+	src/probe/proc.c src/probe/proc.h \
+	src/probe/runchild.c src/probe/runchild.h \
+	src/probe/sampler.c src/probe/sampler.h \
+	src/model/argv_split.c src/model/argv_split.h \
+	src/model/artifact.c src/model/artifact.h \
+	src/model/digest.c src/model/digest.h \
+	src/model/experiment.c src/model/experiment.h \
+	src/model/journal.c src/model/journal.h \
+	src/model/metrics.c src/model/metrics.h \
+	src/model/pool.c src/model/pool.h \
+	src/model/rotation.c src/model/rotation.h \
+	src/judge/ledger.c src/judge/ledger.h \
+	src/report/format.c src/report/format.h \
+	src/report/report.c src/report/report.h \
+	src/report/text.c src/report/json.c src/report/markdown.c \
+	src/report/html.c src/report/junit.c
 
 # Libraries every program linking libperfab needs, in link order.
 PERFAB_LIBS = src/libperfab.a stats/libpabstats.a $(GSL_LIBS) $(CJSON_LIBS) \

@@ -13,7 +13,7 @@
 #include <hwloc.h>
 
 #include "builtin.h"
-#include "counters.h"
+#include "probe/counters.h"
 #include "util.h"
 
 static void usage(FILE *f);

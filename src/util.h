@@ -181,6 +181,6 @@ int pab_pid_gone(long pid);
  */
 int use_color(int fd);
 
-#include "banned.h"
+#include "common/banned.h"
 
 #endif /* PAB_UTIL_H */

@@ -13,13 +13,13 @@
 #     check, memgate record), of all its subcommands' --help together; and
 #     every --option the page mentions anywhere is an option of some command.
 #  4. METRICS: the tags are, in order, "\fBNAME\fR (UNIT; higher|lower is
-#     better; judged|recorded[; credit])" for each entry of src/metrics.c.
+#     better; judged|recorded[; credit])" for each entry of src/model/metrics.c.
 #  5. EXIT STATUS: the tags are exactly the values of enum pab_exit in
 #     src/util.h.
 . "${top_srcdir}/tests/lib.sh"
 
 MAN=${top_srcdir}/doc/perfab.1
-METRICS_C=${top_srcdir}/src/metrics.c
+METRICS_C=${top_srcdir}/src/model/metrics.c
 UTIL_H=${top_srcdir}/src/util.h
 for f in "$MAN" "$METRICS_C" "$UTIL_H"; do
 	[ -r "$f" ] || { echo "cannot read '$f'" >&2; exit 99; }
@@ -166,7 +166,7 @@ n=$(wc -l <"$T/metrics_code")
 [ "$n" -ge 10 ] || problem "could parse only $n metrics from $METRICS_C"
 tags METRICS >"$T/metrics_man"
 if ! cmp -s "$T/metrics_code" "$T/metrics_man"; then
-	problem "METRICS differs from src/metrics.c (- code, + page):
+	problem "METRICS differs from src/model/metrics.c (- code, + page):
 $(diff "$T/metrics_code" "$T/metrics_man" | grep '^[<>]' | sed -e 's/^</-/' -e 's/^>/+/')"
 fi
 
@@ -180,5 +180,5 @@ if ! cmp -s "$T/exit_code" "$T/exit_man"; then
 fi
 
 [ "$errors" = 0 ] || fail "$errors mismatch(es) between $MAN and the code"
-echo "doc/perfab.1 agrees with perfab --help, src/metrics.c and src/util.h"
+echo "doc/perfab.1 agrees with perfab --help, src/model/metrics.c and src/util.h"
 exit 0

@@ -9,3 +9,7 @@ include tests/docs.mk
 include tests/team.mk
 include tests/fuzz.mk
 include tests/package.mk
+
+# The layering of the source tree (doc/hacking.md).
+TESTS += tests/layering.sh
+dist_noinst_SCRIPTS += tests/layering.sh

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "probe/cgroup.h"
 
 #define MiB (1024.0 * 1024.0)
 

@@ -13,13 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argv_split.h"
-#include "artifact.h"
-#include "experiment.h"
-#include "format.h"
-#include "journal.h"
-#include "rotation.h"
-#include "runconf.h"
+#include "model/argv_split.h"
+#include "model/artifact.h"
+#include "model/experiment.h"
+#include "report/format.h"
+#include "model/journal.h"
+#include "model/rotation.h"
+#include "run/runconf.h"
 #include "util.h"
 
 /* Every arm in every position exactly once per block, for 1..6 arms. */

@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "counters.h"
+#include "probe/counters.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

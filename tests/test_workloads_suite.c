@@ -5,7 +5,7 @@
  * (workloads/wl.h). Plain C with a tiny CHECK macro: it must run where
  * the Check framework is not installed, like the programs it tests.
  */
-#include "suite.h"
+#include "common/suite.h"
 #include "wl.h"
 
 #include <stdio.h>

@@ -15,7 +15,7 @@ workloads_tests = \
 
 check_PROGRAMS += tests/test_workloads_suite
 tests_test_workloads_suite_SOURCES = tests/test_workloads_suite.c \
-	workloads/suite.c workloads/wl_params.c
+	common/suite.c workloads/wl_params.c
 tests_test_workloads_suite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/workloads
 tests_test_workloads_suite_LDADD = -lm
 

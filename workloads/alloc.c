@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "banned.h" /* last: makes unsafe libc calls compile errors */
+#include "common/banned.h" /* last: makes unsafe libc calls compile errors */
 
 #define PROGRAM "perfab-alloc"
 #define FIFO_CAP 4096     /* ring of slots in allocation order */

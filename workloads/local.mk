@@ -2,7 +2,7 @@
 # workloads/local.mk — fragment of the top-level Makefile.am: the workload
 # programs of the built-in suite and the protocol they speak.
 #
-# suite.c (the row table) is compiled into these programs and into perfab
+# common/suite.c (the row table) is compiled into these programs and into perfab
 # itself; PCG32 is compiled in from stats/pcg32.c rather than by linking
 # libpabstats, so the workload programs depend on nothing but libc, libm
 # and pthreads, and an LD_PRELOADed allocator sees all their allocations.
@@ -10,7 +10,7 @@
 pkglibexec_PROGRAMS += workloads/perfab-alloc workloads/perfab-spin
 
 workloads_common_sources = \
-	workloads/suite.c workloads/suite.h \
+	common/suite.c common/suite.h common/banned.h \
 	workloads/wl.h workloads/wl_params.c workloads/wl_proc.c \
 	workloads/wl_report.c
 

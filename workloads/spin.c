@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h" /* last: makes unsafe libc calls compile errors */
+#include "common/banned.h" /* last: makes unsafe libc calls compile errors */
 
 #define PROGRAM "perfab-spin"
 #define MIB (1ULL << 20)

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "suite.h"
+#include "common/suite.h"
 
 /* Exit codes of every workload program (doc/workload-protocol.md §6). */
 #define PAB_WL_EXIT_OK 0

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h" /* last: makes unsafe libc calls compile errors */
+#include "common/banned.h" /* last: makes unsafe libc calls compile errors */
 
 static int param_index(const struct pab_row_def *row, const char *key,
 		       size_t key_len)

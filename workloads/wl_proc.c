@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "banned.h" /* last: makes unsafe libc calls compile errors */
+#include "common/banned.h" /* last: makes unsafe libc calls compile errors */
 
 uint64_t pab_wl_now_ns(void)
 {

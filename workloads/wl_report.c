@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "banned.h" /* last: makes unsafe libc calls compile errors */
+#include "common/banned.h" /* last: makes unsafe libc calls compile errors */
 
 void pab_wl_report_init(struct pab_wl_report *r)
 {

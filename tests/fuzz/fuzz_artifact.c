@@ -22,8 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "artifact.h"
-#include "ledger.h"
+#include "model/artifact.h"
+#include "judge/ledger.h"
+#include "report/report.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,9 +47,9 @@ static void judge(const struct pab_experiment *e)
 		free(why);
 		return;
 	}
-	pab_ledger_print(devnull, e, &l, PAB_LEDGER_TEXT);
-	pab_ledger_print(devnull, e, &l, PAB_LEDGER_JSON);
-	pab_ledger_print(devnull, e, &l, PAB_LEDGER_MARKDOWN);
+	pab_report_print(devnull, e, &l, PAB_REPORT_TEXT);
+	pab_report_print(devnull, e, &l, PAB_REPORT_JSON);
+	pab_report_print(devnull, e, &l, PAB_REPORT_MARKDOWN);
 	pab_ledger_release(&l);
 }
 

@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "experiment.h"
-#include "runconf.h"
+#include "model/experiment.h"
+#include "run/runconf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

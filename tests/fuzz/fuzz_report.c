@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
-#include "wreport.h"
+#include "model/experiment.h"
+#include "run/workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

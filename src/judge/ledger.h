@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ledger.h — apply the verdict rules of stats/ to an experiment: one cell
+ * per row × head arm × judged metric, a verdict per row and overall, the
+ * disposition that follows from them. Pure: it prints nothing; the
+ * renderings (text, JSON, Markdown, JUnit, HTML) are report/report.h's.
+ *
+ * Head arms are every arm except base (the arm named "base", else the
+ * first) and "null". A metric is judged when it is in the judged set and
+ * at least one pair of base/head values was measured; a metric that was
+ * never measured is listed as "not measured", never judged as 0.
+ */
+#ifndef PAB_LEDGER_H
+#define PAB_LEDGER_H
+
+#include "model/experiment.h"
+#include "pab_stats.h"
+
+/*
+ * Default tolerance floors of a run, recorded in its artifact ("run" ->
+ * "floors"): page-granular RSS figures of a small process move by up to
+ * about 116 KiB between back-to-back runs of the same binary on the
+ * project's VM (doc/method.md), and fault counts by 2.
+ */
+#define PAB_FLOOR_BYTES (128.0 * 1024)
+#define PAB_FLOOR_COUNT 4.0
+
+struct pab_ledger_opts {
+	enum pab_rules rules;
+	double conf;                 /* 0.95 */
+	const char *controls;        /* extra control-row selection, or NULL */
+	int judged[PAB_M_COUNT];     /* 1 = judge this metric */
+	int narrowed;                /* judged narrowed below the run's set */
+	double floor_bytes;          /* absolute floors (0 = none), as recorded */
+	double floor_count;
+};
+
+/*
+ * Defaults: the experiment's recorded rules (perfab/2 when unknown), 95%,
+ * the run's judged metrics ("run" -> "metrics", else the default set) and
+ * its recorded floors (none in an artifact that records none).
+ */
+void pab_ledger_opts_init(struct pab_ledger_opts *o,
+			  const struct pab_experiment *e);
+
+struct pab_ledger_cell {
+	size_t row, arm;             /* indices into the experiment */
+	enum pab_metric_id metric;
+	struct pab_cell_result res;
+};
+
+struct pab_ledger_row {
+	size_t row, arm;             /* row × head arm */
+	int control;
+	double saved_pct;            /* memory credit granted (0 for controls) */
+	double rss_floor;            /* median base rss_floor, NaN if unknown */
+	int floor_inconsistent;      /* floor above the lowest peak: flagged */
+	size_t n;                    /* paired reps */
+	enum pab_verdict verdict;
+	const char *why;             /* static note (failed row etc.) or NULL */
+};
+
+struct pab_ledger {
+	int base, null_arm;          /* arm indices; null_arm -1 when none */
+	enum pab_rules rules;
+	int judged[PAB_M_COUNT];     /* the metrics judged */
+	int narrowed;                /* fewer than the run judged */
+	double floor_bytes, floor_count;
+	struct pab_ledger_row *rows; /* n_rows = rows × head arms */
+	size_t n_rows;
+	struct pab_ledger_cell *cells;
+	size_t n_cells;
+	enum pab_verdict overall;
+};
+
+/*
+ * pab_ledger_opts_narrow: judge only the metrics of list (comma-separated)
+ * of the run's judged set; sets o->narrowed. Returns 0, or -1 with a
+ * reason (caller frees) for an unknown metric or one the run did not judge.
+ */
+int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
+			   char **why);
+
+/* Judge e. Returns 0, or -1 with a reason (caller frees) in *why. */
+int pab_ledger_build(const struct pab_experiment *e,
+		     const struct pab_ledger_opts *o, struct pab_ledger *l,
+		     char **why);
+void pab_ledger_release(struct pab_ledger *l);
+
+/* Verdict of experiment row `row` over all head arms. */
+enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row);
+
+/* Index of the base arm of e (arm "base", else the first arm). */
+int pab_ledger_base_arm(const struct pab_experiment *e);
+
+/*
+ * The disposition: what to do with the change, after the seed's table
+ * "Accepting incremental performance improvements". It never changes a
+ * verdict (INCONCLUSIVE stays INCONCLUSIVE); it maps the cells to the
+ * action the table prescribes. First match wins, in this order:
+ *   REJECT_BROKEN   a row failed (a child crashed, timed out or exited
+ *                   non-zero): a correctness failure; reject or fix
+ *   REJECT_CPU      a throughput or cpu cell FAILs beyond its noise and
+ *                   memory credit: reject or revise, even if others improve
+ *   REJECT_OTHER    any other cell FAILs (p99, peak or drain RSS, faults,
+ *                   a control that changed): reject or revise
+ *   FOLLOW_UP       no FAIL, but a throughput/cpu cell or a control row is
+ *                   INCONCLUSIVE, or a row has fewer than 6 paired reps:
+ *                   wide uncertainty or missing coverage; run a bounded
+ *                   follow-up (a metric a row cannot have, such as p99 of
+ *                   a plain command, is listed "not measured", not held)
+ *   LIMITED         no FAIL; only ancillary cells (memory, p99, faults) of
+ *                   non-control rows INCONCLUSIVE: accept within the risk
+ *                   declared acceptable or with explicit owner acceptance, keeping
+ *                   the INCONCLUSIVE labels
+ *   ACCEPT_GAIN     everything PASSes and some throughput/cpu cell of a
+ *                   non-control row is a supported gain (whole interval
+ *                   below 0 and beyond noise): accept, report its size
+ *   ACCEPT          everything PASSes, no gain demonstrated: the
+ *                   regression gate passed; that proves neither
+ *                   improvement nor equality
+ */
+enum pab_disposition_kind {
+	PAB_DISP_ACCEPT_GAIN,
+	PAB_DISP_ACCEPT,
+	PAB_DISP_LIMITED,
+	PAB_DISP_FOLLOW_UP,
+	PAB_DISP_REJECT_CPU,
+	PAB_DISP_REJECT_OTHER,
+	PAB_DISP_REJECT_BROKEN,
+};
+
+struct pab_disposition {
+	enum pab_disposition_kind kind;
+	const char *name;      /* stable key: "accept-gain", "accept",
+				* "accept-with-uncertainty", "follow-up",
+				* "reject-cpu", "reject-other", "reject-failure" */
+	const char *evidence;  /* the table's evidence column (static) */
+	const char *action;    /* the table's disposition column (static) */
+	size_t cells, pass, inconclusive, fail, not_measured;
+	size_t gains;          /* supported throughput/cpu gains */
+	size_t deciding;       /* cells that put it in this class */
+};
+
+/* Classify l (pure). */
+void pab_ledger_disposition(const struct pab_experiment *e,
+			    const struct pab_ledger *l,
+			    struct pab_disposition *d);
+
+/* "disposition: ACTION (EVIDENCE; counts)" without a newline, new memory. */
+char *pab_disposition_line(const struct pab_disposition *d);
+
+/* 1 when the cell is a supported gain (see ACCEPT_GAIN above). */
+int pab_ledger_cell_is_gain(const struct pab_ledger *l,
+			    const struct pab_ledger_cell *c);
+
+/*
+ * pab_ledger_mixed_cpus: 1 when e's rows were measured on more than one
+ * CPU model (pooled shards of a mixed fleet; pab_row_cpu_model), else 0.
+ * The reports then name each row's CPU model.
+ */
+int pab_ledger_mixed_cpus(const struct pab_experiment *e);
+
+/* The ledger row cell c belongs to. */
+const struct pab_ledger_row *pab_ledger_cell_row(const struct pab_ledger *l,
+						 const struct pab_ledger_cell *c);
+
+/* Seconds one rep of row ri of e takes: the sum of every arm's median
+ * wall time; NaN when an arm has no finite median. */
+double pab_ledger_rep_seconds(const struct pab_experiment *e, size_t ri);
+
+/* The exit code for a verdict (PAB_EXIT_PASS, _FAIL, _INCONCLUSIVE). */
+int pab_verdict_exit_code(enum pab_verdict v);
+
+#endif /* PAB_LEDGER_H */

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * artifact.h — the experiment as a JSON document (schema perfab-artifact/1,
+ * doc/artifact-schema.md), saved atomically and loaded with validation.
+ *
+ * Saving never leaves a torn file: the document goes to a temp file in the
+ * same directory, is fsync'ed, renamed over the target, and the directory
+ * is fsync'ed. A kill -9 at any instant leaves either the previous
+ * checkpoint or the new one. Loading trusts nothing: every field is type-
+ * and range-checked, and the first problem is reported with its JSON path.
+ */
+#ifndef PAB_ARTIFACT_H
+#define PAB_ARTIFACT_H
+
+#include <cjson/cJSON.h>
+
+#include "model/experiment.h"
+
+/* Largest artifact perfab will read (bytes); from a pipe or device. */
+#define PAB_ARTIFACT_MAX_BYTES ((size_t)2 << 30)
+#define PAB_STREAM_MAX_BYTES ((size_t)256 << 20)
+
+/*
+ * pab_artifact_save: write e to path atomically. Returns 0, or -1 with
+ * errno set and a reason (caller frees) in *why; the previous file at path
+ * is then untouched.
+ */
+int pab_artifact_save(const struct pab_experiment *e, const char *path,
+		      char **why);
+
+/*
+ * pab_json_parse: the checked JSON reader for everything perfab reads
+ * from outside (artifacts, configs, workload reports). One JSON value
+ * filling text[0..len) (only blanks may follow), with no "\u0000" in any
+ * string (it would cut a C string short) and no object holding the same
+ * key twice (readers disagree on which one wins). Returns the tree
+ * (caller deletes), or NULL with a reason (caller frees) in *why.
+ */
+cJSON *pab_json_parse(const char *text, size_t len, char **why);
+
+/* pab_artifact_parse() and pab_artifact_load() return this when the JSON
+ * is a well-formed artifact whose reps break the protocol
+ * (pab_experiment_check_protocol): tampered or damaged data, which every
+ * command refuses with PAB_EXIT_REFUSED. */
+#define PAB_ARTIFACT_BAD_PROTOCOL (-2)
+
+/* The exit code for a failed load: PAB_EXIT_REFUSED for
+ * PAB_ARTIFACT_BAD_PROTOCOL, else PAB_EXIT_USAGE. */
+int pab_artifact_load_exit_code(int load_ret);
+
+/*
+ * pab_artifact_parse: fill e (initialised by the call) from a JSON text.
+ * Returns 0, or -1 (or PAB_ARTIFACT_BAD_PROTOCOL) with a reason (caller
+ * frees) naming the offending field; e is then released. Arm names must
+ * be valid names (pab_valid_arm_name), the protocol is checked.
+ */
+int pab_artifact_parse(const char *text, size_t len,
+		       struct pab_experiment *e, char **why);
+
+/*
+ * pab_artifact_load: read and parse path, and, when path is a regular file
+ * with a checkpoint journal beside it (PATH.journal, journal.h), add the
+ * reps the journal holds that the artifact does not yet. Same contract as
+ * parse; reasons include the path. A journal that cannot be trusted (not
+ * this artifact's — another id or seed —, damaged before its end, records
+ * that do not continue the artifact, reps after a complete artifact) fails
+ * the load with the reason; a torn last record is dropped. This is the one
+ * loader: run --resume, ledger, gate, pool and memgate all read through it.
+ */
+int pab_artifact_load(const char *path, struct pab_experiment *e, char **why);
+
+/* What the journal beside an artifact gave the loader. */
+struct pab_journal_info {
+	int present;       /* a journal file was there */
+	size_t applied;    /* reps taken from it */
+	int torn;          /* its torn last record was dropped */
+	size_t torn_bytes;
+};
+
+/* pab_artifact_load, also telling what came from the journal (info). */
+int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
+				struct pab_journal_info *info, char **why);
+
+/* The journal's schema name, in its header record. */
+#define PAB_JOURNAL_SCHEMA "perfab-journal/1"
+
+/* PATH.journal (new string). */
+char *pab_artifact_journal_path(const char *path);
+
+/*
+ * The journal records, as JSON payloads (new memory, *len bytes, caller
+ * frees): the header binding a journal to e (its journal_id and seed), and
+ * the record of row's last rep (with the row's failed state). Both cost
+ * O(one rep), however many reps the experiment holds.
+ */
+char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len);
+char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
+			      size_t *len);
+
+/*
+ * pab_artifact_lock: take the artifact's lock, an exclusive flock on
+ * PATH.lock (created beside it, a regular file, never followed through a
+ * symlink), without waiting. Held by `perfab run` (and --resume) for the
+ * run's life and by `perfab pool -o`, so two writers of one artifact
+ * never interleave. Returns the lock's descriptor, or -1 with errno
+ * (EWOULDBLOCK: another process holds it) and a reason (caller frees) in
+ * *why.
+ */
+int pab_artifact_lock(const char *path, char **why);
+
+/* Remove PATH.lock and release the lock fd (a no-op for fd < 0). */
+void pab_artifact_unlock(const char *path, int fd);
+
+/*
+ * pab_artifact_clean_temps: remove the temp files pab_write_file_atomic()
+ * left beside path when a writer died mid-checkpoint — only names of its
+ * exact pattern (pab_is_own_temp), only regular files owned by this user,
+ * only when the PID in the name is no longer running. Call it holding the
+ * artifact's lock. Returns how many were removed.
+ */
+size_t pab_artifact_clean_temps(const char *path);
+
+#endif /* PAB_ARTIFACT_H */

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * experiment.c — lifetime and queries of the in-memory experiment
+ * (experiment.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/argv_split.h"
+#include "model/experiment.h"
+#include "model/rotation.h"
+#include "util.h"
+
+void pab_experiment_init(struct pab_experiment *e)
+{
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	e->schema = xstrdup(PAB_SCHEMA);
+	e->perfab_version = xstrdup(PACKAGE_VERSION);
+	e->protocol = xstrdup(PAB_PROTOCOL_NAME);
+	e->rules = xstrdup(pab_rules_name(PAB_RULES_DEFAULT));
+	for (i = 0; i < PAB_M_COUNT; i++)
+		e->tolerance[i] = 2.0;
+	e->equivalence_margin = 3.0;
+}
+
+void pab_kv_release(struct pab_kv *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+const char *pab_kv_get(const struct pab_kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].value;
+	return NULL;
+}
+
+void pab_kv_set(struct pab_kv **kv, size_t *n, const char *key,
+		const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*kv)[i].key, key)) {
+			free((*kv)[i].value);
+			(*kv)[i].value = xstrdup(value);
+			return;
+		}
+	*kv = xrealloc(*kv, (*n + 1) * sizeof(**kv));
+	(*kv)[*n].key = xstrdup(key);
+	(*kv)[*n].value = xstrdup(value);
+	(*n)++;
+}
+
+void pab_arm_result_init(struct pab_arm_result *r)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < PAB_M_COUNT; i++)
+		r->m[i] = NAN;
+}
+
+void pab_arm_result_release(struct pab_arm_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < PAB_M_COUNT; i++)
+		free(r->reason[i]);
+	free(r->checksum);
+	free(r->stderr_tail);
+	pab_arm_result_init(r);
+}
+
+void pab_arm_result_null(struct pab_arm_result *r, enum pab_metric_id id,
+			 const char *reason)
+{
+	r->m[id] = NAN;
+	free(r->reason[id]);
+	r->reason[id] = xstrdup(reason);
+}
+
+struct pab_rep *pab_row_add_rep(struct pab_row *row, size_t n_arms)
+{
+	struct pab_rep *rep;
+	size_t i;
+
+	ALLOC_GROW(row->reps, row->n_reps + 1, row->reps_alloc);
+	rep = &row->reps[row->n_reps++];
+	rep->block = 0;
+	rep->order = xcalloc(n_arms, sizeof(*rep->order));
+	rep->result = xcalloc(n_arms, sizeof(*rep->result));
+	for (i = 0; i < n_arms; i++)
+		pab_arm_result_init(&rep->result[i]);
+	return rep;
+}
+
+void pab_arm_release(struct pab_arm *arm)
+{
+	free(arm->name);
+	pab_argv_free(arm->argv);
+	pab_kv_release(arm->env, arm->n_env);
+	free(arm->revision);
+	free(arm->exe);
+	free(arm->sha256);
+	free(arm->preserved);
+	memset(arm, 0, sizeof(*arm));
+}
+
+void pab_row_release(struct pab_row *row, size_t n_arms)
+{
+	size_t r, a;
+
+	free(row->name);
+	free(row->workload);
+	free(row->program);
+	pab_argv_free(row->argv);
+	pab_kv_release(row->params, row->n_params);
+	for (a = 0; row->exes && a < n_arms; a++)
+		free(row->exes[a]);
+	for (a = 0; row->exe_sha256 && a < n_arms; a++)
+		free(row->exe_sha256[a]);
+	free(row->exes);
+	free(row->exe_sha256);
+	for (r = 0; r < row->n_reps; r++) {
+		for (a = 0; a < n_arms; a++)
+			pab_arm_result_release(&row->reps[r].result[a]);
+		free(row->reps[r].result);
+		free(row->reps[r].order);
+	}
+	free(row->reps);
+	free(row->fail_reason);
+	cJSON_Delete(row->host);
+}
+
+const char *pab_row_cpu_model(const struct pab_experiment *e,
+			      const struct pab_row *row)
+{
+	return pab_host_cpu_model(row->host ? row->host : e->host);
+}
+
+void pab_experiment_release(struct pab_experiment *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n_rows; i++)
+		pab_row_release(&e->rows[i], e->n_arms);
+	free(e->rows);
+	for (i = 0; i < e->n_arms; i++)
+		pab_arm_release(&e->arms[i]);
+	free(e->arms);
+	free(e->schema);
+	free(e->perfab_version);
+	free(e->protocol);
+	free(e->rules);
+	free(e->stopped_by);
+	free(e->journal_id);
+	cJSON_Delete(e->host);
+	cJSON_Delete(e->run);
+	cJSON_Delete(e->sanity);
+	memset(e, 0, sizeof(*e));
+}
+
+int pab_experiment_arm_index(const struct pab_experiment *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < e->n_arms; i++)
+		if (!strcmp(e->arms[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int pab_experiment_null_index(const struct pab_experiment *e)
+{
+	return pab_experiment_arm_index(e, "null");
+}
+
+int pab_experiment_check_balanced(const struct pab_experiment *e, char **why)
+{
+	size_t n = e->n_arms, r, k, i;
+	size_t *count;
+	int ret = 0;
+
+	*why = NULL;
+	if (!n || !e->n_rows) {
+		*why = xstrdup("the artifact has no arms or no rows");
+		return -1;
+	}
+	count = xcalloc(n * n, sizeof(*count));
+	for (i = 0; i < e->n_rows && !ret; i++) {
+		const struct pab_row *row = &e->rows[i];
+
+		/* A failed row stopped mid-block on purpose; it is judged FAIL
+		 * from what it has, not refused. */
+		if (row->failed && row->n_reps)
+			continue;
+		if (!row->n_reps || row->n_reps % n) {
+			*why = xasprintf("row '%s' has %zu reps, not a whole number of %zu-rep blocks",
+					 row->name, row->n_reps, n);
+			ret = -1;
+			break;
+		}
+		memset(count, 0, n * n * sizeof(*count));
+		for (r = 0; r < row->n_reps; r++)
+			for (k = 0; k < n; k++) {
+				size_t arm = row->reps[r].order[k];
+
+				if (arm >= n) {
+					*why = xasprintf("row '%s' rep %zu names an unknown arm",
+							 row->name, r);
+					ret = -1;
+					goto out_free_count;
+				}
+				count[arm * n + k]++;
+			}
+		for (k = 0; k < n * n; k++)
+			if (count[k] != row->n_reps / n) {
+				*why = xasprintf("row '%s': arm '%s' ran %zu times in position %zu, not %zu",
+						 row->name, e->arms[k / n].name, count[k],
+						 k % n + 1, row->n_reps / n);
+				ret = -1;
+				break;
+			}
+	}
+out_free_count:
+	free(count);
+	return ret;
+}
+
+/* 1 when rep r of a row matches rotation rep `as` (same place in a block). */
+static int order_is(const size_t *order, size_t n, size_t as, size_t *want)
+{
+	pab_rotation_order(n, as, want);
+	return !memcmp(order, want, n * sizeof(*want));
+}
+
+int pab_experiment_check_protocol(const struct pab_experiment *e, char **why)
+{
+	size_t n = e->n_arms, i, r;
+	size_t *want;
+	int pooled = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(e->run, "pool"));
+	int ret = 0;
+
+	*why = NULL;
+	if (!n)
+		return 0;
+	want = xcalloc(n, sizeof(*want));
+	for (i = 0; i < e->n_rows && !ret; i++) {
+		const struct pab_row *row = &e->rows[i];
+
+		for (r = 0; r < row->n_reps; r++) {
+			const struct pab_rep *rep = &row->reps[r];
+			size_t block = pab_rotation_block(n, r), j = r % n;
+			/* Rep j of an even block, or of an odd one. */
+			int plain = order_is(rep->order, n, j, want);
+			int reversed = order_is(rep->order, n, n + j, want);
+
+			if (rep->block != block) {
+				*why = xasprintf("row '%s' rep %zu is in block %zu, not %zu: blocks "
+						 "must be consecutive and complete (a rep is missing "
+						 "or was added)", row->name, r + 1, rep->block, block);
+				ret = -1;
+				break;
+			}
+			if (!(block % 2 ? reversed : plain) && !(pooled && (plain || reversed))) {
+				*why = xasprintf("row '%s' rep %zu: the arm order is not the %s "
+						 "order of its place in block %zu", row->name, r + 1,
+						 PAB_PROTOCOL_NAME, block);
+				ret = -1;
+				break;
+			}
+			/* A pooled block is plain or reversed as a whole. */
+			if (pooled && j && plain != order_is(row->reps[r - 1].order, n,
+							     j - 1, want)) {
+				*why = xasprintf("row '%s' rep %zu: block %zu mixes plain and "
+						 "reversed %s orders", row->name, r + 1, block,
+						 PAB_PROTOCOL_NAME);
+				ret = -1;
+				break;
+			}
+		}
+	}
+	free(want);
+	return ret;
+}
+
+int pab_valid_arm_name(const char *name)
+{
+	size_t n = strlen(name), i;
+
+	/* Arm names become directory names (--preserve-builds DIR/NAME):
+	 * never ".", "..", a hidden name or one that reads as an option. */
+	if (!n || n > 64 || name[0] == '.' || name[0] == '-')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+const char *pab_host_cpu_model(const cJSON *host)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(host, "cpu_model");
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * journal.c — the append-only checkpoint journal (journal.h): framing,
+ * SHA-256 self-checks, durable appends, and a reader that drops a torn
+ * tail but refuses damage.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nettle/sha2.h>
+
+#include "model/journal.h"
+#include "util.h"
+
+/* Largest journal perfab reads (bytes), as for artifacts. */
+#define JOURNAL_MAX_BYTES ((size_t)2 << 30)
+/* Largest record payload perfab writes or reads. */
+#define RECORD_MAX_BYTES ((size_t)1 << 30)
+/* "@" + 20 digits + " " + 10 digits + " " + 64 hex + "\n", with room. */
+#define FRAME_LINE_MAX 128
+
+struct pab_journal {
+	int fd;
+	char *path;
+	uint64_t bytes;    /* file length: the end of the last good record */
+	uint64_t next_seq;
+	char *buf;         /* the frame being written; reused, never shrinks */
+	size_t alloc;
+};
+
+static void hex_digest(struct sha256_ctx *ctx, char out[2 * SHA256_DIGEST_SIZE + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	uint8_t d[SHA256_DIGEST_SIZE];
+	size_t i;
+
+	sha256_digest(ctx, sizeof(d), d);
+	for (i = 0; i < sizeof(d); i++) {
+		out[2 * i] = digits[d[i] >> 4];
+		out[2 * i + 1] = digits[d[i] & 15];
+	}
+	out[2 * SHA256_DIGEST_SIZE] = '\0';
+}
+
+/* The checksum of a record: SHA-256 of "@SEQ LEN " and the payload. */
+static void record_sum(const char *prefix, size_t prefix_len, const char *payload,
+		       size_t len, char out[2 * SHA256_DIGEST_SIZE + 1])
+{
+	struct sha256_ctx ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, prefix_len, (const uint8_t *)prefix);
+	sha256_update(&ctx, len, (const uint8_t *)payload);
+	hex_digest(&ctx, out);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t put = write(fd, p, n);
+
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put < 0)
+			return -1;
+		if (!put) {
+			errno = EIO;
+			return -1;
+		}
+		p += put;
+		n -= (size_t)put;
+	}
+	return 0;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static void sync_dir_of(const char *path)
+{
+	char *dir = dir_of(path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
+}
+
+static struct pab_journal *journal_new(int fd, const char *path,
+				       uint64_t bytes, uint64_t next_seq)
+{
+	struct pab_journal *j = xcalloc(1, sizeof(*j));
+
+	j->fd = fd;
+	j->path = xstrdup(path);
+	j->bytes = bytes;
+	j->next_seq = next_seq;
+	return j;
+}
+
+int pab_journal_create(const char *path, uint64_t first_seq, const char *header,
+		       size_t len, struct pab_journal **out, char **why)
+{
+	int fd, err;
+
+	*out = NULL;
+	*why = NULL;
+	if (unlink(path) && errno != ENOENT) {
+		err = errno;
+		*why = xasprintf("cannot replace '%s': %s", path, strerror(err));
+		errno = err;
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		err = errno;
+		*why = xasprintf("cannot create '%s': %s", path, strerror(err));
+		errno = err;
+		return -1;
+	}
+	*out = journal_new(fd, path, 0, first_seq);
+	if (pab_journal_append(*out, header, len, why)) {
+		err = errno;
+		pab_journal_close(*out);
+		*out = NULL;
+		unlink(path);
+		errno = err;
+		return -1;
+	}
+	sync_dir_of(path);
+	return 0;
+}
+
+int pab_journal_append(struct pab_journal *j, const char *payload, size_t len,
+		       char **why)
+{
+	char prefix[48], sum[2 * SHA256_DIGEST_SIZE + 1];
+	size_t plen, total, half;
+	int err;
+
+	*why = NULL;
+	if (len > RECORD_MAX_BYTES)
+		BUG("journal record of %zu bytes", len);
+	plen = (size_t)snprintf(prefix, sizeof(prefix), "@%llu %zu ",
+				(unsigned long long)j->next_seq, len);
+	record_sum(prefix, plen, payload, len, sum);
+	total = plen + 2 * SHA256_DIGEST_SIZE + 1 + len + 1;
+	ALLOC_GROW(j->buf, total, j->alloc);
+	memcpy(j->buf, prefix, plen);
+	memcpy(j->buf + plen, sum, 2 * SHA256_DIGEST_SIZE);
+	j->buf[plen + 2 * SHA256_DIGEST_SIZE] = '\n';
+	memcpy(j->buf + plen + 2 * SHA256_DIGEST_SIZE + 1, payload, len);
+	j->buf[total - 1] = '\n';
+
+	/* Under the crash matrix: a crash with half the record on disk. */
+	half = getenv("PERFAB_TEST_CRASH_AT") ? total / 2 : 0;
+	if (half) {
+		if (write_all(j->fd, j->buf, half) || fdatasync(j->fd))
+			goto out_fail;
+		pab_crash_point("journal: record half written");
+	}
+	if (write_all(j->fd, j->buf + half, total - half))
+		goto out_fail;
+	pab_crash_point("journal: record written, not synced");
+	if (fdatasync(j->fd))
+		goto out_fail;
+	pab_test_io_log("journal", total);
+	j->bytes += total;
+	j->next_seq++;
+	pab_crash_point("journal: record synced");
+	return 0;
+
+out_fail:
+	err = errno ? errno : EIO;
+	*why = xasprintf("cannot append to '%s': %s", j->path, strerror(err));
+	/* No half record left behind, where the file system lets us. */
+	if (!ftruncate(j->fd, (off_t)j->bytes))
+		fdatasync(j->fd);
+	errno = err;
+	return -1;
+}
+
+uint64_t pab_journal_bytes(const struct pab_journal *j)
+{
+	return j->bytes;
+}
+
+uint64_t pab_journal_last_seq(const struct pab_journal *j)
+{
+	return j->next_seq - 1;
+}
+
+void pab_journal_close(struct pab_journal *j)
+{
+	if (!j)
+		return;
+	close(j->fd);
+	free(j->path);
+	free(j->buf);
+	free(j);
+}
+
+int pab_journal_remove(const char *path, char **why)
+{
+	struct stat st;
+	int err;
+
+	*why = NULL;
+	/* Nothing there is nothing to do, even where unlink would say EROFS. */
+	if (lstat(path, &st) && errno == ENOENT)
+		return 0;
+	if (unlink(path) && errno != ENOENT) {
+		err = errno;
+		*why = xasprintf("cannot remove '%s': %s", path, strerror(err));
+		errno = err;
+		return -1;
+	}
+	sync_dir_of(path);
+	return 0;
+}
+
+/* Digits text[*p..) into *v (at most max_digits, at least one); 0 or -1. */
+static int parse_digits(const char *t, size_t end, size_t *p, int max_digits,
+			uint64_t *v)
+{
+	int n = 0;
+
+	*v = 0;
+	while (*p < end && t[*p] >= '0' && t[*p] <= '9') {
+		if (++n > max_digits)
+			return -1;
+		*v = *v * 10 + (uint64_t)(t[*p] - '0');
+		(*p)++;
+	}
+	return n ? 0 : -1;
+}
+
+/*
+ * The record starting at text[p]: 1 and its sequence number, payload and
+ * end offset when it is whole and checks out, else 0.
+ */
+static int parse_record(const char *t, size_t len, size_t p, uint64_t *seq,
+			size_t *off, size_t *plen, size_t *end)
+{
+	size_t q = p + 1, line_end, hex_at, i;
+	uint64_t n;
+	char sum[2 * SHA256_DIGEST_SIZE + 1];
+
+	if (p >= len || t[p] != '@')
+		return 0;
+	line_end = p + FRAME_LINE_MAX < len ? p + FRAME_LINE_MAX : len;
+	if (parse_digits(t, line_end, &q, 20, seq) || q >= line_end || t[q++] != ' ')
+		return 0;
+	if (parse_digits(t, line_end, &q, 10, &n) || n > RECORD_MAX_BYTES ||
+	    q >= line_end || t[q++] != ' ')
+		return 0;
+	hex_at = q;
+	for (i = 0; i < 2 * SHA256_DIGEST_SIZE; i++, q++)
+		if (q >= line_end || !((t[q] >= '0' && t[q] <= '9') ||
+				       (t[q] >= 'a' && t[q] <= 'f')))
+			return 0;
+	if (q >= line_end || t[q++] != '\n')
+		return 0;
+	if (n >= len - q || t[q + n] != '\n')
+		return 0; /* payload and its newline do not fit: torn */
+	record_sum(t + p, hex_at - p, t + q, (size_t)n, sum);
+	if (memcmp(sum, t + hex_at, 2 * SHA256_DIGEST_SIZE))
+		return 0;
+	*off = q;
+	*plen = (size_t)n;
+	*end = q + (size_t)n + 1;
+	return 1;
+}
+
+int pab_journal_read(const char *path, struct pab_journal_contents *c,
+		     char **why)
+{
+	size_t p = 0, alloc = 0;
+	struct stat st;
+
+	memset(c, 0, sizeof(*c));
+	*why = NULL;
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 1;
+		*why = xasprintf("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = xasprintf("'%s' is not a regular file", path);
+		return -1;
+	}
+	c->text = read_file_max(path, JOURNAL_MAX_BYTES, &c->text_len);
+	if (!c->text) {
+		*why = xasprintf("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (p < c->text_len) {
+		uint64_t seq;
+		size_t off, plen, end, q;
+
+		if (parse_record(c->text, c->text_len, p, &seq, &off, &plen, &end)) {
+			if (c->n && seq != c->records[c->n - 1].seq + 1) {
+				*why = xasprintf("'%s': the record at byte %zu has sequence number "
+						 "%llu where %llu was due: records are missing or "
+						 "out of order", path, p, (unsigned long long)seq,
+						 (unsigned long long)(c->records[c->n - 1].seq + 1));
+				goto out_refuse;
+			}
+			ALLOC_GROW(c->records, c->n + 1, alloc);
+			c->records[c->n].seq = seq;
+			c->records[c->n].payload = c->text + off;
+			c->records[c->n].len = plen;
+			c->n++;
+			p = end;
+			continue;
+		}
+		/* A bad record: a torn tail only when nothing valid follows it. */
+		for (q = p + 1; q < c->text_len; q++) {
+			if (c->text[q] == '@' && c->text[q - 1] == '\n' &&
+			    parse_record(c->text, c->text_len, q, &seq, &off, &plen, &end)) {
+				*why = xasprintf("'%s': the record at byte %zu (number %zu) fails its "
+						 "checksum, yet a valid record follows at byte %zu: "
+						 "the journal is damaged, not torn by a crash",
+						 path, p, c->n, q);
+				goto out_refuse;
+			}
+		}
+		c->torn = 1;
+		c->torn_bytes = c->text_len - p;
+		break;
+	}
+	c->good_bytes = p;
+	return 0;
+
+out_refuse:
+	pab_journal_contents_release(c);
+	return -1;
+}
+
+void pab_journal_contents_release(struct pab_journal_contents *c)
+{
+	free(c->text);
+	free(c->records);
+	memset(c, 0, sizeof(*c));
+}

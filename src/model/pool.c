@@ -1,0 +1,712 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * pool.c — merging artifacts of one experiment (pool.h). First every input
+ * is checked on its own (complete, balanced, not stopped by the gate), then
+ * each against the first (host, arms, protocol, settings), then the rows
+ * decide how they merge: identical row sets as blocks, disjoint ones as a
+ * union. The first difference found is the reason returned; nothing is
+ * printed here.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/argv_split.h"
+#include "model/pool.h"
+#include "util.h"
+
+/* ------------------------------------------------------------------ */
+/* Deep copies                                                        */
+
+static char *strdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct pab_kv *kv_dup(const struct pab_kv *kv, size_t n)
+{
+	struct pab_kv *out;
+	size_t i;
+
+	if (!n)
+		return NULL;
+	out = xcalloc(n, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		out[i].key = xstrdup(kv[i].key);
+		out[i].value = xstrdup(kv[i].value);
+	}
+	return out;
+}
+
+static void arm_copy(struct pab_arm *dst, const struct pab_arm *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->name = xstrdup(src->name);
+	dst->argv = pab_argv_dup(src->argv, src->argc);
+	dst->argc = src->argc;
+	dst->env = kv_dup(src->env, src->n_env);
+	dst->n_env = src->n_env;
+	dst->revision = strdup_or_null(src->revision);
+	dst->exe = strdup_or_null(src->exe);
+	dst->sha256 = strdup_or_null(src->sha256);
+	dst->preserved = strdup_or_null(src->preserved);
+}
+
+static void result_copy(struct pab_arm_result *dst,
+			const struct pab_arm_result *src)
+{
+	size_t m;
+
+	*dst = *src;
+	for (m = 0; m < PAB_M_COUNT; m++)
+		dst->reason[m] = strdup_or_null(src->reason[m]);
+	dst->checksum = strdup_or_null(src->checksum);
+	dst->stderr_tail = strdup_or_null(src->stderr_tail);
+}
+
+/* Append a copy of rep (of an experiment with n_arms arms) to row. */
+static void rep_append(struct pab_row *row, const struct pab_rep *rep,
+		       size_t n_arms, size_t block)
+{
+	struct pab_rep *r = pab_row_add_rep(row, n_arms);
+	size_t a;
+
+	r->block = block;
+	memcpy(r->order, rep->order, n_arms * sizeof(*r->order));
+	for (a = 0; a < n_arms; a++) {
+		pab_arm_result_release(&r->result[a]);
+		result_copy(&r->result[a], &rep->result[a]);
+	}
+}
+
+/* The row's definition without its reps. */
+static void row_copy_def(struct pab_row *dst, const struct pab_row *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->name = xstrdup(src->name);
+	dst->workload = strdup_or_null(src->workload);
+	dst->program = strdup_or_null(src->program);
+	dst->argv = pab_argv_dup(src->argv, src->argc);
+	dst->argc = src->argc;
+	dst->params = kv_dup(src->params, src->n_params);
+	dst->n_params = src->n_params;
+	dst->control = src->control;
+	dst->failed = src->failed;
+	dst->fail_reason = strdup_or_null(src->fail_reason);
+	dst->host = src->host ? cJSON_Duplicate(src->host, 1) : NULL;
+}
+
+/* Highest block number in row, or -1 for a row without reps. */
+static long last_block(const struct pab_row *row)
+{
+	long b = -1;
+	size_t r;
+
+	for (r = 0; r < row->n_reps; r++)
+		if ((long)row->reps[r].block > b)
+			b = (long)row->reps[r].block;
+	return b;
+}
+
+/* Append src's reps to dst, block numbers continued after dst's last. */
+static void row_append_reps(struct pab_row *dst, const struct pab_row *src,
+			    size_t n_arms)
+{
+	size_t offset = (size_t)(last_block(dst) + 1), r;
+
+	for (r = 0; r < src->n_reps; r++)
+		rep_append(dst, &src->reps[r], n_arms, offset + src->reps[r].block);
+	if (src->failed && !dst->failed) {
+		dst->failed = 1;
+		free(dst->fail_reason);
+		dst->fail_reason = strdup_or_null(src->fail_reason);
+	}
+}
+
+/* Everything of src but its rows, into dst (initialised here). */
+static void copy_settings(struct pab_experiment *dst,
+			  const struct pab_experiment *src)
+{
+	size_t i;
+
+	pab_experiment_init(dst);
+	free(dst->schema);
+	free(dst->perfab_version);
+	free(dst->protocol);
+	free(dst->rules);
+	dst->schema = xstrdup(src->schema);
+	dst->perfab_version = xstrdup(src->perfab_version);
+	dst->protocol = xstrdup(src->protocol);
+	dst->rules = xstrdup(src->rules);
+	dst->complete = src->complete;
+	dst->seed = src->seed;
+	dst->host = src->host ? cJSON_Duplicate(src->host, 1) : NULL;
+	dst->run = src->run ? cJSON_Duplicate(src->run, 1) : NULL;
+	dst->reps = src->reps;
+	dst->max_reps = src->max_reps;
+	memcpy(dst->tolerance, src->tolerance, sizeof(dst->tolerance));
+	dst->equivalence_margin = src->equivalence_margin;
+	dst->stopped_by = strdup_or_null(src->stopped_by);
+	dst->sanity = src->sanity ? cJSON_Duplicate(src->sanity, 1) : NULL;
+	dst->arms = xcalloc(src->n_arms ? src->n_arms : 1, sizeof(*dst->arms));
+	for (i = 0; i < src->n_arms; i++)
+		arm_copy(&dst->arms[i], &src->arms[i]);
+	dst->n_arms = src->n_arms;
+}
+
+void pab_pool_copy(struct pab_experiment *dst, const struct pab_experiment *src)
+{
+	size_t i, r;
+
+	copy_settings(dst, src);
+	dst->rows = xcalloc(src->n_rows ? src->n_rows : 1, sizeof(*dst->rows));
+	for (i = 0; i < src->n_rows; i++) {
+		row_copy_def(&dst->rows[i], &src->rows[i]);
+		for (r = 0; r < src->rows[i].n_reps; r++)
+			rep_append(&dst->rows[i], &src->rows[i].reps[r], src->n_arms,
+				   src->rows[i].reps[r].block);
+		dst->n_rows = i + 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparisons                                                        */
+
+static int str_eq(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
+static const char *or_none(const char *s)
+{
+	return s ? s : "(none)";
+}
+
+static int argv_eq(char *const *a, size_t na, char *const *b, size_t nb,
+		   size_t from)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = from; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return 0;
+	return 1;
+}
+
+/* Same keys with the same values, in any order. */
+static int kv_eq(const struct pab_kv *a, size_t na, const struct pab_kv *b,
+		 size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (!str_eq(a[i].value, pab_kv_get(b, nb, a[i].key)))
+			return 0;
+	return 1;
+}
+
+/* Bit m set when metric m has a value in some rep of some arm of row. */
+static uint64_t row_metric_mask(const struct pab_row *row, size_t n_arms)
+{
+	uint64_t mask = 0;
+	size_t r, a, m;
+
+	for (r = 0; r < row->n_reps; r++)
+		for (a = 0; a < n_arms; a++)
+			for (m = 0; m < PAB_M_COUNT; m++)
+				if (isfinite(row->reps[r].result[a].m[m]))
+					mask |= (uint64_t)1 << m;
+	return mask;
+}
+
+/* The first metric in a but not in b, or NULL. */
+static const char *mask_extra(uint64_t a, uint64_t b)
+{
+	size_t m;
+
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if ((a & ~b) & ((uint64_t)1 << m))
+			return pab_metrics[m].name;
+	return NULL;
+}
+
+static double run_number(const cJSON *run, const char *key, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *run_string(const cJSON *run, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int pab_pool_check_input(const struct pab_experiment *e, const char *label,
+			 char **why)
+{
+	char *inner;
+
+	*why = NULL;
+	if (e->stopped_by && !strcmp(e->stopped_by, "sanity-gate")) {
+		*why = xasprintf("'%s' was stopped by the sanity gate: its head's memory blew up "
+				 "at rep 1, so there is nothing to add blocks to", label);
+		return -1;
+	}
+	if (!e->complete) {
+		*why = xasprintf("'%s' is incomplete (\"complete\": false): the run was "
+				 "interrupted; finish it (perfab run ... --out %s) before pooling",
+				 label, label);
+		return -1;
+	}
+	if (pab_experiment_check_balanced(e, &inner)) {
+		*why = xasprintf("'%s' is unbalanced: %s; only complete blocks of the rotation "
+				 "can be pooled", label, inner);
+		free(inner);
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything but rows: host, protocol, arms, settings. */
+static int same_experiment(const struct pab_experiment *a, const char *la,
+			   const struct pab_experiment *b, const char *lb,
+			   char **why)
+{
+	const char *ca = pab_host_cpu_model(a->host), *cb = pab_host_cpu_model(b->host);
+	size_t i, m;
+
+	if (!ca || !cb) {
+		*why = xasprintf("'%s' records no CPU model (host.cpu_model): cannot prove it ran "
+				 "on the same machine type as the others", !ca ? la : lb);
+		return -1;
+	}
+	/* Different CPU models are fine for disjoint rows (shards on a
+	 * mixed fleet: each row has its base, head and null arm from one
+	 * machine); blocks of one row must share one (same_row). */
+	if (strcmp(a->protocol, b->protocol)) {
+		*why = xasprintf("protocol differs: '%s' used %s, '%s' used %s", la, a->protocol,
+				 lb, b->protocol);
+		return -1;
+	}
+	if (a->n_arms != b->n_arms) {
+		*why = xasprintf("arms differ: '%s' has %zu arms, '%s' has %zu", la, a->n_arms,
+				 lb, b->n_arms);
+		return -1;
+	}
+	for (i = 0; i < a->n_arms; i++) {
+		const struct pab_arm *x = &a->arms[i], *y = &b->arms[i];
+
+		if (strcmp(x->name, y->name)) {
+			*why = xasprintf("arms differ: arm %zu is '%s' in '%s' and '%s' in '%s' "
+					 "(names and order must match)", i + 1, x->name, la,
+					 y->name, lb);
+			return -1;
+		}
+		if (!str_eq(x->revision, y->revision)) {
+			*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'",
+					 x->name, pab_term_safe(or_none(x->revision)), la,
+					 pab_term_safe(or_none(y->revision)), lb);
+			return -1;
+		}
+		if (!str_eq(x->sha256, y->sha256)) {
+			*why = xasprintf("arm '%s': executable differs: sha256 %s in '%s', %s in '%s'",
+					 x->name, or_none(x->sha256), la, or_none(y->sha256), lb);
+			return -1;
+		}
+		/* The digest identifies the executable wherever it was checked
+		 * out; without one, its path has to. */
+		if (!argv_eq(x->argv, x->argc, y->argv, y->argc, x->sha256 ? 1 : 0)) {
+			*why = xasprintf("arm '%s': command differs between '%s' and '%s'",
+					 x->name, la, lb);
+			return -1;
+		}
+		if (!kv_eq(x->env, x->n_env, y->env, y->n_env)) {
+			*why = xasprintf("arm '%s': environment additions differ between '%s' and '%s'",
+					 x->name, la, lb);
+			return -1;
+		}
+	}
+	if (run_number(a->run, "scale", 1) != run_number(b->run, "scale", 1)) {
+		*why = xasprintf("workload scale differs: %g in '%s', %g in '%s'",
+				 run_number(a->run, "scale", 1), la,
+				 run_number(b->run, "scale", 1), lb);
+		return -1;
+	}
+	if (strcmp(a->rules, b->rules)) {
+		*why = xasprintf("rules differ: %s in '%s', %s in '%s'", a->rules, la, b->rules, lb);
+		return -1;
+	}
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (a->tolerance[m] != b->tolerance[m]) {
+			*why = xasprintf("tolerance for %s differs: %g%% in '%s', %g%% in '%s' "
+					 "(a tolerance is declared before the run, not chosen after)",
+					 pab_metrics[m].name, a->tolerance[m], la,
+					 b->tolerance[m], lb);
+			return -1;
+		}
+	if (a->equivalence_margin != b->equivalence_margin) {
+		*why = xasprintf("equivalence margin differs: %g%% in '%s', %g%% in '%s'",
+				 a->equivalence_margin, la, b->equivalence_margin, lb);
+		return -1;
+	}
+	return 0;
+}
+
+static int find_row(const struct pab_experiment *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < e->n_rows; i++)
+		if (!strcmp(e->rows[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A shared row must be the same job in both. */
+static int same_row(const struct pab_experiment *ea, const struct pab_row *x,
+		    const char *la, const struct pab_experiment *eb,
+		    const struct pab_row *y, const char *lb, size_t n_arms,
+		    char **why)
+{
+	const char *extra, *ca = pab_row_cpu_model(ea, x), *cb = pab_row_cpu_model(eb, y);
+	uint64_t mx, my;
+
+	if (!ca || !cb || strcmp(ca, cb)) {
+		*why = xasprintf("CPU model differs: row '%s' ran on \"%s\" in '%s' and on \"%s\" "
+				 "in '%s'; blocks of one row from different machine types are "
+				 "not one experiment (disjoint rows, shards, may differ)",
+				 pab_term_safe(x->name), pab_term_safe(or_none(ca)), la,
+				 pab_term_safe(or_none(cb)), lb);
+		return -1;
+	}
+
+	if (!kv_eq(x->params, x->n_params, y->params, y->n_params)) {
+		*why = xasprintf("row '%s': parameters differ between '%s' and '%s'",
+				 pab_term_safe(x->name), la, lb);
+		return -1;
+	}
+	if (x->control != y->control) {
+		*why = xasprintf("row '%s': a control in '%s' but not in '%s'", pab_term_safe(x->name),
+				 x->control ? la : lb, x->control ? lb : la);
+		return -1;
+	}
+	if (!str_eq(x->workload, y->workload) || !str_eq(x->program, y->program) ||
+	    !argv_eq(x->argv, x->argc, y->argv, y->argc, 0)) {
+		*why = xasprintf("row '%s': its workload or arguments differ between '%s' and '%s'",
+				 pab_term_safe(x->name), la, lb);
+		return -1;
+	}
+	mx = row_metric_mask(x, n_arms);
+	my = row_metric_mask(y, n_arms);
+	if (mx != my) {
+		int in_x = mask_extra(mx, my) != NULL;
+
+		extra = in_x ? mask_extra(mx, my) : mask_extra(my, mx);
+		*why = xasprintf("metric set differs: row '%s' measured %s in '%s' and never in '%s' "
+				 "(a probe missing on one runner is not noise to average over)",
+				 pab_term_safe(x->name), extra, in_x ? la : lb, in_x ? lb : la);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Disjoint groups share no row, but rows of the same program (or plain
+ * commands) must still have measured the same metrics: a runner without a
+ * PMU or a cgroup is a different measurement, not another shard.
+ */
+static int same_probes(const struct pab_experiment *a, const char *la,
+		       const struct pab_experiment *b, const char *lb, char **why)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->n_rows; i++) {
+		uint64_t ma = 0, mb = 0;
+		int seen = 0;
+		const char *extra, *prog = a->rows[i].program;
+
+		for (j = 0; j < a->n_rows; j++)
+			if (str_eq(a->rows[j].program, prog))
+				ma |= row_metric_mask(&a->rows[j], a->n_arms);
+		for (j = 0; j < b->n_rows; j++)
+			if (str_eq(b->rows[j].program, prog)) {
+				mb |= row_metric_mask(&b->rows[j], b->n_arms);
+				seen = 1;
+			}
+		if (!seen || ma == mb)
+			continue;
+		extra = mask_extra(ma, mb);
+		*why = xasprintf("metric set differs: %s rows measured %s in '%s' and never in '%s' "
+				 "(a probe missing on one runner is not noise to average over)",
+				 prog ? prog : "plain-command", extra ? extra : mask_extra(mb, ma),
+				 extra ? la : lb, extra ? lb : la);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The host row (a copy of src, a row of in) was measured on, recorded on
+ * the row only when its CPU model differs from out's host: out keeps the
+ * first input's fingerprint, and a shard from another machine type says
+ * where its rows ran.
+ */
+static void row_set_host(struct pab_row *row, const struct pab_experiment *out,
+			 const struct pab_experiment *in, const struct pab_row *src)
+{
+	const cJSON *h = src->host ? src->host : in->host;
+	const char *m = pab_host_cpu_model(h), *o = pab_host_cpu_model(out->host);
+
+	cJSON_Delete(row->host);
+	row->host = NULL;
+	if (h && !str_eq(m, o))
+		row->host = cJSON_Duplicate(h, 1);
+}
+
+/* Parse "I/N" into k (1-based) and n; 0 or -1. */
+static int parse_shard(const char *s, uint64_t *k, uint64_t *n)
+{
+	const char *slash = s ? strchr(s, '/') : NULL;
+	char *left;
+	int bad;
+
+	if (!slash)
+		return -1;
+	left = xstrndup(s, (size_t)(slash - s));
+	bad = parse_u64(left, 1, 1000, k) || parse_u64(slash + 1, 1, 1000, n) || *k > *n;
+	free(left);
+	return bad ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The merge                                                          */
+
+static const char *label_of(const char *const *labels, size_t i, char *buf,
+			    size_t len)
+{
+	if (labels && labels[i])
+		return labels[i];
+	snprintf(buf, len, "artifact %zu", i + 1);
+	return buf;
+}
+
+/* Seeds an input contributes: its recorded pool seeds, else its own. */
+static void add_seeds(cJSON *seeds, const struct pab_experiment *e)
+{
+	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(pool, "seeds"), *it;
+
+	if (cJSON_IsArray(s) && cJSON_GetArraySize(s) > 0) {
+		cJSON_ArrayForEach(it, s)
+			cJSON_AddItemToArray(seeds, cJSON_Duplicate(it, 0));
+		return;
+	}
+	cJSON_AddItemToArray(seeds, cJSON_CreateNumber((double)e->seed));
+}
+
+/* Sort key of a row in the unsharded order, from its shard's I/N. */
+struct row_key {
+	size_t row;   /* index in out */
+	double key;
+};
+
+static int row_key_cmp(const void *pa, const void *pb)
+{
+	const struct row_key *a = pa, *b = pb;
+
+	return a->key < b->key ? -1 : a->key > b->key ? 1 :
+	       a->row < b->row ? -1 : a->row > b->row;
+}
+
+int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
+	     size_t n, struct pab_experiment *out, char **why)
+{
+	char b1[32], b2[32];
+	size_t *group, n_groups = 0, i, j, r;
+	uint64_t shard_n = 0;
+	struct row_key *keys = NULL;
+	int sortable = 1, ret = -1;
+	cJSON *pool, *seeds, *sources;
+
+	*why = NULL;
+	pab_experiment_init(out);
+	group = xcalloc(n ? n : 1, sizeof(*group));
+	if (!n) {
+		*why = xstrdup("nothing to pool");
+		goto out_free_group;
+	}
+	for (i = 0; i < n; i++)
+		if (pab_pool_check_input(in[i], label_of(labels, i, b1, sizeof(b1)), why))
+			goto out_free_group;
+	for (i = 1; i < n; i++)
+		if (same_experiment(in[0], label_of(labels, 0, b1, sizeof(b1)), in[i],
+				    label_of(labels, i, b2, sizeof(b2)), why))
+			goto out_free_group;
+
+	/* Group inputs by row set: group[i] is the first input with i's rows. */
+	for (i = 0; i < n; i++) {
+		const char *li = label_of(labels, i, b1, sizeof(b1));
+
+		group[i] = i;
+		for (j = 0; j < i; j++) {
+			const char *lj = label_of(labels, j, b2, sizeof(b2));
+			size_t shared = 0;
+
+			if (group[j] != j)
+				continue;
+			for (r = 0; r < in[i]->n_rows; r++) {
+				int k = find_row(in[j], in[i]->rows[r].name);
+
+				if (k < 0)
+					continue;
+				shared++;
+				if (same_row(in[j], &in[j]->rows[k], lj, in[i],
+					     &in[i]->rows[r], li, in[i]->n_arms, why))
+					goto out_free_group;
+			}
+			if (!shared) {
+				if (same_probes(in[j], lj, in[i], li, why) ||
+				    same_probes(in[i], li, in[j], lj, why))
+					goto out_free_group;
+				continue;
+			}
+			if (shared != in[i]->n_rows || shared != in[j]->n_rows) {
+				const struct pab_experiment *big =
+					in[i]->n_rows > shared ? in[i] : in[j];
+				const struct pab_experiment *small = big == in[i] ? in[j] : in[i];
+				const char *lbig = big == in[i] ? li : lj;
+				const char *lsmall = big == in[i] ? lj : li;
+
+				for (r = 0; r < big->n_rows; r++)
+					if (find_row(small, big->rows[r].name) < 0)
+						break;
+				*why = xasprintf("rows overlap only in part: row '%s' is in '%s' but not "
+						 "in '%s'; pool either the same rows (more blocks) or "
+						 "disjoint shards", pab_term_safe(big->rows[r].name),
+						 lbig, lsmall);
+				goto out_free_group;
+			}
+			group[i] = j;
+			break;
+		}
+		if (group[i] == i)
+			n_groups++;
+	}
+
+	/* The first input's settings; rows appended group by group. */
+	pab_experiment_release(out);
+	copy_settings(out, in[0]);
+	out->rows = xcalloc(1, sizeof(*out->rows));
+	out->reps = out->max_reps = 0;
+	out->complete = 1;
+	for (i = 0; i < n; i++) {
+		size_t reps = 0, max_reps = 0;
+		uint64_t n_shard = 0, k_shard = 0;
+
+		if (group[i] != i)
+			continue;
+		if (parse_shard(run_string(in[i]->run, "shard"), &k_shard, &n_shard) ||
+		    (shard_n && n_shard != shard_n))
+			sortable = 0;
+		else
+			shard_n = n_shard;
+		for (r = 0; r < in[i]->n_rows; r++) {
+			struct pab_row *row;
+
+			out->rows = xrealloc(out->rows, (out->n_rows + 1) * sizeof(*out->rows));
+			keys = xrealloc(keys, (out->n_rows + 1) * sizeof(*keys));
+			keys[out->n_rows].row = out->n_rows;
+			keys[out->n_rows].key = sortable ?
+				(double)r * (double)shard_n + (double)(k_shard - 1) : 0;
+			row = &out->rows[out->n_rows++];
+			row_copy_def(row, &in[i]->rows[r]);
+			row_set_host(row, out, in[i], &in[i]->rows[r]);
+			row->failed = 0;
+			free(row->fail_reason);
+			row->fail_reason = NULL;
+			for (j = i; j < n; j++)
+				if (group[j] == i)
+					row_append_reps(row, &in[j]->rows[find_row(in[j], row->name)],
+							out->n_arms);
+		}
+		for (j = i; j < n; j++)
+			if (group[j] == i) {
+				reps += in[j]->reps;
+				max_reps += in[j]->max_reps;
+			}
+		if (reps > out->reps)
+			out->reps = reps;
+		if (max_reps > out->max_reps)
+			out->max_reps = max_reps;
+	}
+	/* Shards back in the order of the unsharded run, when all said I/N. */
+	if (sortable && n_groups > 1) {
+		struct pab_row *sorted = xcalloc(out->n_rows, sizeof(*sorted));
+
+		for (r = 0; r + 1 < out->n_rows && sortable; r++)
+			for (j = r + 1; j < out->n_rows; j++)
+				if (keys[r].key == keys[j].key)
+					sortable = 0; /* two groups claim one shard */
+		if (sortable) {
+			qsort(keys, out->n_rows, sizeof(*keys), row_key_cmp);
+			for (r = 0; r < out->n_rows; r++)
+				sorted[r] = out->rows[keys[r].row];
+			memcpy(out->rows, sorted, out->n_rows * sizeof(*sorted));
+		}
+		free(sorted);
+	}
+	for (i = 0; i < n; i++)
+		if (in[i]->stopped_by && !out->stopped_by)
+			out->stopped_by = xstrdup(in[i]->stopped_by);
+
+	if (!out->run)
+		out->run = cJSON_CreateObject();
+	cJSON_DeleteItemFromObjectCaseSensitive(out->run, "pool");
+	cJSON_DeleteItemFromObjectCaseSensitive(out->run, "shard");
+	cJSON_AddNullToObject(out->run, "shard");
+	pool = cJSON_AddObjectToObject(out->run, "pool");
+	cJSON_AddNumberToObject(pool, "artifacts", (double)n);
+	seeds = cJSON_AddArrayToObject(pool, "seeds");
+	for (i = 0; i < n; i++)
+		add_seeds(seeds, in[i]);
+	cJSON_AddStringToObject(pool, "mode", n_groups == 1 ? "blocks" :
+				n_groups == n ? "shards" : "blocks+shards");
+	sources = cJSON_AddArrayToObject(pool, "sources");
+	for (i = 0; i < n; i++) {
+		cJSON *src = cJSON_CreateObject();
+		const char *shard = run_string(in[i]->run, "shard");
+		size_t total = 0;
+
+		cJSON_AddStringToObject(src, "name", label_of(labels, i, b1, sizeof(b1)));
+		cJSON_AddNumberToObject(src, "seed", (double)in[i]->seed);
+		if (shard)
+			cJSON_AddStringToObject(src, "shard", shard);
+		else
+			cJSON_AddNullToObject(src, "shard");
+		cJSON_AddNumberToObject(src, "rows", (double)in[i]->n_rows);
+		for (r = 0; r < in[i]->n_rows; r++)
+			total += in[i]->rows[r].n_reps;
+		cJSON_AddNumberToObject(src, "reps", (double)total);
+		cJSON_AddItemToArray(sources, src);
+	}
+	ret = 0;
+out_free_group:
+	free(keys);
+	free(group);
+	if (ret)
+		pab_experiment_release(out);
+	return ret;
+}

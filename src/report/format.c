@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * format.c — units, SI prefixes and the wording of a change (format.h).
+ * Every renderer calls these, so a number reads the same in the text
+ * ledger, the Markdown comment, the HTML report and the JUnit file.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "util.h"
+
+enum pab_change_kind pab_change_kind_of(enum pab_metric_id m)
+{
+	const char *u = pab_metrics[m].unit;
+
+	if (!strcmp(u, "s") || !strcmp(u, "ms") || !strcmp(u, "ns") ||
+	    !strcmp(u, "ops/s"))
+		return PAB_CHANGE_RATIO;
+	return PAB_CHANGE_AMOUNT;
+}
+
+/* Head worse than base by this factor (> 1) or better (< 1). */
+static double slowdown(enum pab_metric_id m, double c)
+{
+	if (pab_metrics[m].better == PAB_HIGHER_IS_BETTER)
+		return c < 100.0 ? 1.0 / (1.0 - c / 100.0) : INFINITY;
+	return 1.0 + c / 100.0;
+}
+
+/* head/base in the metric's own unit. */
+static double head_over_base(enum pab_metric_id m, double c)
+{
+	if (pab_metrics[m].better == PAB_HIGHER_IS_BETTER)
+		return 1.0 - c / 100.0;
+	return 1.0 + c / 100.0;
+}
+
+void pab_change_ratio(enum pab_metric_id m, const struct pab_interval *iv,
+		      struct pab_ratio *out)
+{
+	double r_lo, r_hi;
+
+	out->ratio = out->ratio_low = out->ratio_high = NAN;
+	out->factor = out->factor_low = out->factor_high = NAN;
+	out->direction = "n/a";
+	out->same = 0;
+	if (!iv || !iv->n || !isfinite(iv->median) || !isfinite(iv->lo) ||
+	    !isfinite(iv->hi))
+		return;
+	out->ratio = head_over_base(m, iv->median);
+	r_lo = head_over_base(m, iv->lo);
+	r_hi = head_over_base(m, iv->hi);
+	out->ratio_low = r_lo < r_hi ? r_lo : r_hi;
+	out->ratio_high = r_lo < r_hi ? r_hi : r_lo;
+	out->same = iv->exists && iv->lo <= 0.0 && iv->hi >= 0.0 &&
+		    fabs(iv->lo) < PAB_SAME_PCT && fabs(iv->hi) < PAB_SAME_PCT;
+	if (pab_change_kind_of(m) == PAB_CHANGE_AMOUNT) {
+		out->direction = out->same ? "same" : iv->median > 0 ? "more" :
+				 iv->median < 0 ? "less" : "same";
+		return;
+	}
+	{
+		double s = slowdown(m, iv->median);
+		double s_lo = slowdown(m, iv->lo), s_hi = slowdown(m, iv->hi);
+
+		if (s >= 1.0) {
+			out->direction = "slower";
+			out->factor = s;
+			out->factor_low = s_lo;
+			out->factor_high = s_hi;
+		} else {
+			out->direction = "faster";
+			out->factor = s > 0 ? 1.0 / s : INFINITY;
+			out->factor_low = s_hi > 0 ? 1.0 / s_hi : INFINITY;
+			out->factor_high = s_lo > 0 ? 1.0 / s_lo : INFINITY;
+		}
+		if (out->same)
+			out->direction = "same";
+	}
+}
+
+/* Three significant digits of a non-negative x below 1000. */
+static void sig3(char *buf, size_t len, double x)
+{
+	if (x >= 99.95)
+		snprintf(buf, len, "%.0f", x);
+	else if (x >= 9.995)
+		snprintf(buf, len, "%.1f", x);
+	else
+		snprintf(buf, len, "%.2f", x);
+}
+
+/* |v| scaled by powers of step with prefixes pre[] (pre[0] = none). */
+static void scaled(char *buf, size_t len, double v, double step,
+		   const char *const *pre, size_t n_pre, const char *unit)
+{
+	double a = fabs(v);
+	size_t i = 0;
+	char num[32];
+
+	while (i + 1 < n_pre && a >= step * 0.9995)
+		a /= step, i++;
+	sig3(num, sizeof(num), a);
+	snprintf(buf, len, "%s%s%s%s%s%s", v < 0 ? "-" : "", num,
+		 *pre[i] || *unit ? " " : "", pre[i], *pre[i] && *unit ? " " : "", unit);
+}
+
+void pab_fmt_si(char *buf, size_t len, double v)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T", "P" };
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, isnan(v) ? "n/a" : v > 0 ? "inf" : "-inf");
+		return;
+	}
+	if (v != 0 && fabs(v) < 1) {
+		snprintf(buf, len, "%.3g", v);
+		return;
+	}
+	scaled(buf, len, v, 1000.0, pre, sizeof(pre) / sizeof(pre[0]), "");
+}
+
+/* Seconds with ns..s prefixes, minutes and hours above. */
+static void fmt_seconds(char *buf, size_t len, double s)
+{
+	static const char *const sub[] = { "ns", "us", "ms" };
+	double a = fabs(s);
+	char num[32];
+	size_t i;
+
+	if (a >= 1.0 || a == 0) {
+		sig3(num, sizeof(num), a);
+		snprintf(buf, len, "%s%s s", s < 0 ? "-" : "", num);
+		return;
+	}
+	a *= 1e9;
+	for (i = 0; i < 2 && a >= 999.5; i++)
+		a /= 1000.0;
+	sig3(num, sizeof(num), a);
+	snprintf(buf, len, "%s%s %s", s < 0 ? "-" : "", num, sub[i]);
+}
+
+void pab_fmt_value(char *buf, size_t len, enum pab_metric_id m, double v)
+{
+	static const char *const iec[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const char *const si[] = { "", "k", "M", "G", "T", "P" };
+	const char *u = pab_metrics[m].unit;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+	} else if (!strcmp(u, "bytes")) {
+		double a = fabs(v);
+		size_t i = 0;
+		char num[32];
+
+		while (i + 1 < sizeof(iec) / sizeof(iec[0]) && a >= 1023.5)
+			a /= 1024.0, i++;
+		if (i == 0)
+			snprintf(num, sizeof(num), "%.0f", a);
+		else
+			sig3(num, sizeof(num), a);
+		snprintf(buf, len, "%s%s %s", v < 0 ? "-" : "", num, iec[i]);
+	} else if (!strcmp(u, "s")) {
+		fmt_seconds(buf, len, v);
+	} else if (!strcmp(u, "ms")) {
+		fmt_seconds(buf, len, v / 1e3);
+	} else if (!strcmp(u, "ns")) {
+		fmt_seconds(buf, len, v / 1e9);
+	} else if (!strcmp(u, "count")) {
+		pab_fmt_si(buf, len, v);
+	} else if (v != 0 && fabs(v) < 1) {
+		snprintf(buf, len, "%.3g %s", v, u);
+	} else {
+		scaled(buf, len, v, 1000.0, si, sizeof(si) / sizeof(si[0]), u);
+	}
+}
+
+void pab_fmt_pair(char *buf, size_t len, enum pab_metric_id m, double base,
+		  double head, int flags)
+{
+	const char *unit = pab_metrics[m].unit;
+	char b[32], h[32];
+	size_t bl, ul = strlen(unit);
+
+	pab_fmt_value(b, sizeof(b), m, base);
+	pab_fmt_value(h, sizeof(h), m, head);
+	bl = strlen(b);
+	/* "3.35 M -> 5.12 M ops/s": a long unit word once. */
+	if (!strcmp(unit, "ops/s") && bl > ul + 1 && !strcmp(b + bl - ul, unit) &&
+	    strlen(h) > ul && !strcmp(h + strlen(h) - ul, unit))
+		b[bl - ul - 1] = '\0';
+	snprintf(buf, len, "%s %s %s", b, flags & PAB_FMT_UTF8 ? "\u2192" : "->", h);
+}
+
+void pab_fmt_pct(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "%sinf", v > 0 ? "+" : "-");
+	else if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.1f", v);
+}
+
+/* A ratio factor: 1.21, 23.2, 150. */
+static void fmt_factor(char *buf, size_t len, double f)
+{
+	if (!isfinite(f))
+		snprintf(buf, len, "inf");
+	else if (f >= 99.95)
+		snprintf(buf, len, "%.0f", f);
+	else if (f >= 9.995)
+		snprintf(buf, len, "%.1f", f);
+	else
+		snprintf(buf, len, "%.2f", f);
+}
+
+void pab_fmt_change(char *buf, size_t len, enum pab_metric_id m,
+		    const struct pab_interval *iv, double base_median,
+		    int flags)
+{
+	const char *times = flags & PAB_FMT_UTF8 ? "\u00d7" : "x";
+	const char *pm = flags & PAB_FMT_UTF8 ? "\u00b1" : "+-";
+	struct pab_ratio r;
+	char med[24], lo[24], hi[24];
+
+	pab_change_ratio(m, iv, &r);
+	pab_fmt_pct(med, sizeof(med), iv ? iv->median : NAN);
+	pab_fmt_pct(lo, sizeof(lo), iv ? iv->lo : NAN);
+	pab_fmt_pct(hi, sizeof(hi), iv ? iv->hi : NAN);
+	if (!strcmp(r.direction, "n/a")) {
+		if (iv && iv->n && iv->exists)
+			snprintf(buf, len, "%s%% [%s, %s]", med, lo, hi);
+		else if (iv && iv->n)
+			snprintf(buf, len, "%s%% (range %s..%s, no CI)", med, lo, hi);
+		else
+			snprintf(buf, len, "n/a");
+		return;
+	}
+	if (r.same) {
+		double w = fabs(iv->lo) > fabs(iv->hi) ? fabs(iv->lo) : fabs(iv->hi);
+
+		snprintf(buf, len, "same %s%.1f%%", pm, w);
+		return;
+	}
+	if (pab_change_kind_of(m) == PAB_CHANGE_RATIO) {
+		char f[24], fl[24], fh[24];
+
+		fmt_factor(f, sizeof(f), r.factor);
+		fmt_factor(fl, sizeof(fl), r.factor_low);
+		fmt_factor(fh, sizeof(fh), r.factor_high);
+		if (iv->exists)
+			snprintf(buf, len, "%s%s %s [%s, %s]", f, times, r.direction, fl, fh);
+		else
+			snprintf(buf, len, "%s%s %s (range %s..%s, no CI)", f, times,
+				 r.direction, fl, fh);
+		return;
+	}
+	{
+		char amount[32];
+		double d = isfinite(base_median) ? base_median * iv->median / 100.0 : NAN;
+
+		if (isfinite(d)) {
+			pab_fmt_value(amount + 1, sizeof(amount) - 1, m, fabs(d));
+			amount[0] = d < 0 ? '-' : '+';
+		} else {
+			snprintf(amount, sizeof(amount), "n/a");
+		}
+		if (iv->exists)
+			snprintf(buf, len, "%s (%s%% [%s, %s])", amount, med, lo, hi);
+		else
+			snprintf(buf, len, "%s (%s%%, range %s..%s, no CI)", amount, med,
+				 lo, hi);
+	}
+}
+
+void pab_fmt_duration(char *buf, size_t len, double seconds)
+{
+	if (!(seconds >= 0) || !isfinite(seconds))
+		snprintf(buf, len, "unknown time");
+	else if (seconds < 90)
+		snprintf(buf, len, "%.0f s", seconds < 1 ? 1 : ceil(seconds));
+	else if (seconds < 90 * 60)
+		snprintf(buf, len, "%.0f min", ceil(seconds / 60));
+	else
+		snprintf(buf, len, "%.1f h", seconds / 3600);
+}
+
+void pab_fmt_name(FILE *f, const char *s)
+{
+	fputs(pab_term_safe(s), f);
+}
+
+const char *pab_fmt_verdict_color(enum pab_verdict v)
+{
+	switch (v) {
+	case PAB_PASS:
+		return "\033[32m";
+	case PAB_FAIL:
+		return "\033[1;31m";
+	case PAB_INCONCLUSIVE:
+		return "\033[33m";
+	case PAB_NOT_MEASURED:
+		break;
+	}
+	return "";
+}
+
+/* What a decider's bound is called in a reason. */
+static const char *bound_name(enum pab_decider d)
+{
+	switch (d) {
+	case PAB_DECIDED_TOLERANCE:
+		return "tolerance";
+	case PAB_DECIDED_CREDIT:
+		return "memory credit";
+	case PAB_DECIDED_NOISE:
+		return "null arm's noise";
+	case PAB_DECIDED_EQUIVALENCE:
+		return "equivalence margin";
+	case PAB_DECIDED_NONE:
+		break;
+	}
+	return "allowance";
+}
+
+/*
+ * A lower bound FAIL needs: the lower end of an interval must lie above
+ * a threshold. Every bound the cell's rule uses is listed by fail_bounds(),
+ * from the cell's own data; a rule that needs more than one interval
+ * above its threshold adds one entry per interval.
+ */
+struct fail_bound {
+	const char *what;      /* "head vs base" */
+	double lo, threshold;
+	enum pab_decider decider;
+};
+
+static size_t fail_bounds(const struct pab_cell_result *r,
+			  struct fail_bound *b, size_t cap)
+{
+	size_t n = 0;
+
+	if (n < cap)
+		b[n++] = (struct fail_bound){ "head vs base", r->change.lo,
+					      r->fail_threshold, r->fail_decider };
+	/* perfab/2: FAIL also needs head vs the null arm above the same bound. */
+	if (r->fail_guarded && r->head_null.exists && n < cap)
+		b[n++] = (struct fail_bound){ "head vs null", r->head_null.lo,
+					      r->fail_threshold, r->fail_decider };
+	return n;
+}
+
+/* " · about 40 more reps, ~3 min" for an undecided cell, into sb. */
+static void add_estimate(char *buf, size_t len, size_t more,
+			 const struct pab_reason_ctx *ctx)
+{
+	size_t at = strlen(buf);
+	char dur[32];
+
+	if (at >= len)
+		return;
+	if (!more) {
+		snprintf(buf + at, len - at, "; more reps will not decide it at this noise");
+		return;
+	}
+	if (more > PAB_REASON_MAX_MORE) {
+		snprintf(buf + at, len - at, "; not decidable at this noise within %d reps",
+			 PAB_REASON_MAX_MORE);
+		return;
+	}
+	if (ctx->block > 1 && more % ctx->block)
+		more += ctx->block - more % ctx->block;
+	if (isfinite(ctx->rep_seconds) && ctx->rep_seconds > 0) {
+		pab_fmt_duration(dur, sizeof(dur), ctx->rep_seconds * (double)more);
+		snprintf(buf + at, len - at, "; about %zu more reps, ~%s", more, dur);
+	} else {
+		snprintf(buf + at, len - at, "; about %zu more reps", more);
+	}
+}
+
+void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
+		    const struct pab_reason_ctx *ctx)
+{
+	struct fail_bound b[4];
+	size_t nb = fail_bounds(r, b, 4), i, at;
+	char lo[24], hi[24], al[24], th[24];
+
+	buf[0] = '\0';
+	if (r->verdict == PAB_PASS || r->verdict == PAB_NOT_MEASURED)
+		return;
+	pab_fmt_pct(lo, sizeof(lo), r->change.lo);
+	pab_fmt_pct(hi, sizeof(hi), r->change.hi);
+	pab_fmt_pct(al, sizeof(al), r->allowance);
+	if (r->verdict == PAB_FAIL) {
+		if (r->fail_decider == PAB_DECIDED_EQUIVALENCE) {
+			snprintf(buf, len, "a control must stay within +-%.1f%%: "
+				 "its interval [%s, %s] lies outside", ctx->margin, lo, hi);
+			return;
+		}
+		snprintf(buf, len, "its lower end %s%% is above the %s %s%%",
+			 lo, bound_name(r->pass_decider), al);
+		for (i = 0; i < nb; i++) {
+			at = strlen(buf);
+			if ((b[i].threshold <= r->allowance && b[i].lo == r->change.lo) ||
+			    at >= len)
+				continue;
+			pab_fmt_pct(th, sizeof(th), b[i].threshold);
+			if (b[i].lo == r->change.lo) {
+				snprintf(buf + at, len - at, " and the %s %s%%",
+					 bound_name(b[i].decider), th);
+			} else {
+				pab_fmt_pct(lo, sizeof(lo), b[i].lo);
+				snprintf(buf + at, len - at, "; %s starts at %s%%, above the %s %s%%",
+					 b[i].what, lo, bound_name(b[i].decider), th);
+			}
+		}
+		return;
+	}
+	/* INCONCLUSIVE */
+	if (!r->change.exists) {
+		size_t more = ctx->n < PAB_MIN_N_95 ? PAB_MIN_N_95 - ctx->n : 1;
+
+		snprintf(buf, len, "no 95%% interval exists below %d paired reps (n=%zu)",
+			 PAB_MIN_N_95, ctx->n);
+		add_estimate(buf, len, more, ctx);
+		return;
+	}
+	if (r->pass_decider == PAB_DECIDED_EQUIVALENCE) {
+		snprintf(buf, len, "a control must be shown within +-%.1f%%: "
+			 "its interval [%s, %s] is wider", ctx->margin, lo, hi);
+	} else if (r->change.lo > r->allowance) {
+		/* Above the allowance: FAIL waits only for its other bounds. */
+		for (i = 0; i < nb && b[i].lo > b[i].threshold; i++)
+			;
+		if (i == nb)
+			i = 0;
+		pab_fmt_pct(th, sizeof(th), b[i].threshold);
+		pab_fmt_pct(lo, sizeof(lo), b[i].lo);
+		snprintf(buf, len, "above the %s %s%%, but FAIL needs %s above the %s "
+			 "%s%%; it starts at %s%%%s", bound_name(r->pass_decider), al,
+			 b[i].lo == r->change.lo ? "it" : b[i].what, bound_name(b[i].decider),
+			 th, lo, b[i].decider == PAB_DECIDED_NOISE || b[i].lo != r->change.lo ?
+			 ": this machine's noise hides the change (see perfab env)" : "");
+	} else {
+		pab_fmt_pct(th, sizeof(th), nb ? b[0].threshold : r->fail_threshold);
+		snprintf(buf, len, "PASS needs upper end <= %s%% (%s), it is %s%%; "
+			 "FAIL needs lower end > %s%% (%s), it is %s%%", al,
+			 bound_name(r->pass_decider), hi, th,
+			 bound_name(nb ? b[0].decider : r->fail_decider), lo);
+	}
+	add_estimate(buf, len, r->reps_needed > ctx->n ? r->reps_needed - ctx->n : 0, ctx);
+}

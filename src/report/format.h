@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * format.h — how perfab's numbers read, in one place for every renderer
+ * (text, Markdown, HTML, JUnit, ledger JSON): values with SI prefixes
+ * (binary ones for bytes), a paired change worded as a ratio with its
+ * interval ("1.21x slower [1.15, 1.29]", "23.2x faster [15.0, 29.2]",
+ * "same ±1.8%"), memory as "+6.2 MiB (+8.4% [+5.0, +9.1])", and a
+ * terminal-safe printer for names that come from artifacts.
+ *
+ * The ratio is computed from the paired change itself (median and interval
+ * ends of the per-rep changes, "+ = worse"), never from the arm medians: a
+ * monotone map of an order-statistic interval is the interval of the mapped
+ * values, so the ratio and its interval are the same statistic as the
+ * percentage the verdict is taken on. For lower-is-better time-like metrics
+ * the slowdown factor is 1 + c/100 (head/base); for throughput it is
+ * 1 / (1 - c/100) (base/head), so a 26-fold throughput gain, c = -2500%,
+ * reads "26.0x faster".
+ *
+ * Text output writes "x" and "->"; Markdown, HTML and JUnit write "×" and
+ * "→" (PAB_FMT_UTF8). All functions are pure apart from writing buf.
+ */
+#ifndef PAB_FORMAT_H
+#define PAB_FORMAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/metrics.h"
+#include "pab_stats.h"
+
+/* Output flavours. */
+#define PAB_FMT_UTF8 1  /* × and → and ± instead of x, -> and +- */
+
+/* A change "reads the same" when its interval straddles 0 within this. */
+#define PAB_SAME_PCT 5.0
+
+/* How a metric's change is worded. */
+enum pab_change_kind {
+	PAB_CHANGE_RATIO,   /* time-like and throughput: "1.21x slower" */
+	PAB_CHANGE_AMOUNT,  /* bytes and counts: "+6.2 MiB (+8.4%)" */
+};
+enum pab_change_kind pab_change_kind_of(enum pab_metric_id m);
+
+/*
+ * A paired change read as a ratio. slowdown = the factor by which head is
+ * worse (> 1) or better (< 1); ratio = head/base in the metric's own unit
+ * (for throughput 1 - c/100, for times 1 + c/100). factor and its ends are
+ * what is printed beside the direction word: >= 1 for the median, ends in
+ * the same orientation (low <= high). NaN where the change is not finite.
+ */
+struct pab_ratio {
+	double ratio, ratio_low, ratio_high;
+	double factor, factor_low, factor_high;
+	const char *direction; /* "slower", "faster", "same", "more", "less",
+				* or "n/a" */
+	int same;              /* the interval straddles 0 within PAB_SAME_PCT */
+};
+
+/* Fill *out for metric m from the paired-change interval iv. */
+void pab_change_ratio(enum pab_metric_id m, const struct pab_interval *iv,
+		      struct pab_ratio *out);
+
+/*
+ * A value with an SI prefix and the metric's unit: "3.35 M ops/s",
+ * "1.52 ms", "71.3 MiB", "335 k" (counts carry no unit word), "n/a" for
+ * NaN. Three significant digits.
+ */
+void pab_fmt_value(char *buf, size_t len, enum pab_metric_id m, double v);
+
+/*
+ * "base -> head" for two medians ("3.35 M -> 5.12 M ops/s": the unit word
+ * of throughput once); "→" with PAB_FMT_UTF8.
+ */
+void pab_fmt_pair(char *buf, size_t len, enum pab_metric_id m, double base,
+		  double head, int flags);
+
+/* A plain number with an SI prefix ("1.5 M", "320 k", "12.0", "0.5"). */
+void pab_fmt_si(char *buf, size_t len, double v);
+
+/*
+ * The change as it reads: "1.21x slower [1.15, 1.29]", "same ±1.8%",
+ * "+6.2 MiB (+8.4% [+5.0, +9.1])"; when no interval exists (fewer than 6
+ * pairs) the range is marked "(range a..b, no CI)". base_median scales
+ * amounts. flags: PAB_FMT_UTF8 or 0.
+ */
+void pab_fmt_change(char *buf, size_t len, enum pab_metric_id m,
+		    const struct pab_interval *iv, double base_median,
+		    int flags);
+
+/* A percentage: "+1.5", "+inf" / "-inf", "n/a" (NaN). */
+void pab_fmt_pct(char *buf, size_t len, double v);
+
+/*
+ * A duration for people: "45 s", "3 min", "1.5 h". Rounded up, never "0".
+ */
+void pab_fmt_duration(char *buf, size_t len, double seconds);
+
+/* Write s for a terminal, escaped as pab_term_safe() does (util.h). */
+void pab_fmt_name(FILE *f, const char *s);
+
+/*
+ * What a reason needs besides the cell: the paired reps so far, the
+ * rotation's block (reps come in multiples of it), the measured seconds
+ * one rep of the row takes (all arms; NaN when unknown), whether the row is
+ * a control and its equivalence margin.
+ */
+struct pab_reason_ctx {
+	size_t n, block;
+	double rep_seconds;
+	int control;
+	double margin;
+};
+
+/* More reps than this are "not decidable at this noise". */
+#define PAB_REASON_MAX_MORE 1000
+
+/*
+ * The reason a cell is not PASS, in one line with its numbers: which bound
+ * the verdict waits for (or which bounds a FAIL crossed), and for an
+ * INCONCLUSIVE cell how many more reps would likely decide it and how long
+ * that takes ("about 40 more reps, ~3 min"), or that it is not decidable
+ * at this noise within PAB_REASON_MAX_MORE reps. The bounds are read from
+ * the cell (its allowance, fail threshold and their deciders), not from a
+ * rule name. An empty string for PASS and NOT MEASURED.
+ */
+void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
+		    const struct pab_reason_ctx *ctx);
+
+/* The ANSI colour for a verdict word ("\033[32m" ...), "" for none. */
+const char *pab_fmt_verdict_color(enum pab_verdict v);
+
+#endif /* PAB_FORMAT_H */

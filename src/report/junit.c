@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * report_junit.c — the ledger as JUnit XML (report.h), the format CI
+ * dashboards (GitHub test reporters, GitLab, Jenkins) already read: a
+ * testcase per row × head arm, FAIL as <failure>, INCONCLUSIVE as
+ * <failure type="perfab.INCONCLUSIVE"> (as `perfab gate` fails it) or, when
+ * asked, <skipped> — with the reason, never counted as a pass.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/format.h"
+#include "report/report.h"
+#include "util.h"
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF, U+FFFE/U+FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+void pab_report_escape(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			s++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+			continue;
+		}
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		case '\t':
+		case '\n':
+		case '\r':
+			fputc(*s, f);
+			break;
+		default:
+			if (*s < 0x20 || *s == 0x7f)
+				fputs("\xef\xbf\xbd", f);
+			else
+				fputc(*s, f);
+		}
+		s++;
+	}
+}
+
+/*
+ * "1.21× slower [1.15, 1.29]: INCONCLUSIVE: <reason>" (n, noise and
+ * allowance follow) in new memory.
+ */
+static char *cell_summary(const struct pab_experiment *e,
+			  const struct pab_ledger *l, const struct pab_ledger_cell *c)
+{
+	const struct pab_cell_result *r = &c->res;
+	char ch[128], why[512];
+
+	pab_fmt_change(ch, sizeof(ch), c->metric, &r->change, r->base_median, PAB_FMT_UTF8);
+	pab_report_cell_reason(e, l, c, why, sizeof(why));
+	return xasprintf("%s, %s (n=%zu, noise %.1f%%, allowance %.1f%%)%s%s", ch,
+			 pab_verdict_name(r->verdict), r->change.n, r->noise, r->allowance,
+			 *why ? ": " : "", why);
+}
+
+static void property(FILE *f, const char *indent, const char *name,
+		     const char *value)
+{
+	fprintf(f, "%s<property name=\"", indent);
+	pab_report_escape(f, name);
+	fputs("\" value=\"", f);
+	pab_report_escape(f, value);
+	fputs("\"/>\n", f);
+}
+
+static void propertyf(FILE *f, const char *indent, const char *name,
+		      const char *fmt, ...) PAB_PRINTF(4, 5);
+static void propertyf(FILE *f, const char *indent, const char *name,
+		      const char *fmt, ...)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	pab_strbuf_addstr(&sb, buf);
+	property(f, indent, name, sb.buf);
+	pab_strbuf_release(&sb);
+}
+
+/* Sum of the arm's wall time over the row's reps (s), 0 if unmeasured. */
+static double total_wall(const struct pab_row *row, size_t arm)
+{
+	double t = 0;
+	size_t r;
+
+	for (r = 0; r < row->n_reps; r++)
+		if (isfinite(row->reps[r].result[arm].m[PAB_M_WALL]))
+			t += row->reps[r].result[arm].m[PAB_M_WALL];
+	return t;
+}
+
+/* The cells of lr with verdict v, one "metric: summary" per line. */
+static char *cells_with(const struct pab_experiment *e, const struct pab_ledger *l,
+			const struct pab_ledger_row *lr, enum pab_verdict v,
+			size_t *count)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	size_t c;
+
+	*count = 0;
+	for (c = 0; c < l->n_cells; c++) {
+		const struct pab_ledger_cell *cell = &l->cells[c];
+		char *sum;
+
+		if (cell->row != lr->row || cell->arm != lr->arm ||
+		    cell->res.verdict != v)
+			continue;
+		sum = cell_summary(e, l, cell);
+		pab_strbuf_addf(&sb, "%s%s: %s", *count ? "; " : "",
+				pab_metrics[cell->metric].name, sum);
+		free(sum);
+		(*count)++;
+	}
+	return pab_strbuf_detach(&sb);
+}
+
+/* A classname without '/' (reporters split classnames on it). */
+static void classname(FILE *f, const char *row)
+{
+	char *c = xstrdup(row), *p;
+
+	for (p = c; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	pab_report_escape(f, c);
+	free(c);
+}
+
+static void testcase(FILE *f, const struct pab_experiment *e,
+		     const struct pab_ledger *l, const struct pab_ledger_row *lr,
+		     int inconclusive_skipped)
+{
+	const struct pab_row *row = &e->rows[lr->row];
+	const char *arm = e->arms[lr->arm].name;
+	size_t c, count;
+	char *list;
+
+	fputs("    <testcase classname=\"perfab.", f);
+	classname(f, row->name);
+	fputs("\" name=\"", f);
+	pab_report_escape(f, row->name);
+	fputs(" \xc2\xb7 ", f);
+	pab_report_escape(f, arm);
+	fputs(" vs ", f);
+	pab_report_escape(f, e->arms[l->base].name);
+	fprintf(f, "\" time=\"%.6f\">\n", total_wall(row, lr->arm));
+	fputs("      <properties>\n", f);
+	property(f, "        ", "verdict", pab_verdict_name(lr->verdict));
+	property(f, "        ", "rules", pab_rules_name(l->rules));
+	propertyf(f, "        ", "n", "%zu", lr->n);
+	property(f, "        ", "control", lr->control ? "true" : "false");
+	propertyf(f, "        ", "saved_pct", "%.1f", lr->saved_pct);
+	if (lr->floor_inconsistent)
+		property(f, "        ", "rss_floor", "inconsistent: above the lowest peak, no credit");
+	for (c = 0; c < l->n_cells; c++) {
+		const struct pab_ledger_cell *cell = &l->cells[c];
+		char *sum;
+
+		if (cell->row != lr->row || cell->arm != lr->arm)
+			continue;
+		if (cell->res.verdict == PAB_NOT_MEASURED) {
+			property(f, "        ", pab_metrics[cell->metric].name, "not measured");
+			continue;
+		}
+		sum = cell_summary(e, l, cell);
+		property(f, "        ", pab_metrics[cell->metric].name, sum);
+		free(sum);
+	}
+	fputs("      </properties>\n", f);
+	if (lr->verdict == PAB_FAIL) {
+		if (lr->why) {
+			fputs("      <failure type=\"perfab.FAIL\" message=\"", f);
+			pab_report_escape(f, lr->why);
+			if (row->fail_reason) {
+				fputs(": ", f);
+				pab_report_escape(f, row->fail_reason);
+			}
+			fputs("\"/>\n", f);
+		} else {
+			list = cells_with(e, l, lr, PAB_FAIL, &count);
+			fprintf(f, "      <failure type=\"perfab.FAIL\" message=\"FAIL: %zu cell%s beyond "
+				"allowance and noise\">", count, count == 1 ? "" : "s");
+			pab_report_escape(f, list);
+			fputs("</failure>\n", f);
+			free(list);
+		}
+	} else if (lr->verdict != PAB_PASS) {
+		list = cells_with(e, l, lr, PAB_INCONCLUSIVE, &count);
+		fputs(inconclusive_skipped ? "      <skipped message=\"" :
+		      "      <failure type=\"perfab.INCONCLUSIVE\" message=\"", f);
+		fputs("INCONCLUSIVE (not a pass): ", f);
+		if (lr->n < PAB_MIN_N_95)
+			fprintf(f, "only %zu paired reps, no 95%% interval exists below %d; ", lr->n,
+				PAB_MIN_N_95);
+		if (count)
+			pab_report_escape(f, list);
+		else
+			fputs("nothing was judged", f);
+		fputs("\"/>\n", f);
+		free(list);
+	}
+	fputs("    </testcase>\n", f);
+}
+
+void pab_report_junit(FILE *f, const struct pab_experiment *e,
+		      const struct pab_ledger *l, int inconclusive_skipped)
+{
+	struct pab_disposition d;
+	size_t i, fails = 0, skipped = 0;
+	double total = 0;
+	char *line, stamp[32] = "1970-01-01T00:00:00", host[256] = "localhost";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	for (i = 0; i < l->n_rows; i++) {
+		int inc = l->rows[i].verdict != PAB_FAIL && l->rows[i].verdict != PAB_PASS;
+
+		fails += l->rows[i].verdict == PAB_FAIL || (inc && !inconclusive_skipped);
+		skipped += inc && inconclusive_skipped;
+		total += total_wall(&e->rows[l->rows[i].row], l->rows[i].arm);
+	}
+	if (gmtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	pab_ledger_disposition(e, l, &d);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuites name=\"perfab\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+		"skipped=\"%zu\" time=\"%.6f\">\n", l->n_rows, fails, skipped, total);
+	fprintf(f, "  <testsuite name=\"perfab ledger\" tests=\"%zu\" failures=\"%zu\" "
+		"errors=\"0\" skipped=\"%zu\" time=\"%.6f\" timestamp=\"%s\" hostname=\"",
+		l->n_rows, fails, skipped, total, stamp);
+	pab_report_escape(f, host);
+	fputs("\">\n", f);
+	fputs("    <properties>\n", f);
+	property(f, "      ", "overall", pab_verdict_name(l->overall));
+	property(f, "      ", "rules", pab_rules_name(l->rules));
+	property(f, "      ", "confidence", "0.95");
+	property(f, "      ", "base", e->arms[l->base].name);
+	property(f, "      ", "null_arm", l->null_arm >= 0 ? "true" : "false");
+	property(f, "      ", "protocol", e->protocol);
+	property(f, "      ", "perfab_version", e->perfab_version);
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model")))
+		property(f, "      ", "cpu_model",
+			 cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model")->valuestring);
+	property(f, "      ", "disposition_kind", d.name);
+	line = pab_disposition_line(&d);
+	property(f, "      ", "disposition", line + strlen("disposition: "));
+	free(line);
+	fputs("    </properties>\n", f);
+	for (i = 0; i < l->n_rows; i++)
+		testcase(f, e, l, &l->rows[i], inconclusive_skipped);
+	fputs("  </testsuite>\n</testsuites>\n", f);
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * markdown.c — the ledger as GitHub-flavoured Markdown, fit for a
+ * pull-request comment or a job summary (report.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/ledger.h"
+#include "report/format.h"
+#include "report/report.h"
+#include "util.h"
+
+
+/* s with Markdown's special characters backslash-escaped (GFM). */
+static void md_escape(FILE *f, const char *s)
+{
+	for (s = pab_term_safe(s); *s; s++) {
+		if (strchr("\\`*_[]<>|~&", *s))
+			fputc('\\', f);
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static const char *md_badge(enum pab_verdict v)
+{
+	switch (v) {
+	case PAB_PASS:
+		return "\u2705 PASS";
+	case PAB_FAIL:
+		return "\u274c FAIL";
+	case PAB_INCONCLUSIVE:
+		return "\u26a0\ufe0f INCONCLUSIVE";
+	case PAB_NOT_MEASURED:
+		break;
+	}
+	return "not measured";
+}
+
+static const char *md_mark(enum pab_verdict v)
+{
+	switch (v) {
+	case PAB_PASS:
+		return "\u2705";
+	case PAB_FAIL:
+		return "\u274c";
+	case PAB_INCONCLUSIVE:
+		return "\u26a0\ufe0f";
+	case PAB_NOT_MEASURED:
+		break;
+	}
+	return "";
+}
+
+static const struct pab_ledger_cell *find_cell(const struct pab_ledger *l,
+					       size_t row, size_t arm,
+					       enum pab_metric_id m)
+{
+	size_t c;
+
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == row && l->cells[c].arm == arm &&
+		    l->cells[c].metric == m)
+			return &l->cells[c];
+	return NULL;
+}
+
+/*
+ * Markdown for a pull-request comment or a GitHub step summary: the
+ * verdict and what to do in the heading, one compact table, the full
+ * intervals folded into <details>, the disposition line last.
+ */
+void pab_report_markdown(FILE *f, const struct pab_experiment *e,
+			   const struct pab_ledger *l)
+{
+	struct pab_disposition d;
+	size_t i, c, m, n_fail = 0, n_inc = 0;
+	int judged[PAB_M_COUNT] = { 0 }, mixed = pab_ledger_mixed_cpus(e);
+	char *line;
+
+	pab_ledger_disposition(e, l, &d);
+	for (c = 0; c < l->n_cells; c++)
+		judged[l->cells[c].metric] = 1;
+	for (i = 0; i < l->n_rows; i++) {
+		n_fail += l->rows[i].verdict == PAB_FAIL;
+		n_inc += l->rows[i].verdict == PAB_INCONCLUSIVE;
+	}
+	fprintf(f, "### perfab: %s \u2014 %s\n\n", md_badge(l->overall), d.action);
+	fprintf(f, "%zu row%s judged: %zu FAIL, %zu INCONCLUSIVE, %zu PASS. "
+		"Rules `%s`; 95%% sign-test intervals of paired changes; %s.",
+		l->n_rows, l->n_rows == 1 ? "" : "s", n_fail, n_inc,
+		l->n_rows - n_fail - n_inc, pab_rules_name(l->rules),
+		l->null_arm >= 0 ? "noise floor from the null arm" : "no null arm: noise 0, strict");
+	line = pab_report_pool_note(e);
+	if (line)
+		fprintf(f, " P%s.", line + 1); /* "pooled ..." starts a sentence */
+	free(line);
+	fprintf(f, "\n\n| row | arm | n | verdict |");
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (judged[m])
+			fprintf(f, " %s |", pab_metrics[m].label);
+	if (mixed)
+		fprintf(f, " CPU model |");
+	fprintf(f, "\n|---|---|--:|---|");
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (judged[m])
+			fprintf(f, "--:|");
+	if (mixed)
+		fprintf(f, "---|");
+	fputc('\n', f);
+	for (i = 0; i < l->n_rows; i++) {
+		const struct pab_ledger_row *lr = &l->rows[i];
+
+		fputs("| ", f);
+		md_escape(f, e->rows[lr->row].name);
+		fprintf(f, "%s | ", lr->control ? " (control)" : "");
+		md_escape(f, e->arms[lr->arm].name);
+		fprintf(f, " | %zu | %s |", lr->n, md_badge(lr->verdict));
+		for (m = 0; m < PAB_M_COUNT; m++) {
+			const struct pab_ledger_cell *cell;
+			char med[128];
+
+			if (!judged[m])
+				continue;
+			cell = find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
+			if (!cell || cell->res.verdict == PAB_NOT_MEASURED) {
+				fprintf(f, " \u2014 |");
+				continue;
+			}
+			pab_fmt_change(med, sizeof(med), cell->metric, &cell->res.change,
+				       cell->res.base_median, PAB_FMT_UTF8);
+			fprintf(f, " %s %s%s |", med, md_mark(cell->res.verdict),
+				pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
+		}
+		if (mixed) {
+			fputc(' ', f);
+			md_escape(f, pab_report_cpu_model(e, &e->rows[lr->row]));
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\n<details><summary>Intervals, noise and allowances</summary>\n\n");
+	for (i = 0; i < l->n_rows; i++) {
+		const struct pab_ledger_row *lr = &l->rows[i];
+		const struct pab_row *row = &e->rows[lr->row];
+
+		fputs("#### ", f);
+		md_escape(f, row->name);
+		fputs(" \u00b7 ", f);
+		md_escape(f, e->arms[lr->arm].name);
+		fputs(" vs ", f);
+		md_escape(f, e->arms[l->base].name);
+		fprintf(f, " \u00b7 n=%zu \u00b7 saved %.1f%%%s \u00b7 %s\n\n", lr->n, lr->saved_pct,
+			lr->floor_inconsistent ? " (RSS floor inconsistent: no credit)" : "",
+			md_badge(lr->verdict));
+		if (lr->why) {
+			md_escape(f, lr->why);
+			if (row->fail_reason) {
+				fputs(": ", f);
+				md_escape(f, row->fail_reason);
+			}
+			fputs("\n\n", f);
+		}
+		if (lr->n < PAB_MIN_N_95)
+			fprintf(f, "Only %zu paired reps: no 95%% interval exists below %d.\n\n",
+				lr->n, PAB_MIN_N_95);
+		fprintf(f, "| metric | base \u2192 head (medians) | change [95%% interval] | coverage | noise | allowance | verdict | reason |\n"
+			   "|---|---|---|--:|--:|--:|---|---|\n");
+		for (c = 0; c < l->n_cells; c++) {
+			const struct pab_ledger_cell *cell = &l->cells[c];
+			const struct pab_cell_result *r = &cell->res;
+			char bh[96], ch[128], why[512];
+
+			if (cell->row != lr->row || cell->arm != lr->arm)
+				continue;
+			if (r->verdict == PAB_NOT_MEASURED) {
+				fprintf(f, "| %s | not measured | | | | | | |\n",
+					pab_metrics[cell->metric].name);
+				continue;
+			}
+			pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
+				     r->head_median, PAB_FMT_UTF8);
+			pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
+				       r->base_median, PAB_FMT_UTF8);
+			fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s",
+				pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
+				r->noise, r->allowance, md_badge(r->verdict));
+			if (r->verdict == PAB_PASS)
+				fprintf(f, " by %s", pab_decider_name(r->pass_decider));
+			else if (r->verdict == PAB_FAIL)
+				fprintf(f, " by %s", pab_decider_name(r->fail_decider));
+			if (lr->control)
+				fprintf(f, "; unchanged: %s", pab_report_equivalence_name(r->equivalence));
+			pab_report_cell_reason(e, l, cell, why, sizeof(why));
+			fputs(" | ", f);
+			md_escape(f, why);
+			fputs(" |\n", f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "</details>\n\n");
+	line = pab_disposition_line(&d);
+	/* "disposition:" -> "**Disposition:**" for the comment. */
+	fprintf(f, "**Disposition:** %s\n", line + strlen("disposition: "));
+	free(line);
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * report.c — the renderers' shared pieces and the format dispatch
+ * (report.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "judge/ledger.h"
+#include "report/format.h"
+#include "report/report.h"
+#include "util.h"
+
+
+int pab_report_format_parse(const char *s, enum pab_report_format *out)
+{
+	if (!strcmp(s, "text"))
+		*out = PAB_REPORT_TEXT;
+	else if (!strcmp(s, "json"))
+		*out = PAB_REPORT_JSON;
+	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
+		*out = PAB_REPORT_MARKDOWN;
+	else if (!strcmp(s, "junit"))
+		*out = PAB_REPORT_JUNIT;
+	else if (!strcmp(s, "html"))
+		*out = PAB_REPORT_HTML;
+	else
+		return -1;
+	return 0;
+}
+
+void pab_report_print(FILE *f, const struct pab_experiment *e,
+		      const struct pab_ledger *l, enum pab_report_format fmt)
+{
+	switch (fmt) {
+	case PAB_REPORT_TEXT: {
+		struct pab_text_opts to = { 0, 0 };
+
+		pab_report_print_text(f, e, l, &to);
+		return;
+	}
+	case PAB_REPORT_JSON:
+		pab_report_json(f, e, l);
+		return;
+	case PAB_REPORT_MARKDOWN:
+		pab_report_markdown(f, e, l);
+		return;
+	case PAB_REPORT_JUNIT:
+		pab_report_junit(f, e, l, 0);
+		return;
+	case PAB_REPORT_HTML:
+		pab_report_html(f, e, l);
+		return;
+	}
+}
+
+const char *pab_report_equivalence_name(enum pab_equivalence q)
+{
+	switch (q) {
+	case PAB_EQUIV_YES:
+		return "yes";
+	case PAB_EQUIV_NO:
+		return "no";
+	case PAB_EQUIV_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+/* "pooled from N artifacts (mode), seeds a, b" for a pooled experiment, or NULL. */
+char *pab_report_pool_note(const struct pab_experiment *e)
+{
+	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(pool, "artifacts");
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(pool, "mode");
+
+	if (!cJSON_IsNumber(n) || !cJSON_IsString(mode))
+		return NULL;
+	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble,
+			 pab_term_safe(mode->valuestring));
+}
+
+const char *pab_report_cpu_model(const struct pab_experiment *e,
+				  const struct pab_row *row)
+{
+	const char *m = pab_row_cpu_model(e, row);
+
+	return m ? m : "unknown CPU model";
+}
+
+void pab_report_cell_reason(const struct pab_experiment *e,
+			    const struct pab_ledger *l,
+			    const struct pab_ledger_cell *c, char *buf, size_t len)
+{
+	const struct pab_ledger_row *lr = pab_ledger_cell_row(l, c);
+	struct pab_reason_ctx ctx;
+
+	ctx.n = lr->n;
+	ctx.block = e->n_arms;
+	ctx.rep_seconds = pab_ledger_rep_seconds(e, c->row);
+	ctx.control = lr->control;
+	ctx.margin = e->equivalence_margin;
+	pab_fmt_reason(buf, len, &c->res, &ctx);
+}

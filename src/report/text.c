@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * text.c — the ledger as text for a terminal of PAB_TEXT_WIDTH columns
+ * (report.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/ledger.h"
+#include "report/format.h"
+#include "report/report.h"
+#include "util.h"
+
+
+/*
+ * Write text to f folded at word boundaries to PAB_TEXT_WIDTH columns:
+ * the first line after `first` (already counted as first_cols), the rest
+ * indented by `rest` spaces.
+ */
+static void print_folded(FILE *f, size_t first_cols, size_t rest, const char *text)
+{
+	size_t col = first_cols;
+	const char *p = text;
+	int first = 1;
+
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t w = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (!first && col + 1 + w > PAB_TEXT_WIDTH) {
+			fprintf(f, "\n%*s", (int)rest, "");
+			col = rest;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, w, f);
+		col += w;
+		first = 0;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void print_verdict(FILE *f, enum pab_verdict v, int color, int width)
+{
+	const char *name = pab_verdict_name(v);
+
+	if (color && *pab_fmt_verdict_color(v))
+		fprintf(f, "%s%s\033[0m%*s", pab_fmt_verdict_color(v), name,
+			width > (int)strlen(name) ? width - (int)strlen(name) : 0, "");
+	else
+		fprintf(f, "%-*s", width, name);
+}
+
+void pab_report_print_text(FILE *f, const struct pab_experiment *e,
+			   const struct pab_ledger *l,
+			   const struct pab_text_opts *to)
+{
+	int mixed = pab_ledger_mixed_cpus(e);
+	struct pab_disposition d;
+	size_t i, c;
+	char *line;
+
+	fprintf(f, "perfab ledger · rules %s · 95%% sign-test intervals of paired changes\n",
+		pab_rules_name(l->rules));
+	if (l->null_arm < 0 && l->rules == PAB_RULES_PERFAB2)
+		fprintf(f, "no null arm: FAIL is unguarded (head vs base alone)\n");
+	else if (l->null_arm < 0)
+		fprintf(f, "no null arm: noise 0, strict\n");
+	else if (l->rules == PAB_RULES_PERFAB2)
+		fprintf(f, "null arm: FAIL needs head beyond the allowance against base and null; "
+			"noise (base vs null) is shown\n");
+	else
+		fprintf(f, "null arm: noise = the base-vs-null interval's largest |end|\n");
+	if (l->narrowed) {
+		size_t m;
+
+		fprintf(f, "the verdict covers only:");
+		for (m = 0; m < PAB_M_COUNT; m++)
+			if (l->judged[m])
+				fprintf(f, " %s", pab_metrics[m].name);
+		fprintf(f, " (--metrics)\n");
+	}
+	line = pab_report_pool_note(e);
+	if (line)
+		fprintf(f, "%s\n", line);
+	free(line);
+	for (i = 0; i < l->n_rows; i++) {
+		const struct pab_ledger_row *lr = &l->rows[i];
+		const struct pab_row *row = &e->rows[lr->row];
+
+		fputc('\n', f);
+		pab_fmt_name(f, row->name);
+		fputs(" · ", f);
+		pab_fmt_name(f, e->arms[lr->arm].name);
+		fputs(" vs ", f);
+		pab_fmt_name(f, e->arms[l->base].name);
+		fprintf(f, " · n=%zu%s · saved %.1f%%", lr->n,
+			lr->control ? " · control" : "", lr->saved_pct);
+		if (isfinite(lr->rss_floor))
+			fprintf(f, " (floor %.1f MiB)", lr->rss_floor / 1048576.0);
+		fputs(" · ", f);
+		print_verdict(f, lr->verdict, to->color, 0);
+		fputc('\n', f);
+		if (mixed)
+			fprintf(f, "  measured on: %s\n", pab_report_cpu_model(e, row));
+		if (lr->floor_inconsistent)
+			fprintf(f, "  the RSS floor is above the lowest peak: inconsistent, no memory credit\n");
+		if (lr->why) {
+			fprintf(f, "  %s: ", lr->why);
+			print_folded(f, strlen(lr->why) + 4, 4,
+				     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
+		}
+		if (lr->n < PAB_MIN_N_95)
+			fprintf(f, "  only %zu paired reps: no 95%% interval exists below %d, "
+				"so no PASS or FAIL\n", lr->n, PAB_MIN_N_95);
+		fprintf(f, "  %-12s %-27s %-34s %s\n", "metric", "base -> head (medians)",
+			"change [95% interval]", to->wide ?
+			"verdict       noise   tol  allow  coverage" : "verdict");
+		for (c = 0; c < l->n_cells; c++) {
+			const struct pab_ledger_cell *cell = &l->cells[c];
+			const struct pab_cell_result *r = &cell->res;
+			char bh[80], ch[112], why[512];
+
+			if (cell->row != lr->row || cell->arm != lr->arm)
+				continue;
+			if (r->verdict == PAB_NOT_MEASURED) {
+				fprintf(f, "  %-12s not measured\n", pab_metrics[cell->metric].name);
+				continue;
+			}
+			pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
+				     r->head_median, 0);
+			pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
+				       r->base_median, 0);
+			fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
+			if (to->wide) {
+				print_verdict(f, r->verdict, to->color, 12);
+				fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
+					r->tolerance, r->allowance, r->change.coverage * 100);
+				if (r->verdict == PAB_PASS)
+					fprintf(f, "  by %s", pab_decider_name(r->pass_decider));
+				else if (r->verdict == PAB_FAIL)
+					fprintf(f, "  by %s", pab_decider_name(r->fail_decider));
+				if (lr->control)
+					fprintf(f, " · unchanged: %s", pab_report_equivalence_name(r->equivalence));
+			} else {
+				print_verdict(f, r->verdict, to->color, 0);
+			}
+			fputc('\n', f);
+			pab_report_cell_reason(e, l, cell, why, sizeof(why));
+			if (*why) {
+				fputs("      ", f);
+				print_folded(f, 6, 8, why);
+			}
+		}
+	}
+	fprintf(f, "\noverall: ");
+	print_verdict(f, l->overall, to->color, 0);
+	fputc('\n', f);
+	pab_ledger_disposition(e, l, &d);
+	line = pab_disposition_line(&d);
+	print_folded(f, 0, 2, line);
+	free(line);
+}

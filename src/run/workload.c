@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * wreport.c — the safe reader of workload reports (wreport.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/artifact.h"
+#include "model/digest.h"
+#include "pab_stats.h"
+#include "util.h"
+#include "run/workload.h"
+#include "common/suite.h"
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device node";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+int pab_report_read(const char *path, char **text, size_t *len, char **why)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	int64_t deadline = now_monotonic_ns() + PAB_REPORT_DEADLINE_NS;
+	char chunk[65536];
+	struct stat st;
+	int fd, ret = -1;
+
+	*text = NULL;
+	*len = 0;
+	*why = NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*why = errno == ELOOP ?
+			xstrdup("the workload report is a symbolic link: refused") :
+			xasprintf("cannot open the workload report: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		*why = xasprintf("cannot inspect the workload report: %s", strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = xasprintf("the workload report is %s, not a regular file: refused",
+				 kind_of(st.st_mode));
+		goto out_close;
+	}
+	if ((uint64_t)st.st_size > PAB_REPORT_MAX_BYTES) {
+		*why = xasprintf("the workload report has %lld bytes, more than perfab reads "
+				 "(%zu)", (long long)st.st_size, PAB_REPORT_MAX_BYTES);
+		goto out_close;
+	}
+	for (;;) {
+		ssize_t got = read(fd, chunk, sizeof(chunk));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			*why = xasprintf("cannot read the workload report: %s", strerror(errno));
+			goto out_close;
+		}
+		if (!got)
+			break;
+		if (sb.len + (size_t)got > PAB_REPORT_MAX_BYTES) {
+			*why = xasprintf("the workload report grew past %zu bytes while read",
+					 PAB_REPORT_MAX_BYTES);
+			goto out_close;
+		}
+		pab_strbuf_add(&sb, chunk, (size_t)got);
+		if (now_monotonic_ns() > deadline) {
+			*why = xstrdup("reading the workload report took too long: refused");
+			goto out_close;
+		}
+	}
+	*len = sb.len;
+	*text = pab_strbuf_detach(&sb);
+	ret = 1;
+out_close:
+	close(fd);
+	pab_strbuf_release(&sb);
+	return ret;
+}
+
+/* A number of the report: finite or NaN (absent, null, not a number). */
+static double json_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+/* Store x as metric id, or null it when no artifact could carry it. */
+static void set_checked(struct pab_arm_result *res, enum pab_metric_id id, double x)
+{
+	char *why;
+
+	if (isfinite(x) && fabs(x) <= PAB_METRIC_ABS_MAX) {
+		res->m[id] = x;
+		return;
+	}
+	why = xasprintf("the workload reported %s = %g: beyond what an artifact holds "
+			"(|x| <= %g); refused", pab_metrics[id].name, x, PAB_METRIC_ABS_MAX);
+	pab_arm_result_null(res, id, why);
+	free(why);
+}
+
+int pab_report_parse(const char *text, size_t len, int latency,
+		     struct pab_arm_result *res, char **why)
+{
+	static const struct {
+		const char *key;
+		enum pab_metric_id id;
+	} map[] = {
+		{ "drain_rss_bytes", PAB_M_DRAIN_RSS },
+		{ "release_bound_rss_bytes", PAB_M_RELEASE_BOUND_RSS },
+		{ "release_ms", PAB_M_RELEASE_MS },
+		{ "rss_floor_bytes", PAB_M_RSS_FLOOR },
+	};
+	cJSON *root;
+	const cJSON *v;
+	double ops, elapsed;
+	char *inner;
+	size_t i;
+
+	*why = NULL;
+	root = pab_json_parse(text, len, &inner);
+	if (!root) {
+		*why = xasprintf("the workload report is not valid JSON: %s", inner);
+		free(inner);
+		return -1;
+	}
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		*why = xstrdup("the workload report is not a JSON object");
+		return -1;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "protocol");
+	if (!cJSON_IsString(v) || strcmp(v->valuestring, PAB_WORKLOAD_PROTOCOL)) {
+		cJSON_Delete(root);
+		*why = xasprintf("the workload report does not speak %s",
+				 PAB_WORKLOAD_PROTOCOL);
+		return -1;
+	}
+	if (latency) {
+		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns");
+		size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
+		double *xs = xcalloc(cap ? cap : 1, sizeof(*xs)), p99;
+
+		cJSON_ArrayForEach(v, lat)
+			if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
+			    v->valuedouble >= 0)
+				xs[n++] = v->valuedouble;
+		if (!n)
+			pab_arm_result_null(res, PAB_M_P99,
+					    "the latency replay reported no samples");
+		else if (pab_quantile(xs, n, 0.99, &p99))
+			pab_arm_result_null(res, PAB_M_P99,
+					    "cannot compute p99 of the latency samples");
+		else
+			set_checked(res, PAB_M_P99, p99);
+		free(xs);
+		cJSON_Delete(root);
+		return 1;
+	}
+	ops = json_num(root, "ops");
+	elapsed = json_num(root, "elapsed_s");
+	if (ops >= 0 && elapsed > 0)
+		set_checked(res, PAB_M_THROUGHPUT, ops / elapsed);
+	else
+		pab_arm_result_null(res, PAB_M_THROUGHPUT,
+				    "the workload report lacks ops or elapsed_s");
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		double x = json_num(root, map[i].key);
+
+		if (x >= 0)
+			set_checked(res, map[i].id, x);
+		else
+			pab_arm_result_null(res, map[i].id,
+					    "the workload did not report it");
+	}
+	if (!isfinite(res->m[PAB_M_PEAK_RSS])) {
+		double hwm = json_num(root, "vmhwm_bytes");
+
+		if (hwm > 0 && hwm <= PAB_METRIC_ABS_MAX)
+			res->m[PAB_M_PEAK_RSS] = hwm;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(root, "checksum");
+	if (cJSON_IsString(v)) {
+		size_t n = strlen(v->valuestring);
+
+		free(res->checksum);
+		if (n <= PAB_REPORT_STRING_MAX) {
+			res->checksum = xstrdup(v->valuestring);
+		} else {
+			char *sum = pab_sha256_buf(v->valuestring, n);
+
+			res->checksum = xasprintf("sha256:%s", sum);
+			free(sum);
+		}
+	}
+	cJSON_Delete(root);
+	return 1;
+}
