@@ -370,7 +370,7 @@ int pab_test_without(const char *piece)
 	return 0;
 }
 
-static char *dir_of(const char *path)
+char *pab_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -379,6 +379,18 @@ static char *dir_of(const char *path)
 	if (slash == path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));
+}
+
+void pab_sync_dir_of(const char *path)
+{
+	char *dir = pab_dir_of(path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
 }
 
 static const char *kind_of(mode_t m)
@@ -428,56 +440,64 @@ static uint64_t random_u64(void)
 	return r;
 }
 
-int pab_write_file_atomic(const char *path, int (*write_fn)(FILE *f, void *arg),
-			  void *arg, char **why)
+/* Create path's temp file (PATH.tmp.PID.RANDOM) O_EXCL|O_NOFOLLOW, with
+ * the mode of the file it replaces (st, when exists). Returns the fd and
+ * *tmp (caller frees and, on success, unlinks), or -1 with a reason. */
+static int create_temp(const char *path, const struct stat *st, int exists,
+		       char **tmp, char **why)
 {
-	char *tmp = NULL, *dir = dir_of(path);
-	struct stat st;
-	FILE *f = NULL;
-	int fd = -1, dfd, err = 0, ret = -1, exists, tries;
-	long half;
+	int fd = -1, tries, err;
 
-	*why = NULL;
-	pab_crash_point("checkpoint: before the temp file");
-	if (check_replaceable(path, &st, &exists, why)) {
-		err = errno;
-		goto out_free;
-	}
 	for (tries = 0; tries < 16; tries++) {
-		free(tmp);
-		tmp = xasprintf("%s.tmp.%ld.%016llx", path, (long)getpid(),
-				(unsigned long long)random_u64());
+		free(*tmp);
+		*tmp = xasprintf("%s.tmp.%ld.%016llx", path, (long)getpid(),
+				 (unsigned long long)random_u64());
 		/* 0600 until the mode is set: never readable by more than
 		 * the file it replaces. */
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			  exists ? 0600 : 0666);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
 	if (fd < 0) {
 		err = errno;
-		*why = xasprintf("cannot create '%s': %s", tmp, strerror(err));
-		goto out_free;
+		*why = xasprintf("cannot create '%s': %s", *tmp, strerror(err));
+		errno = err;
+		return -1;
 	}
 	if (exists) {
-		if (geteuid() == 0 && (st.st_uid != 0 || st.st_gid != 0))
-			(void)!fchown(fd, st.st_uid, st.st_gid);
-		if (fchmod(fd, st.st_mode & 07777)) {
+		if (geteuid() == 0 && (st->st_uid != 0 || st->st_gid != 0))
+			(void)!fchown(fd, st->st_uid, st->st_gid);
+		if (fchmod(fd, st->st_mode & 07777)) {
 			err = errno;
-			*why = xasprintf("cannot set the mode of '%s': %s", tmp,
+			*why = xasprintf("cannot set the mode of '%s': %s", *tmp,
 					 strerror(err));
-			goto out_unlink;
+			unlink(*tmp);
+			close(fd);
+			errno = err;
+			return -1;
 		}
 	}
-	f = fdopen(fd, "w");
+	return fd;
+}
+
+/* Write the temp file fd through write_fn and make it durable; fd is
+ * closed either way. 0, or -1 with errno set. */
+static int write_temp(int fd, int (*write_fn)(FILE *f, void *arg), void *arg)
+{
+	FILE *f = fdopen(fd, "w");
+	long half;
+	int err;
+
 	if (!f) {
 		err = errno;
-		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-		goto out_unlink;
+		close(fd);
+		errno = err;
+		return -1;
 	}
 	errno = 0;
 	if (write_fn(f, arg))
-		goto out_write_error;
+		goto fail;
 	/* A crash point with the temp file torn: half of it on disk. */
 	half = ftell(f) / 2;
 	if (fflush(f) == 0 && half > 0 && getenv("PERFAB_TEST_CRASH_AT") &&
@@ -485,54 +505,65 @@ int pab_write_file_atomic(const char *path, int (*write_fn)(FILE *f, void *arg),
 		pab_crash_point("checkpoint: temp file half written");
 		rewind(f);
 		if (write_fn(f, arg))
-			goto out_write_error;
+			goto fail;
 	}
 	if (fflush(f) || ferror(f) || fsync(fd))
-		goto out_write_error;
-	if (fclose(f)) {
-		f = NULL;
-		fd = -1;
-		goto out_write_error;
+		goto fail;
+	return fclose(f) ? -1 : 0;
+fail:
+	err = errno ? errno : EIO;
+	fclose(f);
+	errno = err;
+	return -1;
+}
+
+int pab_write_file_atomic(const char *path, int (*write_fn)(FILE *f, void *arg),
+			  void *arg, char **why)
+{
+	char *tmp = NULL;
+	struct stat st;
+	int fd, err = 0, exists;
+
+	*why = NULL;
+	pab_crash_point("checkpoint: before the temp file");
+	if (check_replaceable(path, &st, &exists, why))
+		goto fail;
+	fd = create_temp(path, &st, exists, &tmp, why);
+	if (fd < 0)
+		goto fail;
+	if (write_temp(fd, write_fn, arg)) {
+		err = errno ? errno : EIO;
+		*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
+		goto fail_unlink;
 	}
-	f = NULL;
-	fd = -1;
 	pab_crash_point("checkpoint: temp file synced, not renamed");
 	/* What is there now, not what was there when we started. */
 	if (check_replaceable(path, &st, &exists, why)) {
 		err = errno;
-		goto out_unlink;
+		goto fail_unlink;
 	}
 	if (rename(tmp, path)) {
 		err = errno;
 		*why = xasprintf("cannot rename '%s' to '%s': %s", tmp, path,
 				 strerror(err));
-		goto out_unlink;
+		goto fail_unlink;
 	}
 	pab_crash_point("checkpoint: renamed, directory not synced");
 	/* The rename is durable only once the directory entry is. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	ret = 0;
-	goto out_free;
-
-out_write_error:
-	err = errno ? errno : EIO;
-	*why = xasprintf("cannot write '%s': %s", tmp, strerror(err));
-out_unlink:
-	if (f)
-		fclose(f);
-	else if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-out_free:
-	free(dir);
+	pab_sync_dir_of(path);
 	free(tmp);
-	if (ret)
-		errno = err;
-	return ret;
+	return 0;
+
+fail:
+	err = errno;
+	free(tmp);
+	errno = err;
+	return -1;
+fail_unlink:
+	unlink(tmp);
+	free(tmp);
+	errno = err;
+	return -1;
 }
 
 int pab_is_own_temp(const char *base, const char *name, long *pid)

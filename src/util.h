@@ -122,6 +122,14 @@ int pab_test_without(const char *piece);
  */
 const char *pab_nearest(const char *word, const char *const *cands, size_t n);
 
+/* The directory part of path: "." when it has no '/', "/" for "/x"
+ * (new memory). */
+char *pab_dir_of(const char *path);
+
+/* fsync the directory holding path, so a rename or create there is
+ * durable; errors are ignored (nothing more can be done about them). */
+void pab_sync_dir_of(const char *path);
+
 /*
  * pab_write_file_atomic: replace the file at path with what write_fn
  * writes (called with a stream on a new temp file; returns 0, or -1 with

@@ -1360,14 +1360,14 @@ void pab_artifact_unlock(const char *path, int fd)
 size_t pab_artifact_clean_temps(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	char *dir = pab_dir_of(path);
 	const char *base = slash ? slash + 1 : path;
 	size_t removed = 0;
 	struct dirent *de;
 	DIR *d;
 	int dfd;
 
-	d = opendir(*dir ? dir : "/");
+	d = opendir(dir);
 	dfd = d ? dirfd(d) : -1;
 	while (d && (de = readdir(d))) {
 		struct stat st;

@@ -80,29 +80,6 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
-static void sync_dir_of(const char *path)
-{
-	char *dir = dir_of(path);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	free(dir);
-}
-
 static struct pab_journal *journal_new(int fd, const char *path,
 				       uint64_t bytes, uint64_t next_seq)
 {
@@ -145,7 +122,7 @@ int pab_journal_create(const char *path, uint64_t first_seq, const char *header,
 		errno = err;
 		return -1;
 	}
-	sync_dir_of(path);
+	pab_sync_dir_of(path);
 	return 0;
 }
 
@@ -233,7 +210,7 @@ int pab_journal_remove(const char *path, char **why)
 		errno = err;
 		return -1;
 	}
-	sync_dir_of(path);
+	pab_sync_dir_of(path);
 	return 0;
 }
 
