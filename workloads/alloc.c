@@ -568,14 +568,56 @@ static void run_phases(struct shared *sh, struct pab_wl_report *r)
 	pthread_barrier_wait(&sh->phase); /* drain window over */
 }
 
+/* Start every worker thread; a failure exits (the started ones wait at a
+ * barrier that can never complete). */
+static void start_workers(struct shared *sh)
+{
+	for (unsigned i = 0; i < sh->cfg.threads; i++) {
+		int err = pthread_create(&sh->workers[i].tid, NULL, worker_main,
+					 &sh->workers[i]);
+
+		if (err) {
+			fprintf(stderr,
+				PROGRAM ": error: cannot start worker thread %u: "
+				"%s; lower threads\n",
+				i, strerror(err));
+			_exit(PAB_WL_EXIT_FAILURE);
+		}
+	}
+}
+
+/* Every worker's latency samples into one array (*lat, caller frees) that
+ * r points at. 0, or -1 (message printed) when out of memory. */
+static int gather_latency(struct shared *sh, struct pab_wl_report *r,
+			  uint64_t **lat)
+{
+	size_t n = 0;
+
+	*lat = calloc((size_t)sh->cfg.threads * PAB_LATENCY_MAX_SAMPLES,
+		      sizeof(**lat));
+	if (!*lat) {
+		fprintf(stderr, PROGRAM ": error: out of memory for "
+				"latency samples\n");
+		return -1;
+	}
+	for (unsigned i = 0; i < sh->cfg.threads; i++) {
+		memcpy(*lat + n, sh->workers[i].lat,
+		       sh->workers[i].n_lat * sizeof(**lat));
+		n += sh->workers[i].n_lat;
+	}
+	r->latency_stride = sh->cfg.stride;
+	r->latency_ns = *lat;
+	r->n_latency = n;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pab_wl wl;
 	struct pab_wl_report r;
 	struct shared sh;
 	uint64_t *lat = NULL;
-	int ret = PAB_WL_EXIT_USAGE, err;
-	unsigned started = 0;
+	int ret = PAB_WL_EXIT_USAGE;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		pab_wl_usage(PROGRAM, PROGRAM " [ROW] [key=value]...");
@@ -600,43 +642,16 @@ int main(int argc, char **argv)
 		goto out_free;
 	}
 	pab_wl_report_init(&r);
-	for (; started < sh.cfg.threads; started++) {
-		err = pthread_create(&sh.workers[started].tid, NULL, worker_main,
-				     &sh.workers[started]);
-		if (err) {
-			fprintf(stderr,
-				PROGRAM ": error: cannot start worker thread %u: "
-				"%s; lower threads\n",
-				started, strerror(err));
-			_exit(PAB_WL_EXIT_FAILURE); /* others wait at a barrier */
-		}
-	}
+	start_workers(&sh);
 	run_phases(&sh, &r);
-	for (unsigned i = 0; i < started; i++)
+	for (unsigned i = 0; i < sh.cfg.threads; i++)
 		pthread_join(sh.workers[i].tid, NULL);
 
 	r.threads = sh.cfg.threads;
 	r.ops = sh.cfg.ops * sh.cfg.threads;
 	r.checksum = checksum(&sh);
-	if (sh.cfg.stride) {
-		size_t n = 0;
-
-		lat = calloc((size_t)sh.cfg.threads * PAB_LATENCY_MAX_SAMPLES,
-			     sizeof(*lat));
-		if (!lat) {
-			fprintf(stderr, PROGRAM ": error: out of memory for "
-					"latency samples\n");
-			goto out_free;
-		}
-		for (unsigned i = 0; i < sh.cfg.threads; i++) {
-			memcpy(lat + n, sh.workers[i].lat,
-			       sh.workers[i].n_lat * sizeof(*lat));
-			n += sh.workers[i].n_lat;
-		}
-		r.latency_stride = sh.cfg.stride;
-		r.latency_ns = lat;
-		r.n_latency = n;
-	}
+	if (sh.cfg.stride && gather_latency(&sh, &r, &lat) < 0)
+		goto out_free;
 	if (pab_wl_report_write(&wl, &r) == 0)
 		ret = PAB_WL_EXIT_OK;
 	free(lat);
