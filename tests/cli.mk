@@ -32,7 +32,8 @@ cli_tests = \
 	tests/cli_tamper.sh \
 	tests/cli_term_safe.sh \
 	tests/cli_report_reader.sh \
-	tests/cli_small_hardening.sh
+	tests/cli_small_hardening.sh \
+	tests/ledger_corpus.sh
 
 TESTS += $(cli_tests)
 dist_noinst_SCRIPTS += $(cli_tests)
@@ -48,3 +49,9 @@ tests_test_cli_units_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
 # Artifacts the readable-output test renders: the README demo's run and a
 # run with five head variants (--head-env) of a tiny command.
 EXTRA_DIST += tests/data/demo-run.json tests/data/variants5.json
+
+# The ledger corpus (tests/ledger_corpus.sh): artifacts, their goldens in
+# every format and the scripts that render them; the list is written by
+# tests/data/ledger/regen.sh and checked by the test.
+include tests/data/ledger/files.mk
+EXTRA_DIST += $(ledger_corpus_files)
