@@ -591,7 +591,8 @@ int pab_is_own_temp(const char *base, const char *name, long *pid)
 	return 1;
 }
 
-/* Length of the valid UTF-8 sequence at p (not a C1 control), or 0. */
+/* Length of the valid UTF-8 sequence at p (not a C1 control, not a
+ * bidirectional formatting character), or 0. */
 static size_t utf8_len(const unsigned char *p)
 {
 	size_t n, i;
@@ -614,6 +615,11 @@ static size_t utf8_len(const unsigned char *p)
 	}
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+		return 0;
+	/* Bidirectional formatting characters reorder what a terminal
+	 * shows after them (a name could make "FAIL" read "PASS"). */
+	if (cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
 		return 0;
 	return n;
 }

@@ -164,9 +164,10 @@ int pab_is_own_temp(const char *base, const char *name, long *pid);
 
 /*
  * pab_term_safe: s as it may reach a terminal: control characters (C0,
- * DEL and C1, so ESC, BEL, CR, newline), bytes that are not UTF-8 and the
- * backslash are escaped (\n, \t, \r, \\, else \xHH); everything else
- * as is. Every name from a config, a command line or an artifact goes
+ * DEL and C1, so ESC, BEL, CR, newline), bidirectional formatting
+ * characters (U+061C, U+200E/F, U+202A-E, U+2066-9, each byte), bytes
+ * that are not UTF-8 and the backslash are escaped (\n, \t, \r, \\, else
+ * \xHH); everything else as is. Every name from a config, a command line or an artifact goes
  * through it before it is printed as text (ledger, progress, messages).
  * Returns a thread-local buffer valid until eight more calls in the same
  * thread, so a message can take several; "(null)" for NULL.

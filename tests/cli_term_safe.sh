@@ -42,4 +42,13 @@ grep -q 'exit 3' fail.json || exit 99
 expect_rc 1 "$PERFAB" run -q --config fail.json --out f.json
 check "failed row" "$T/out" "$T/err"
 grep_err "row 'evil\\\\noverall: PASS"
+# A right-to-left override (U+202E) in a name would reorder what follows
+# it on the terminal: escaped byte by byte in the text ledger.
+sed 's/"evil/"rtl\\u202eSSAP/' cfg.json >rtl.json
+grep -q 'u202e' rtl.json || exit 99
+expect_verdict "$PERFAB" run -q --config rtl.json --out rtl-a.json
+expect_verdict "$PERFAB" ledger rtl-a.json
+rlo=$(printf '\342\200\256')
+if grep -q "$rlo" "$T/out"; then fail "a raw U+202E reached the text ledger"; fi
+grep_out 'rtl\\xe2\\x80\\xaeSSAP'
 exit 0
