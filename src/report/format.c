@@ -196,6 +196,11 @@ void pab_fmt_pair(char *buf, size_t len, enum pab_metric_id m, double base,
 	snprintf(buf, len, "%s %s %s", b, flags & PAB_FMT_UTF8 ? "\u2192" : "->", h);
 }
 
+void pab_fmt_conf(char *buf, size_t len, double conf)
+{
+	snprintf(buf, len, "%g%%", conf * 100);
+}
+
 void pab_fmt_pct(char *buf, size_t len, double v)
 {
 	if (isinf(v))
@@ -424,9 +429,11 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 	/* INCONCLUSIVE */
 	if (!r->change.exists) {
 		size_t more = ctx->n < PAB_MIN_N_95 ? PAB_MIN_N_95 - ctx->n : 1;
+		char conf[16];
 
-		snprintf(buf, len, "no 95%% interval exists below %d paired reps (n=%zu)",
-			 PAB_MIN_N_95, ctx->n);
+		pab_fmt_conf(conf, sizeof(conf), ctx->conf);
+		snprintf(buf, len, "no %s interval exists below %d paired reps (n=%zu)",
+			 conf, PAB_MIN_N_95, ctx->n);
 		add_estimate(buf, len, more, ctx);
 		return;
 	}

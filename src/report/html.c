@@ -285,7 +285,7 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 				sx(&s, lf(m, r->fail_threshold)), y + FP_ROW / 2.0 - 2, r->fail_threshold);
 		fprintf(f, "<line class=\"zero\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			sx(&s, 0), y - FP_ROW / 2.0, sx(&s, 0), y + FP_ROW / 2.0);
-		/* the interval (dashed when no 95% interval exists) */
+		/* the interval (dashed when no interval exists) */
 		pab_fmt_pct(med, sizeof(med), r->change.median);
 		pab_fmt_pct(lo, sizeof(lo), r->change.lo);
 		pab_fmt_pct(hi, sizeof(hi), r->change.hi);
@@ -480,16 +480,16 @@ static void header(FILE *f, const struct pab_experiment *e,
 {
 	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model");
 	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
-	struct pab_disposition d;
+	const struct pab_disposition *d = &l->disposition;
 	size_t a;
-	char *line;
+	char *line, conf[16];
 
-	pab_ledger_disposition(e, l, &d);
 	fputs("<header>\n<h1>perfab ledger ", f);
 	badge(f, l->overall);
 	fputs("</h1>\n<p class=\"meta\">rules <code>", f);
 	esc(f, pab_rules_name(l->rules));
-	fputs("</code> \xc2\xb7 95% sign-test intervals on paired changes \xc2\xb7 ", f);
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	fprintf(f, "</code> \xc2\xb7 %s sign-test intervals on paired changes \xc2\xb7 ", conf);
 	fputs(l->null_arm >= 0 ? "noise floor from the null arm" :
 	      "no null arm: noise 0, strict", f);
 	fputs(" \xc2\xb7 protocol <code>", f);
@@ -511,7 +511,7 @@ static void header(FILE *f, const struct pab_experiment *e,
 		}
 	}
 	fputs("</p>\n<p class=\"disp\" id=\"disposition\">", f);
-	line = pab_disposition_line(&d);
+	line = pab_disposition_line(d);
 	esc(f, line);
 	free(line);
 	fputs("</p>\n</header>\n", f);
@@ -551,19 +551,6 @@ static void header(FILE *f, const struct pab_experiment *e,
 		fputs("</code></td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
-}
-
-/* The cell of (row, arm, metric), or NULL. */
-static const struct pab_ledger_cell *cell_of(const struct pab_ledger *l, size_t row,
-					     size_t arm, size_t m)
-{
-	size_t c;
-
-	for (c = 0; c < l->n_cells; c++)
-		if (l->cells[c].row == row && l->cells[c].arm == arm &&
-		    (size_t)l->cells[c].metric == m)
-			return &l->cells[c];
-	return NULL;
 }
 
 /* Every row × head arm × judged metric in one table: the overview. */
@@ -610,7 +597,7 @@ static void summary(FILE *f, const struct pab_experiment *e,
 
 			if (!judged[m])
 				continue;
-			c = cell_of(l, lr->row, lr->arm, m);
+			c = pab_ledger_find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
 			if (!c || c->res.verdict == PAB_NOT_MEASURED) {
 				fputs("<td class=\"nm\">not measured</td>", f);
 				continue;
@@ -637,10 +624,12 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l, const struct pab_ledger_row *lr)
 {
 	size_t c;
+	char conf[16];
 
-	fputs("<div class=\"scroll\"><table><tr><th>metric</th><th>base median</th>"
-	      "<th>head median</th><th>change [95% interval]</th><th>coverage</th><th>noise</th>"
-	      "<th>allowance</th><th>fail above</th><th>verdict</th><th>reason</th></tr>\n", f);
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	fprintf(f, "<div class=\"scroll\"><table><tr><th>metric</th><th>base median</th>"
+		"<th>head median</th><th>change [%s interval]</th><th>coverage</th><th>noise</th>"
+		"<th>allowance</th><th>fail above</th><th>verdict</th><th>reason</th></tr>\n", conf);
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
 		const struct pab_cell_result *r = &cell->res;
@@ -689,7 +678,9 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 	const struct pab_row *row = &e->rows[ri];
 	int measured[PAB_M_COUNT] = { 0 };
 	size_t i, a, r, m;
+	char conf[16];
 
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
 	fprintf(f, "<section id=\"row%zu\">\n<h2>", ri);
 	esc(f, row->name);
 	fprintf(f, "%s ", row->control ? " (control)" : "");
@@ -717,8 +708,9 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 		badge(f, lr->verdict);
 		fputs("</h3>\n", f);
 		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "<p>only %zu paired reps: no 95%% interval exists below %d; the "
-				"dashed lines are ranges, not intervals</p>\n", lr->n, PAB_MIN_N_95);
+			fprintf(f, "<p>only %zu paired reps: no %s interval exists below %d; the "
+				"dashed lines are ranges, not intervals</p>\n", lr->n, conf,
+				PAB_MIN_N_95);
 		fputs("<div class=\"scroll\">", f);
 		forest_plot(f, e, l, lr);
 		fputs("</div>\n", f);
@@ -753,6 +745,7 @@ void pab_report_html(FILE *f, const struct pab_experiment *e,
 		     const struct pab_ledger *l)
 {
 	size_t ri, i;
+	char conf[16];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -765,13 +758,14 @@ void pab_report_html(FILE *f, const struct pab_experiment *e,
 	fputs("</style>\n</head>\n<body>\n", f);
 	header(f, e, l);
 	summary(f, e, l);
-	fputs("<p class=\"meta\">Forest plots: the dot is the median paired change, the bar its "
-	      "95% sign-test interval (dashed: fewer than 6 reps, a range, not an interval), "
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	fprintf(f, "<p class=\"meta\">Forest plots: the dot is the median paired change, the bar its "
+	      "%s sign-test interval (dashed: fewer than 6 reps, a range, not an interval), "
 	      "on a log scale of the factor by which head is worse (\xc3\x97, right) or better "
 	      "(\xc3\xb7, left) than base, so small changes stay visible beside large ones; "
 	      "grey band: the null arm's noise \xc2\xb1noise; green band: the allowance, 0 to "
 	      "+allowance \xe2\x80\x94 PASS when the whole bar ends inside it; red dashes: the "
-	      "FAIL threshold when it differs (FAIL when the whole bar lies beyond it).</p>\n", f);
+	      "FAIL threshold when it differs (FAIL when the whole bar lies beyond it).</p>\n", conf);
 	for (ri = 0; ri < e->n_rows; ri++) {
 		int judged = 0;
 

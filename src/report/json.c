@@ -62,7 +62,7 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l)
 {
 	cJSON *root = cJSON_CreateObject(), *rows, *disp;
-	struct pab_disposition d;
+	const struct pab_disposition *d = &l->disposition;
 	size_t i, c;
 	char *text;
 
@@ -71,7 +71,7 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 	cJSON_AddStringToObject(root, "schema", "perfab-ledger/1");
 	cJSON_AddStringToObject(root, "format", "perfab-ledger/1");
 	cJSON_AddStringToObject(root, "rules", pab_rules_name(l->rules));
-	cJSON_AddNumberToObject(root, "confidence", 0.95);
+	cJSON_AddNumberToObject(root, "confidence", l->conf);
 	cJSON_AddStringToObject(root, "base", e->arms[l->base].name);
 	cJSON_AddBoolToObject(root, "null_arm", l->null_arm >= 0);
 	cJSON_AddBoolToObject(root, "fail_unguarded",
@@ -89,17 +89,16 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 		cJSON_AddNumberToObject(fl, "count", l->floor_count);
 	}
 	cJSON_AddStringToObject(root, "overall", pab_verdict_name(l->overall));
-	pab_ledger_disposition(e, l, &d);
 	disp = cJSON_AddObjectToObject(root, "disposition");
-	cJSON_AddStringToObject(disp, "kind", d.name);
-	cJSON_AddStringToObject(disp, "evidence", d.evidence);
-	cJSON_AddStringToObject(disp, "action", d.action);
-	cJSON_AddNumberToObject(disp, "cells", (double)(d.cells - d.not_measured));
-	cJSON_AddNumberToObject(disp, "pass", (double)d.pass);
-	cJSON_AddNumberToObject(disp, "inconclusive", (double)d.inconclusive);
-	cJSON_AddNumberToObject(disp, "fail", (double)d.fail);
-	cJSON_AddNumberToObject(disp, "not_measured", (double)d.not_measured);
-	cJSON_AddNumberToObject(disp, "gains", (double)d.gains);
+	cJSON_AddStringToObject(disp, "kind", d->name);
+	cJSON_AddStringToObject(disp, "evidence", d->evidence);
+	cJSON_AddStringToObject(disp, "action", d->action);
+	cJSON_AddNumberToObject(disp, "cells", (double)(d->cells - d->not_measured));
+	cJSON_AddNumberToObject(disp, "pass", (double)d->pass);
+	cJSON_AddNumberToObject(disp, "inconclusive", (double)d->inconclusive);
+	cJSON_AddNumberToObject(disp, "fail", (double)d->fail);
+	cJSON_AddNumberToObject(disp, "not_measured", (double)d->not_measured);
+	cJSON_AddNumberToObject(disp, "gains", (double)d->gains);
 	rows = cJSON_AddArrayToObject(root, "rows");
 	for (i = 0; i < l->n_rows; i++) {
 		const struct pab_ledger_row *lr = &l->rows[i];

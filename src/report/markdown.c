@@ -58,19 +58,6 @@ static const char *md_mark(enum pab_verdict v)
 	return "";
 }
 
-static const struct pab_ledger_cell *find_cell(const struct pab_ledger *l,
-					       size_t row, size_t arm,
-					       enum pab_metric_id m)
-{
-	size_t c;
-
-	for (c = 0; c < l->n_cells; c++)
-		if (l->cells[c].row == row && l->cells[c].arm == arm &&
-		    l->cells[c].metric == m)
-			return &l->cells[c];
-	return NULL;
-}
-
 /*
  * Markdown for a pull-request comment or a GitHub step summary: the
  * verdict and what to do in the heading, one compact table, the full
@@ -79,23 +66,23 @@ static const struct pab_ledger_cell *find_cell(const struct pab_ledger *l,
 void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 			   const struct pab_ledger *l)
 {
-	struct pab_disposition d;
+	const struct pab_disposition *d = &l->disposition;
 	size_t i, c, m, n_fail = 0, n_inc = 0;
 	int judged[PAB_M_COUNT] = { 0 }, mixed = pab_ledger_mixed_cpus(e);
-	char *line;
+	char *line, conf[16];
 
-	pab_ledger_disposition(e, l, &d);
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
 	for (c = 0; c < l->n_cells; c++)
 		judged[l->cells[c].metric] = 1;
 	for (i = 0; i < l->n_rows; i++) {
 		n_fail += l->rows[i].verdict == PAB_FAIL;
 		n_inc += l->rows[i].verdict == PAB_INCONCLUSIVE;
 	}
-	fprintf(f, "### perfab: %s \u2014 %s\n\n", md_badge(l->overall), d.action);
+	fprintf(f, "### perfab: %s \u2014 %s\n\n", md_badge(l->overall), d->action);
 	fprintf(f, "%zu row%s judged: %zu FAIL, %zu INCONCLUSIVE, %zu PASS. "
-		"Rules `%s`; 95%% sign-test intervals of paired changes; %s.",
+		"Rules `%s`; %s sign-test intervals of paired changes; %s.",
 		l->n_rows, l->n_rows == 1 ? "" : "s", n_fail, n_inc,
-		l->n_rows - n_fail - n_inc, pab_rules_name(l->rules),
+		l->n_rows - n_fail - n_inc, pab_rules_name(l->rules), conf,
 		l->null_arm >= 0 ? "noise floor from the null arm" : "no null arm: noise 0, strict");
 	line = pab_report_pool_note(e);
 	if (line)
@@ -128,7 +115,7 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 
 			if (!judged[m])
 				continue;
-			cell = find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
+			cell = pab_ledger_find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
 			if (!cell || cell->res.verdict == PAB_NOT_MEASURED) {
 				fprintf(f, " \u2014 |");
 				continue;
@@ -168,10 +155,10 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 			fputs("\n\n", f);
 		}
 		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "Only %zu paired reps: no 95%% interval exists below %d.\n\n",
-				lr->n, PAB_MIN_N_95);
-		fprintf(f, "| metric | base \u2192 head (medians) | change [95%% interval] | coverage | noise | allowance | verdict | reason |\n"
-			   "|---|---|---|--:|--:|--:|---|---|\n");
+			fprintf(f, "Only %zu paired reps: no %s interval exists below %d.\n\n",
+				lr->n, conf, PAB_MIN_N_95);
+		fprintf(f, "| metric | base \u2192 head (medians) | change [%s interval] | coverage | noise | allowance | verdict | reason |\n"
+			   "|---|---|---|--:|--:|--:|---|---|\n", conf);
 		for (c = 0; c < l->n_cells; c++) {
 			const struct pab_ledger_cell *cell = &l->cells[c];
 			const struct pab_cell_result *r = &cell->res;
@@ -205,7 +192,7 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 		fputc('\n', f);
 	}
 	fprintf(f, "</details>\n\n");
-	line = pab_disposition_line(&d);
+	line = pab_disposition_line(d);
 	/* "disposition:" -> "**Disposition:**" for the comment. */
 	fprintf(f, "**Disposition:** %s\n", line + strlen("disposition: "));
 	free(line);

@@ -101,5 +101,6 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 	ctx.rep_seconds = pab_ledger_rep_seconds(e, c->row);
 	ctx.control = lr->control;
 	ctx.margin = e->equivalence_margin;
+	ctx.conf = l->conf;
 	pab_fmt_reason(buf, len, &c->res, &ctx);
 }

@@ -65,12 +65,14 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 			   const struct pab_text_opts *to)
 {
 	int mixed = pab_ledger_mixed_cpus(e);
-	struct pab_disposition d;
+	const struct pab_disposition *d = &l->disposition;
 	size_t i, c;
-	char *line;
+	char *line, conf[16], change_head[48];
 
-	fprintf(f, "perfab ledger · rules %s · 95%% sign-test intervals of paired changes\n",
-		pab_rules_name(l->rules));
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	snprintf(change_head, sizeof(change_head), "change [%s interval]", conf);
+	fprintf(f, "perfab ledger · rules %s · %s sign-test intervals of paired changes\n",
+		pab_rules_name(l->rules), conf);
 	if (l->null_arm < 0 && l->rules == PAB_RULES_PERFAB2)
 		fprintf(f, "no null arm: FAIL is unguarded (head vs base alone)\n");
 	else if (l->null_arm < 0)
@@ -120,10 +122,10 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 				     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
 		}
 		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "  only %zu paired reps: no 95%% interval exists below %d, "
-				"so no PASS or FAIL\n", lr->n, PAB_MIN_N_95);
+			fprintf(f, "  only %zu paired reps: no %s interval exists below %d, "
+				"so no PASS or FAIL\n", lr->n, conf, PAB_MIN_N_95);
 		fprintf(f, "  %-12s %-27s %-34s %s\n", "metric", "base -> head (medians)",
-			"change [95% interval]", to->wide ?
+			change_head, to->wide ?
 			"verdict       noise   tol  allow  coverage" : "verdict");
 		for (c = 0; c < l->n_cells; c++) {
 			const struct pab_ledger_cell *cell = &l->cells[c];
@@ -165,8 +167,7 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 	fprintf(f, "\noverall: ");
 	print_verdict(f, l->overall, to->color, 0);
 	fputc('\n', f);
-	pab_ledger_disposition(e, l, &d);
-	line = pab_disposition_line(&d);
+	line = pab_disposition_line(d);
 	print_folded(f, 0, 2, line);
 	free(line);
 }
