@@ -35,8 +35,7 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 	const cJSON *v;
 
 	memset(o, 0, sizeof(*o));
-	if (pab_rules_parse(e->rules, &o->rules))
-		o->rules = PAB_RULES_DEFAULT;
+	o->rules = e->rules;
 	o->conf = 0.95;
 	for (i = 0; i < PAB_M_COUNT; i++)
 		o->judged[i] = cJSON_IsArray(metrics) ? 0 : pab_metrics[i].judged;

@@ -137,11 +137,10 @@ static void copy_settings(struct pab_experiment *dst,
 	free(dst->schema);
 	free(dst->perfab_version);
 	free(dst->protocol);
-	free(dst->rules);
 	dst->schema = xstrdup(src->schema);
 	dst->perfab_version = xstrdup(src->perfab_version);
 	dst->protocol = xstrdup(src->protocol);
-	dst->rules = xstrdup(src->rules);
+	dst->rules = src->rules;
 	dst->complete = src->complete;
 	dst->seed = src->seed;
 	dst->host = src->host ? cJSON_Duplicate(src->host, 1) : NULL;
@@ -345,8 +344,9 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 				 run_number(b->run, "scale", 1), lb);
 		return -1;
 	}
-	if (strcmp(a->rules, b->rules)) {
-		*why = xasprintf("rules differ: %s in '%s', %s in '%s'", a->rules, la, b->rules, lb);
+	if (a->rules != b->rules) {
+		*why = xasprintf("rules differ: %s in '%s', %s in '%s'", pab_rules_name(a->rules),
+				 la, pab_rules_name(b->rules), lb);
 		return -1;
 	}
 	for (m = 0; m < PAB_M_COUNT; m++)
