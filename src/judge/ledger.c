@@ -105,13 +105,6 @@ static void column(const struct pab_row *row, size_t arm,
 		out[r] = row->reps[r].result[arm].m[m];
 }
 
-static double median_or_nan(const double *x, size_t n)
-{
-	double m;
-
-	return pab_median(x, n, &m) ? NAN : m;
-}
-
 /* Memory credit for (row, head arm); sets floor fields on lr. */
 static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 			 double conf, struct pab_ledger_row *lr, double *bufs)
@@ -121,11 +114,11 @@ static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 	double bmed, hmed, lowest;
 
 	column(row, base, PAB_M_RSS_FLOOR, b);
-	lr->rss_floor = median_or_nan(b, row->n_reps);
+	lr->rss_floor = pab_metric_aggregate(PAB_M_RSS_FLOOR, b, row->n_reps);
 	column(row, base, PAB_M_PEAK_RSS, b);
 	column(row, arm, PAB_M_PEAK_RSS, h);
-	bmed = median_or_nan(b, row->n_reps);
-	hmed = median_or_nan(h, row->n_reps);
+	bmed = pab_metric_aggregate(PAB_M_PEAK_RSS, b, row->n_reps);
+	hmed = pab_metric_aggregate(PAB_M_PEAK_RSS, h, row->n_reps);
 	if (!isfinite(lr->rss_floor) || !isfinite(bmed) || !isfinite(hmed))
 		return 0;
 	lowest = bmed < hmed ? bmed : hmed;
@@ -161,9 +154,9 @@ static void cell_input(const struct pab_experiment *e,
 	in->control = lr->control;
 	in->saved_pct = lr->saved_pct;
 	in->tolerance_pct = e->tolerance[m];
-	if (!strcmp(pab_metrics[m].unit, "bytes"))
+	if (pab_metrics[m].kind == PAB_KIND_BYTES)
 		in->floor_abs = o->floor_bytes;
-	else if (!strcmp(pab_metrics[m].unit, "count"))
+	else if (pab_metrics[m].kind == PAB_KIND_COUNT)
 		in->floor_abs = o->floor_count;
 	in->equivalence_margin_pct = e->equivalence_margin;
 	in->conf = o->conf;
@@ -352,11 +345,6 @@ enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row)
 /* ------------------------------------------------------------------ */
 /* Disposition (the seed's incremental-improvement table)             */
 
-static int is_cpu_metric(enum pab_metric_id m)
-{
-	return m == PAB_M_THROUGHPUT || m == PAB_M_CPU;
-}
-
 const struct pab_ledger_row *pab_ledger_cell_row(const struct pab_ledger *l,
 						const struct pab_ledger_cell *c)
 {
@@ -373,7 +361,7 @@ int pab_ledger_cell_is_gain(const struct pab_ledger *l,
 {
 	const struct pab_cell_result *r = &c->res;
 
-	return is_cpu_metric(c->metric) && !pab_ledger_cell_row(l, c)->control &&
+	return pab_metrics[c->metric].target && !pab_ledger_cell_row(l, c)->control &&
 	       r->verdict == PAB_PASS && r->change.exists && r->change.hi < 0 &&
 	       r->beyond_noise;
 }
@@ -432,14 +420,14 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 			break;
 		case PAB_FAIL:
 			d->fail++;
-			if (is_cpu_metric(c->metric))
+			if (pab_metrics[c->metric].target)
 				cpu_fail++;
 			else
 				other_fail++;
 			break;
 		case PAB_INCONCLUSIVE:
 			d->inconclusive++;
-			if (is_cpu_metric(c->metric) || control)
+			if (pab_metrics[c->metric].target || control)
 				wide++;
 			else
 				limited++;
@@ -516,7 +504,8 @@ double pab_ledger_rep_seconds(const struct pab_experiment *e, size_t ri)
 
 	for (a = 0; a < e->n_arms; a++) {
 		column(row, a, PAB_M_WALL, xs);
-		if (pab_median(xs, row->n_reps, &med) || !isfinite(med)) {
+		med = pab_metric_aggregate(PAB_M_WALL, xs, row->n_reps);
+		if (!isfinite(med)) {
 			sum = NAN;
 			break;
 		}

@@ -323,18 +323,8 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 /* v in the metric's display unit; *unit names it. */
 static double display(enum pab_metric_id m, double v, const char **unit)
 {
-	const char *u = pab_metrics[m].unit;
-
-	if (!strcmp(u, "bytes")) {
-		*unit = "MiB";
-		return v / 1048576.0;
-	}
-	if (!strcmp(u, "ns")) {
-		*unit = "\xc2\xb5s";
-		return v / 1000.0;
-	}
-	*unit = u;
-	return v;
+	*unit = pab_metrics[m].plot_unit;
+	return v / pab_metrics[m].plot_div;
 }
 
 /* A trace tick with an SI prefix: "1.50 M", "320 k", "0.25". */
