@@ -280,6 +280,43 @@ int pab_pool_check_input(const struct pab_experiment *e, const char *label,
 }
 
 /* Everything but rows: host, protocol, arms, settings. */
+/* Arm i of two inputs (labels la, lb): name, revision, executable,
+ * command and environment. Returns 0 or -1 with *why. */
+static int same_arm(const struct pab_arm *x, const char *la, const struct pab_arm *y,
+		    const char *lb, size_t i, char **why)
+{
+	if (strcmp(x->name, y->name)) {
+		*why = xasprintf("arms differ: arm %zu is '%s' in '%s' and '%s' in '%s' "
+				 "(names and order must match)", i + 1, x->name, la,
+				 y->name, lb);
+		return -1;
+	}
+	if (!str_eq(x->revision, y->revision)) {
+		*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'",
+				 x->name, pab_term_safe(or_none(x->revision)), la,
+				 pab_term_safe(or_none(y->revision)), lb);
+		return -1;
+	}
+	if (!str_eq(x->sha256, y->sha256)) {
+		*why = xasprintf("arm '%s': executable differs: sha256 %s in '%s', %s in '%s'",
+				 x->name, or_none(x->sha256), la, or_none(y->sha256), lb);
+		return -1;
+	}
+	/* The digest identifies the executable wherever it was checked
+	 * out; without one, its path has to. */
+	if (!argv_eq(x->argv, x->argc, y->argv, y->argc, x->sha256 ? 1 : 0)) {
+		*why = xasprintf("arm '%s': command differs between '%s' and '%s'",
+				 x->name, la, lb);
+		return -1;
+	}
+	if (!kv_eq(x->env, x->n_env, y->env, y->n_env)) {
+		*why = xasprintf("arm '%s': environment additions differ between '%s' and '%s'",
+				 x->name, la, lb);
+		return -1;
+	}
+	return 0;
+}
+
 static int same_experiment(const struct pab_experiment *a, const char *la,
 			   const struct pab_experiment *b, const char *lb,
 			   char **why)
@@ -305,39 +342,9 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 				 lb, b->n_arms);
 		return -1;
 	}
-	for (i = 0; i < a->n_arms; i++) {
-		const struct pab_arm *x = &a->arms[i], *y = &b->arms[i];
-
-		if (strcmp(x->name, y->name)) {
-			*why = xasprintf("arms differ: arm %zu is '%s' in '%s' and '%s' in '%s' "
-					 "(names and order must match)", i + 1, x->name, la,
-					 y->name, lb);
+	for (i = 0; i < a->n_arms; i++)
+		if (same_arm(&a->arms[i], la, &b->arms[i], lb, i, why))
 			return -1;
-		}
-		if (!str_eq(x->revision, y->revision)) {
-			*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'",
-					 x->name, pab_term_safe(or_none(x->revision)), la,
-					 pab_term_safe(or_none(y->revision)), lb);
-			return -1;
-		}
-		if (!str_eq(x->sha256, y->sha256)) {
-			*why = xasprintf("arm '%s': executable differs: sha256 %s in '%s', %s in '%s'",
-					 x->name, or_none(x->sha256), la, or_none(y->sha256), lb);
-			return -1;
-		}
-		/* The digest identifies the executable wherever it was checked
-		 * out; without one, its path has to. */
-		if (!argv_eq(x->argv, x->argc, y->argv, y->argc, x->sha256 ? 1 : 0)) {
-			*why = xasprintf("arm '%s': command differs between '%s' and '%s'",
-					 x->name, la, lb);
-			return -1;
-		}
-		if (!kv_eq(x->env, x->n_env, y->env, y->n_env)) {
-			*why = xasprintf("arm '%s': environment additions differ between '%s' and '%s'",
-					 x->name, la, lb);
-			return -1;
-		}
-	}
 	if (run_number(a->run, "scale", 1) != run_number(b->run, "scale", 1)) {
 		*why = xasprintf("workload scale differs: %g in '%s', %g in '%s'",
 				 run_number(a->run, "scale", 1), la,

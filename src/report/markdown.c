@@ -163,10 +163,8 @@ static void md_detail_cell(FILE *f, const struct pab_experiment *e,
 	fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s",
 		pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
 		r->noise, r->allowance, md_badge(r->verdict));
-	if (r->verdict == PAB_PASS)
-		fprintf(f, " by %s", pab_decider_name(r->pass_decider));
-	else if (r->verdict == PAB_FAIL)
-		fprintf(f, " by %s", pab_decider_name(r->fail_decider));
+	if (pab_report_decided_by(r))
+		fprintf(f, " by %s", pab_report_decided_by(r));
 	if (lr->control)
 		fprintf(f, "; unchanged: %s", pab_report_equivalence_name(r->equivalence));
 	pab_report_cell_reason(e, l, cell, why, sizeof(why));

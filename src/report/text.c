@@ -112,10 +112,8 @@ static void text_cell(FILE *f, const struct pab_experiment *e,
 		print_verdict(f, r->verdict, to->color, 12);
 		fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
 			r->tolerance, r->allowance, r->change.coverage * 100);
-		if (r->verdict == PAB_PASS)
-			fprintf(f, "  by %s", pab_decider_name(r->pass_decider));
-		else if (r->verdict == PAB_FAIL)
-			fprintf(f, "  by %s", pab_decider_name(r->fail_decider));
+		if (pab_report_decided_by(r))
+			fprintf(f, "  by %s", pab_report_decided_by(r));
 		if (lr->control)
 			fprintf(f, " · unchanged: %s", pab_report_equivalence_name(r->equivalence));
 	} else {
