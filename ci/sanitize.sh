@@ -8,9 +8,10 @@
 #     detect_leaks=1): perfab, its unit tests and its CLI tests, forking
 #     and ptracing children as usual;
 #  2. valgrind memcheck (--leak-check=full) of the core unit tests
-#     (test_stats, test_cli_units, test_workloads_suite) and of perfab
-#     itself: a small `perfab run` (ptrace works under valgrind), `ledger`,
-#     `gate`, and the bad-input exits of `ledger` and `run --config`.
+#     (test_stats, test_cli_units, test_workloads_suite, test_ledger) and
+#     of perfab itself: a small `perfab run` (ptrace works under
+#     valgrind), `ledger`, `gate`, and the bad-input exits of `ledger` and
+#     `run --config`.
 #
 # The workload programs (perfab-alloc, perfab-spin) are built with UBSan
 # only: ASan's allocator, quarantine and shadow memory change exactly the
@@ -127,7 +128,7 @@ else
 		mkdir -p "$plain"
 		[ -f "$plain/Makefile" ] || (cd "$plain" && "$top/configure" -q CFLAGS="-O1 -g")
 	fi
-	unit="tests/test_stats tests/test_cli_units tests/test_workloads_suite"
+	unit="tests/test_stats tests/test_cli_units tests/test_workloads_suite tests/unit/test_ledger"
 	# shellcheck disable=SC2086
 	make -C "$plain" -j"$jobs" -k all $unit >"$out/plain-build.log" 2>&1 || true
 	vlog=$out/valgrind

@@ -144,34 +144,34 @@ static void step_summary(const struct pab_experiment *e,
 		warning("cannot write $GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
 }
 
-static int judge(int argc, char **argv, int gate)
-{
-	const char *format = "text", *controls = NULL, *rules = NULL, *metrics = NULL;
-	const char *inconclusive = "fail", *junit_inconclusive = NULL;
-	int wide = 0;
-	struct pab_strlist pos = { 0 };
-	struct pab_experiment e;
-	struct pab_ledger l;
-	struct pab_ledger_opts lo;
+/* The options of `perfab ledger` and `perfab gate`, and the artifacts. */
+struct judge_args {
+	const char *format, *controls, *rules, *metrics;
+	const char *inconclusive, *junit_inconclusive;
+	int wide;
 	enum pab_report_format fmt;
-	char *why;
-	int ret;
+	struct pab_strlist pos;
+};
+
+/* Parse and check the options (a usage error exits). */
+static void parse_judge_args(int argc, char **argv, int gate, struct judge_args *a)
+{
 	const struct pab_option ledger_opts[] = {
-		OPT_STRING('f', "format", &format, "FMT", "text (default), json, markdown, junit or html"),
-		OPT_STRING(0, "controls", &controls, "SEL", "also treat these rows as controls"),
-		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/2, perfab/1 or rule12 (default: as recorded)"),
-		OPT_STRING(0, "metrics", &metrics, "LIST", "judge only these of the run's judged metrics"),
-		OPT_FLAG('v', "wide", &wide, "text: add noise, tolerance, allowance and coverage"),
-		OPT_STRING(0, "junit-inconclusive", &junit_inconclusive, "MODE",
+		OPT_STRING('f', "format", &a->format, "FMT", "text (default), json, markdown, junit or html"),
+		OPT_STRING(0, "controls", &a->controls, "SEL", "also treat these rows as controls"),
+		OPT_STRING(0, "rules", &a->rules, "RULES", "judge with perfab/2, perfab/1 or rule12 (default: as recorded)"),
+		OPT_STRING(0, "metrics", &a->metrics, "LIST", "judge only these of the run's judged metrics"),
+		OPT_FLAG('v', "wide", &a->wide, "text: add noise, tolerance, allowance and coverage"),
+		OPT_STRING(0, "junit-inconclusive", &a->junit_inconclusive, "MODE",
 			   "junit: INCONCLUSIVE as failure (default) or skipped"),
 		OPT_END(),
 	};
 	const struct pab_option gate_opts[] = {
-		OPT_STRING(0, "inconclusive", &inconclusive, "pass|fail",
+		OPT_STRING(0, "inconclusive", &a->inconclusive, "pass|fail",
 			   "what INCONCLUSIVE exits as (default fail: exit 3)"),
-		OPT_STRING(0, "controls", &controls, "SEL", "also treat these rows as controls"),
-		OPT_STRING(0, "rules", &rules, "RULES", "judge with perfab/2, perfab/1 or rule12 (default: as recorded)"),
-		OPT_STRING(0, "metrics", &metrics, "LIST", "judge only these of the run's judged metrics"),
+		OPT_STRING(0, "controls", &a->controls, "SEL", "also treat these rows as controls"),
+		OPT_STRING(0, "rules", &a->rules, "RULES", "judge with perfab/2, perfab/1 or rule12 (default: as recorded)"),
+		OPT_STRING(0, "metrics", &a->metrics, "LIST", "judge only these of the run's judged metrics"),
 		OPT_END(),
 	};
 	const char *usage = gate ?
@@ -181,6 +181,9 @@ static int judge(int argc, char **argv, int gate)
 		"                     [--controls SEL] [--rules RULES] [--metrics LIST]\n"
 		"                     [--junit-inconclusive failure|skipped]";
 
+	memset(a, 0, sizeof(*a));
+	a->format = "text";
+	a->inconclusive = "fail";
 	pab_parse_options(argc, argv, gate ? gate_opts : ledger_opts, usage,
 			  gate ? "Exit with the overall verdict: 0 PASS, 1 FAIL, 3 INCONCLUSIVE,\n"
 				 "2 bad input, 4 refused data, 5 sanity gate. Several files are pooled\n"
@@ -190,64 +193,92 @@ static int judge(int argc, char **argv, int gate)
 				 "its interval, the noise and allowance, and PASS / FAIL / INCONCLUSIVE.\n"
 				 "Several files are pooled first (as perfab pool; refusals exit 4).\n"
 				 "With $GITHUB_STEP_SUMMARY set, the Markdown ledger is appended to it.",
-			  &pos);
-	if (!pos.n)
+			  &a->pos);
+	if (!a->pos.n)
 		pab_usage_error(NULL, usage, "no artifact given");
-	if (pab_report_format_parse(format, &fmt))
-		pab_usage_error(NULL, usage, "unknown --format '%s'", format);
-	if (strcmp(inconclusive, "pass") && strcmp(inconclusive, "fail"))
+	if (pab_report_format_parse(a->format, &a->fmt))
+		pab_usage_error(NULL, usage, "unknown --format '%s'", a->format);
+	if (strcmp(a->inconclusive, "pass") && strcmp(a->inconclusive, "fail"))
 		pab_usage_error(NULL, usage, "--inconclusive takes pass or fail, not '%s'",
-				inconclusive);
-	if (junit_inconclusive && strcmp(junit_inconclusive, "failure") &&
-	    strcmp(junit_inconclusive, "skipped"))
+				a->inconclusive);
+	if (a->junit_inconclusive && strcmp(a->junit_inconclusive, "failure") &&
+	    strcmp(a->junit_inconclusive, "skipped"))
 		pab_usage_error(NULL, usage, "--junit-inconclusive takes failure or skipped, not '%s'",
-				junit_inconclusive);
-	if (junit_inconclusive && fmt != PAB_REPORT_JUNIT)
+				a->junit_inconclusive);
+	if (a->junit_inconclusive && a->fmt != PAB_REPORT_JUNIT)
 		pab_usage_error(NULL, usage, "--junit-inconclusive applies to --format junit only");
-	ret = load_judgeable(pos.v, pos.n, &e);
+}
+
+/* The ledger options for e from the command line (bad ones exit). */
+static void ledger_opts_of(const struct pab_experiment *e, const struct judge_args *a,
+			   struct pab_ledger_opts *lo)
+{
+	char *why;
+
+	pab_ledger_opts_init(lo, e);
+	lo->controls = a->controls;
+	if (a->rules && pab_rules_parse(a->rules, &lo->rules))
+		die(PAB_EXIT_USAGE, "--rules '%s': use perfab/2, perfab/1 or rule12", a->rules);
+	if (a->metrics && pab_ledger_opts_narrow(lo, a->metrics, &why))
+		die(PAB_EXIT_USAGE, "--metrics '%s': %s", a->metrics, why);
+	if (lo->narrowed)
+		fprintf(stderr, "perfab: the verdict covers only %s (--metrics); the run judged more\n",
+			a->metrics);
+}
+
+/* Print the judged ledger l of e as asked (gate: the verdict word). */
+static void print_judged(const struct pab_experiment *e, const struct pab_ledger *l,
+			 const struct judge_args *a, int gate)
+{
+	if (gate) {
+		fprintf(stdout, "%s\n", pab_verdict_name(l->overall));
+	} else if (a->fmt == PAB_REPORT_TEXT) {
+		struct pab_text_opts to = { a->wide, use_color(STDOUT_FILENO) };
+
+		pab_report_print_text(stdout, e, l, &to);
+	} else if (a->fmt == PAB_REPORT_JUNIT) {
+		pab_report_junit(stdout, e, l, a->junit_inconclusive &&
+				 !strcmp(a->junit_inconclusive, "skipped"));
+	} else {
+		pab_report_print(stdout, e, l, a->fmt);
+	}
+}
+
+static int judge(int argc, char **argv, int gate)
+{
+	struct judge_args a;
+	struct pab_experiment e;
+	struct pab_ledger l;
+	struct pab_ledger_opts lo;
+	char *why;
+	int ret;
+
+	parse_judge_args(argc, argv, gate, &a);
+	ret = load_judgeable(a.pos.v, a.pos.n, &e);
 	if (ret) {
-		pab_strlist_release(&pos);
+		pab_strlist_release(&a.pos);
 		return ret;
 	}
-	pab_ledger_opts_init(&lo, &e);
-	lo.controls = controls;
-	if (rules && pab_rules_parse(rules, &lo.rules))
-		die(PAB_EXIT_USAGE, "--rules '%s': use perfab/2, perfab/1 or rule12", rules);
-	if (metrics && pab_ledger_opts_narrow(&lo, metrics, &why))
-		die(PAB_EXIT_USAGE, "--metrics '%s': %s", metrics, why);
-	if (lo.narrowed)
-		fprintf(stderr, "perfab: the verdict covers only %s (--metrics); the run judged more\n",
-			metrics);
+	ledger_opts_of(&e, &a, &lo);
 	if (pab_ledger_build(&e, &lo, &l, &why)) {
-		fprintf(stderr, "perfab: no verdict: '%s'%s: %s\n", pos.v[0],
-			pos.n > 1 ? " and the others pooled with it" : "", why);
+		fprintf(stderr, "perfab: no verdict: '%s'%s: %s\n", a.pos.v[0],
+			a.pos.n > 1 ? " and the others pooled with it" : "", why);
 		free(why);
 		pab_experiment_release(&e);
-		pab_strlist_release(&pos);
+		pab_strlist_release(&a.pos);
 		return PAB_EXIT_REFUSED;
 	}
 	if (l.rules == PAB_RULES_RULE12 && l.null_arm < 0)
 		warning("rule12 without a null arm judges against a noise of 0: on a 24-cell run "
 			"its familywise false-FAIL rate measured 21-39%%");
-	if (gate)
-		fprintf(stdout, "%s\n", pab_verdict_name(l.overall));
-	else if (fmt == PAB_REPORT_TEXT) {
-		struct pab_text_opts to = { wide, use_color(STDOUT_FILENO) };
-
-		pab_report_print_text(stdout, &e, &l, &to);
-	} else if (fmt == PAB_REPORT_JUNIT) {
-		pab_report_junit(stdout, &e, &l, junit_inconclusive &&
-				 !strcmp(junit_inconclusive, "skipped"));
-	} else {
-		pab_report_print(stdout, &e, &l, fmt);
-	}
+	print_judged(&e, &l, &a, gate);
 	step_summary(&e, &l);
 	ret = pab_verdict_exit_code(l.overall);
-	if (gate && l.overall == PAB_INCONCLUSIVE && !strcmp(inconclusive, "pass"))
+	if (gate && l.overall == PAB_INCONCLUSIVE && !strcmp(a.inconclusive, "pass"))
 		ret = PAB_EXIT_PASS;
 	pab_ledger_release(&l);
 	pab_experiment_release(&e);
-	pab_strlist_release(&pos);
+	pab_strlist_release(&a.pos);
 	return ret;
 }
 

@@ -8,21 +8,12 @@
  *   perfab memgate record RUN... -o FILE [--arm NAME]
  *   perfab memgate check  RUN... --baseline FILE [--tolerance PCT] [--arm NAME]
  *
- * Per scenario (row), each run contributes the median over its reps of the
- * arm's peak_rss; the gate takes the minimum over runs (noise only ever
- * adds memory, so the minimum of N runs is the steadiest estimate; 8 runs
- * expected, fewer warns) and fails when it exceeds baseline × (1 + PCT%).
- * A run that measured only some of the baseline's scenarios (a filtered
- * run) is refused with its own exit code: the baseline's figures describe
- * the full battery. The high-water table lists every run's peak per
- * scenario, in run order, with the ones above the limit marked, so the
- * scenario whose line first jumps is the one to look at.
- *
- * Baseline format ("perfab-memgate/1"):
- *   { "schema": "perfab-memgate/1", "metric": "peak_rss", "arm": "head",
- *     "runs": 8, "cpu_model": "...", "perfab_version": "...",
- *     "scenarios": { "ROW": BYTES, ... } }
- * Only schema and scenarios are required.
+ * The gate's rules (the median peak per run, the minimum over runs, the
+ * coverage of the baseline, the verdict per scenario) are judge/memgate.h's;
+ * this file loads the runs and the baseline, prints the high-water table
+ * and maps what it finds to the exit codes: every run's peak per scenario,
+ * in run order, with the ones above the limit marked, so the scenario
+ * whose line first jumps is the one to look at.
  */
 #include "config.h"
 
@@ -35,76 +26,24 @@
 
 #include "model/artifact.h"
 #include "builtin.h"
+#include "judge/memgate.h"
 #include "probe/hostinfo.h"
 #include "options.h"
 #include "util.h"
 
-#define MEMGATE_SCHEMA "perfab-memgate/1"
-#define MEMGATE_RUNS_EXPECTED 8
 #define MIB 1048576.0
-
-/* Every run's peak per scenario, scenarios in first-seen order. */
-struct gate_table {
-	char **scenario;
-	size_t n, alloc;
-	size_t n_runs;
-	double *peak;        /* n × n_runs, row-major by scenario; NaN = no value */
-	unsigned char *ran;  /* same shape: 1 when the run has that row */
-};
-
-static double *cell(struct gate_table *t, size_t s, size_t r)
-{
-	return &t->peak[s * t->n_runs + r];
-}
-
-static int scenario_index(const struct gate_table *t, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->scenario[i], name))
-			return (int)i;
-	return -1;
-}
-
-static void table_release(struct gate_table *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		free(t->scenario[i]);
-	free(t->scenario);
-	free(t->peak);
-	free(t->ran);
-	memset(t, 0, sizeof(*t));
-}
-
-/* Median peak_rss of arm over row's reps, NaN when never measured. */
-static double row_peak(const struct pab_row *row, size_t arm)
-{
-	double *v = xcalloc(row->n_reps + 1, sizeof(*v)), med = NAN;
-	size_t r;
-
-	for (r = 0; r < row->n_reps; r++)
-		v[r] = row->reps[r].result[arm].m[PAB_M_PEAK_RSS];
-	if (pab_median(v, row->n_reps, &med))
-		med = NAN;
-	free(v);
-	return med;
-}
 
 /*
  * Load the runs and fill t. Returns 0, or the exit code after saying why
  * on stderr. *arm_used gets the arm name (static or from arm_opt).
  */
 static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
-		     struct gate_table *t, const char **arm_used,
+		     struct pab_memgate_table *t, const char **arm_used,
 		     char **cpu_model)
 {
-	size_t i, r;
+	size_t i;
 
-	memset(t, 0, sizeof(*t));
-	t->n_runs = runs->n;
+	pab_memgate_table_init(t, runs->n);
 	*cpu_model = NULL;
 	for (i = 0; i < runs->n; i++) {
 		struct pab_experiment e;
@@ -153,66 +92,30 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 			*arm_used = arm_name;
 		if (!*cpu_model && pab_host_cpu_model(e.host))
 			*cpu_model = xstrdup(pab_host_cpu_model(e.host));
-		for (r = 0; r < e.n_rows; r++) {
-			int s = scenario_index(t, e.rows[r].name);
-
-			if (s < 0) {
-				size_t k;
-
-				ALLOC_GROW(t->scenario, t->n + 1, t->alloc);
-				t->scenario[t->n] = xstrdup(e.rows[r].name);
-				t->peak = xrealloc(t->peak, (t->n + 1) * t->n_runs * sizeof(*t->peak));
-				t->ran = xrealloc(t->ran, (t->n + 1) * t->n_runs * sizeof(*t->ran));
-				for (k = 0; k < t->n_runs; k++) {
-					t->peak[t->n * t->n_runs + k] = NAN;
-					t->ran[t->n * t->n_runs + k] = 0;
-				}
-				s = (int)t->n++;
-			}
-			*cell(t, (size_t)s, i) = row_peak(&e.rows[r], (size_t)arm);
-			t->ran[(size_t)s * t->n_runs + i] = 1;
-		}
+		pab_memgate_table_add_run(t, i, &e, (size_t)arm);
 		pab_experiment_release(&e);
 	}
 	return 0;
 }
 
-/* Minimum over runs of scenario s (NaN when no run measured it). */
-static double scenario_min(struct gate_table *t, size_t s)
-{
-	double m = NAN;
-	size_t r;
-
-	for (r = 0; r < t->n_runs; r++) {
-		double v = *cell(t, s, r);
-
-		if (isfinite(v) && !(v >= m))
-			m = v;
-	}
-	return m;
-}
-
 static void warn_runs(size_t n)
 {
-	if (n < MEMGATE_RUNS_EXPECTED)
+	if (n < PAB_MEMGATE_RUNS_EXPECTED)
 		warning("only %zu run%s: the memory gate expects %d (the minimum of fewer runs "
-			"sits higher and moves more)", n, n == 1 ? "" : "s", MEMGATE_RUNS_EXPECTED);
+			"sits higher and moves more)", n, n == 1 ? "" : "s", PAB_MEMGATE_RUNS_EXPECTED);
 }
 
-static void warn_spread(struct gate_table *t, double tolerance)
+static void warn_spread(const struct pab_memgate_table *t, double tolerance)
 {
-	size_t s, r;
+	size_t s;
 
 	for (s = 0; s < t->n; s++) {
-		double lo = scenario_min(t, s), hi = lo;
+		double spread = pab_memgate_spread_pct(t, s);
 
-		for (r = 0; r < t->n_runs; r++)
-			if (isfinite(*cell(t, s, r)) && *cell(t, s, r) > hi)
-				hi = *cell(t, s, r);
-		if (isfinite(lo) && lo > 0 && (hi - lo) / lo * 100 >= tolerance)
+		if (isfinite(spread) && spread >= tolerance)
 			warning("scenario '%s': runs spread %.1f%%, at least the %.1f%% tolerance: "
 				"this machine's noise is as large as what the gate allows",
-				t->scenario[s], (hi - lo) / lo * 100, tolerance);
+				t->scenario[s], spread, tolerance);
 	}
 }
 
@@ -228,8 +131,7 @@ static int memgate_record(int argc, char **argv)
 {
 	const char *out = NULL, *arm = NULL, *arm_used = NULL;
 	struct pab_strlist runs = { 0 };
-	struct gate_table t;
-	cJSON *root, *sc;
+	struct pab_memgate_table t;
 	char *text, *cpu, *why;
 	size_t s, r;
 	int ret;
@@ -251,31 +153,17 @@ static int memgate_record(int argc, char **argv)
 	ret = load_runs(&runs, arm, &t, &arm_used, &cpu);
 	if (ret)
 		goto out_release;
-	for (s = 0; s < t.n; s++)
-		for (r = 0; r < t.n_runs; r++)
-			if (!isfinite(*cell(&t, s, r))) {
-				fprintf(stderr, "perfab: error: '%s' %s scenario '%s': record a "
-					"baseline from full runs that measured every scenario\n",
-					runs.v[r], t.ran[s * t.n_runs + r] ? "has no peak_rss for" :
-					"did not run", pab_term_safe(t.scenario[s]));
-				ret = PAB_EXIT_USAGE;
-				goto out_release;
-			}
+	if (!pab_memgate_table_complete(&t, &s, &r)) {
+		fprintf(stderr, "perfab: error: '%s' %s scenario '%s': record a "
+			"baseline from full runs that measured every scenario\n",
+			runs.v[r], pab_memgate_ran(&t, s, r) ? "has no peak_rss for" :
+			"did not run", pab_term_safe(t.scenario[s]));
+		ret = PAB_EXIT_USAGE;
+		goto out_release;
+	}
 	warn_runs(t.n_runs);
 	warn_spread(&t, 5.0);
-	root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "schema", MEMGATE_SCHEMA);
-	cJSON_AddStringToObject(root, "metric", "peak_rss");
-	cJSON_AddStringToObject(root, "arm", arm_used);
-	cJSON_AddNumberToObject(root, "runs", (double)t.n_runs);
-	if (cpu)
-		cJSON_AddStringToObject(root, "cpu_model", cpu);
-	cJSON_AddStringToObject(root, "perfab_version", PACKAGE_VERSION);
-	sc = cJSON_AddObjectToObject(root, "scenarios");
-	for (s = 0; s < t.n; s++)
-		cJSON_AddNumberToObject(sc, t.scenario[s], round(scenario_min(&t, s)));
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
+	text = pab_memgate_baseline_text(&t, arm_used, cpu);
 	if (pab_write_file_atomic(out, write_text_line, text, &why)) {
 		fprintf(stderr, "perfab: error: cannot write baseline: %s\n", why);
 		free(why);
@@ -287,7 +175,7 @@ static int memgate_record(int argc, char **argv)
 	cJSON_free(text);
 out_release:
 	free(cpu);
-	table_release(&t);
+	pab_memgate_table_release(&t);
 	pab_strlist_release(&runs);
 	return ret;
 }
@@ -295,28 +183,8 @@ out_release:
 /* ------------------------------------------------------------------ */
 /* check                                                              */
 
-struct baseline {
-	char **name;
-	double *bytes;
-	size_t n;
-	char *arm, *cpu_model;
-};
-
-static void baseline_release(struct baseline *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		free(b->name[i]);
-	free(b->name);
-	free(b->bytes);
-	free(b->arm);
-	free(b->cpu_model);
-	memset(b, 0, sizeof(*b));
-}
-
 /* Load a baseline; 0 or -1 with a reason (caller frees). */
-static int baseline_load(const char *path, struct baseline *b, char **why)
+static int baseline_load(const char *path, struct pab_memgate_baseline *b, char **why)
 {
 	size_t len, i = 0;
 	char *text = read_file_max(path, 64 << 20, &len);
@@ -335,9 +203,9 @@ static int baseline_load(const char *path, struct baseline *b, char **why)
 		goto out_delete;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(root, "schema");
-	if (!cJSON_IsString(v) || strcmp(v->valuestring, MEMGATE_SCHEMA)) {
+	if (!cJSON_IsString(v) || strcmp(v->valuestring, PAB_MEMGATE_SCHEMA)) {
 		*why = xasprintf("baseline '%s': \"schema\" must be \"%s\" (write one with "
-				 "perfab memgate record)", path, MEMGATE_SCHEMA);
+				 "perfab memgate record)", path, PAB_MEMGATE_SCHEMA);
 		goto out_delete;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(root, "metric");
@@ -374,7 +242,7 @@ static int baseline_load(const char *path, struct baseline *b, char **why)
 out_delete:
 	cJSON_Delete(root);
 	if (ret)
-		baseline_release(b);
+		pab_memgate_baseline_release(b);
 	return ret;
 }
 
@@ -386,14 +254,103 @@ static void print_mib(double v, int mark)
 		printf(" %10s ", "-");
 }
 
+/*
+ * Refuse runs that cannot be gated against b (a scenario without a peak,
+ * a filtered run), saying why. Returns 0 or the exit code.
+ */
+static int check_coverage(const struct pab_strlist *runs,
+			  const struct pab_memgate_table *t,
+			  const struct pab_memgate_baseline *b, const char *arm_used)
+{
+	size_t r = 0, s = 0, n_miss;
+	char *miss;
+
+	switch (pab_memgate_coverage(t, b, &r, &s, &n_miss, &miss)) {
+	case PAB_MEMGATE_COVERED:
+		return 0;
+	case PAB_MEMGATE_NO_PEAK:
+		fprintf(stderr, "perfab: error: '%s' ran scenario '%s' but has no peak_rss "
+			"for arm '%s': nothing to gate\n", runs->v[r], pab_term_safe(b->name[s]),
+			arm_used);
+		return PAB_EXIT_USAGE;
+	case PAB_MEMGATE_FILTERED:
+		break;
+	}
+	fprintf(stderr, "perfab: refused: '%s' is a filtered run: it measured %zu of the "
+		"baseline's %zu scenarios (missing %s); the baseline describes the full "
+		"battery, so compare a filtered run only with the same filtered run on "
+		"another commit\n", runs->v[r], b->n - n_miss, b->n, miss);
+	free(miss);
+	return PAB_EXIT_FILTERED;
+}
+
+/* Warnings before the table: ungated scenarios, another CPU, few runs,
+ * a spread as large as the tolerance. */
+static void check_warnings(const struct pab_memgate_table *t,
+			   const struct pab_memgate_baseline *b, const char *cpu,
+			   double tolerance)
+{
+	size_t s;
+
+	for (s = 0; s < t->n; s++)
+		if (!pab_memgate_baseline_has(b, t->scenario[s]))
+			warning("scenario '%s' has no baseline: not gated (record a new baseline to "
+				"gate it)", pab_term_safe(t->scenario[s]));
+	if (b->cpu_model && cpu && strcmp(b->cpu_model, cpu))
+		warning("the baseline was recorded on \"%s\", these runs ran on \"%s\"",
+			b->cpu_model, cpu);
+	warn_runs(t->n_runs);
+	warn_spread(t, tolerance);
+}
+
+/* The high-water table and the verdict line; returns the exit code. */
+static int print_check(const struct pab_memgate_table *t,
+		       const struct pab_memgate_baseline *b, const char *arm_used,
+		       const char *base_path, double tolerance)
+{
+	struct pab_memgate_result *res = xcalloc(b->n ? b->n : 1, sizeof(*res));
+	size_t s, r, first, regressions = pab_memgate_judge(t, b, tolerance, res, &first);
+
+	printf("perfab memgate \xc2\xb7 peak_rss (MiB) of arm '%s' \xc2\xb7 minimum of %zu run%s vs "
+	       "'%s' \xc2\xb7 tolerance +%.1f%%\n", arm_used, t->n_runs, t->n_runs == 1 ? "" : "s",
+	       base_path, tolerance);
+	printf("high-water per scenario, runs in the order given; * = above the limit\n");
+	printf("%-28s", "scenario");
+	for (r = 0; r < t->n_runs; r++) {
+		char hdr[32];
+
+		snprintf(hdr, sizeof(hdr), "run %zu", r + 1);
+		printf(" %10s ", hdr);
+	}
+	printf(" %10s  %10s  %10s  %8s  %s\n", "min", "baseline", "limit", "change", "status");
+	for (s = 0; s < b->n; s++) {
+		size_t k = res[s].scenario;
+
+		printf("%-28s", pab_term_safe(b->name[s]));
+		for (r = 0; r < t->n_runs; r++)
+			print_mib(pab_memgate_peak(t, k, r), pab_memgate_peak(t, k, r) > res[s].limit);
+		printf(" %10.2f  %10.2f  %10.2f  %+7.1f%%  %s\n", res[s].min / MIB, b->bytes[s] / MIB,
+		       res[s].limit / MIB, res[s].change_pct, res[s].over ? "REGRESSION" : "ok");
+	}
+	free(res);
+	if (regressions) {
+		printf("first jump: '%s' (the first scenario, in order, whose minimum is above its limit)\n",
+		       pab_term_safe(b->name[first]));
+		printf("memgate: FAIL \xe2\x80\x94 %zu of %zu scenario%s above baseline +%.1f%%\n",
+		       regressions, b->n, b->n == 1 ? "" : "s", tolerance);
+		return PAB_EXIT_FAIL;
+	}
+	printf("memgate: PASS \xe2\x80\x94 every scenario within baseline +%.1f%%\n", tolerance);
+	return PAB_EXIT_PASS;
+}
+
 static int memgate_check(int argc, char **argv)
 {
 	const char *base_path = NULL, *arm = NULL, *arm_used = NULL;
 	double tolerance = 5.0;
 	struct pab_strlist runs = { 0 };
-	struct gate_table t = { 0 };
-	struct baseline b;
-	size_t s, r, regressions = 0, first = (size_t)-1;
+	struct pab_memgate_table t = { 0 };
+	struct pab_memgate_baseline b;
 	char *why, *cpu = NULL;
 	int ret;
 	const struct pab_option opts[] = {
@@ -423,101 +380,15 @@ static int memgate_check(int argc, char **argv)
 	if (!arm && b.arm)
 		arm = b.arm;
 	ret = load_runs(&runs, arm, &t, &arm_used, &cpu);
-	if (ret)
-		goto out_release;
-
-	/* A filtered run: some baseline scenario it never ran. */
-	for (r = 0; r < t.n_runs; r++) {
-		struct pab_strbuf miss = PAB_STRBUF_INIT;
-		size_t n_miss = 0;
-
-		for (s = 0; s < b.n; s++) {
-			int k = scenario_index(&t, b.name[s]);
-
-			if (k >= 0 && t.ran[(size_t)k * t.n_runs + r] &&
-			    !isfinite(*cell(&t, (size_t)k, r))) {
-				fprintf(stderr, "perfab: error: '%s' ran scenario '%s' but has no peak_rss "
-					"for arm '%s': nothing to gate\n", runs.v[r], pab_term_safe(b.name[s]),
-					arm_used);
-				pab_strbuf_release(&miss);
-				ret = PAB_EXIT_USAGE;
-				goto out_release;
-			}
-			if (k < 0 || !t.ran[(size_t)k * t.n_runs + r]) {
-				pab_strbuf_addf(&miss, "%s'%s'", n_miss ? ", " : "",
-						pab_term_safe(b.name[s]));
-				n_miss++;
-			}
-		}
-		if (n_miss) {
-			fprintf(stderr, "perfab: refused: '%s' is a filtered run: it measured %zu of the "
-				"baseline's %zu scenarios (missing %s); the baseline describes the full "
-				"battery, so compare a filtered run only with the same filtered run on "
-				"another commit\n", runs.v[r], b.n - n_miss, b.n, miss.buf);
-			pab_strbuf_release(&miss);
-			ret = PAB_EXIT_FILTERED;
-			goto out_release;
-		}
+	if (!ret)
+		ret = check_coverage(&runs, &t, &b, arm_used);
+	if (!ret) {
+		check_warnings(&t, &b, cpu, tolerance);
+		ret = print_check(&t, &b, arm_used, base_path, tolerance);
 	}
-	for (s = 0; s < t.n; s++) {
-		size_t k;
-		int known = 0;
-
-		for (k = 0; k < b.n; k++)
-			known |= !strcmp(b.name[k], t.scenario[s]);
-		if (!known)
-			warning("scenario '%s' has no baseline: not gated (record a new baseline to "
-				"gate it)", pab_term_safe(t.scenario[s]));
-	}
-	if (b.cpu_model && cpu && strcmp(b.cpu_model, cpu))
-		warning("the baseline was recorded on \"%s\", these runs ran on \"%s\"",
-			b.cpu_model, cpu);
-	warn_runs(t.n_runs);
-	warn_spread(&t, tolerance);
-
-	printf("perfab memgate \xc2\xb7 peak_rss (MiB) of arm '%s' \xc2\xb7 minimum of %zu run%s vs "
-	       "'%s' \xc2\xb7 tolerance +%.1f%%\n", arm_used, t.n_runs, t.n_runs == 1 ? "" : "s",
-	       base_path, tolerance);
-	printf("high-water per scenario, runs in the order given; * = above the limit\n");
-	printf("%-28s", "scenario");
-	for (r = 0; r < t.n_runs; r++) {
-		char hdr[32];
-
-		snprintf(hdr, sizeof(hdr), "run %zu", r + 1);
-		printf(" %10s ", hdr);
-	}
-	printf(" %10s  %10s  %10s  %8s  %s\n", "min", "baseline", "limit", "change", "status");
-	for (s = 0; s < b.n; s++) {
-		size_t k = (size_t)scenario_index(&t, b.name[s]);
-		double limit = b.bytes[s] * (1 + tolerance / 100), min = scenario_min(&t, k);
-		int over = min > limit;
-
-		printf("%-28s", pab_term_safe(b.name[s]));
-		for (r = 0; r < t.n_runs; r++)
-			print_mib(*cell(&t, k, r), *cell(&t, k, r) > limit);
-		printf(" %10.2f  %10.2f  %10.2f  %+7.1f%%  %s\n", min / MIB, b.bytes[s] / MIB,
-		       limit / MIB, (min - b.bytes[s]) / b.bytes[s] * 100,
-		       over ? "REGRESSION" : "ok");
-		if (over) {
-			regressions++;
-			if (first == (size_t)-1)
-				first = s;
-		}
-	}
-	if (regressions) {
-		printf("first jump: '%s' (the first scenario, in order, whose minimum is above its limit)\n",
-		       pab_term_safe(b.name[first]));
-		printf("memgate: FAIL \xe2\x80\x94 %zu of %zu scenario%s above baseline +%.1f%%\n",
-		       regressions, b.n, b.n == 1 ? "" : "s", tolerance);
-		ret = PAB_EXIT_FAIL;
-	} else {
-		printf("memgate: PASS \xe2\x80\x94 every scenario within baseline +%.1f%%\n", tolerance);
-		ret = PAB_EXIT_PASS;
-	}
-out_release:
 	free(cpu);
-	table_release(&t);
-	baseline_release(&b);
+	pab_memgate_table_release(&t);
+	pab_memgate_baseline_release(&b);
 	pab_strlist_release(&runs);
 	return ret;
 }

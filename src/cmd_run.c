@@ -1644,8 +1644,7 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 
 		if (pab_rules_parse(o->rules, &rr))
 			die(PAB_EXIT_USAGE, "--rules '%s': use perfab/2, perfab/1 or rule12", o->rules);
-		free(r->e.rules);
-		r->e.rules = xstrdup(pab_rules_name(rr));
+		r->e.rules = rr;
 	}
 	if (o->margin >= 0)
 		r->e.equivalence_margin = o->margin;
@@ -1687,7 +1686,7 @@ static void setup_fresh(struct run *r, struct run_opts *o)
 			o->judged[i] = pab_metrics[i].judged;
 	}
 	pab_config_settings_release(&cs);
-	if (!strcmp(r->e.rules, "rule12") && pab_experiment_null_index(&r->e) < 0)
+	if (r->e.rules == PAB_RULES_RULE12 && pab_experiment_null_index(&r->e) < 0)
 		warning("rule12 without a null arm judges against a noise of 0: on a 24-cell run its "
 			"familywise false-FAIL rate measured 21-39%% (keep the null arm, or use perfab/2)");
 

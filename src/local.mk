@@ -30,6 +30,7 @@ src_libperfab_a_SOURCES = \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
 	src/judge/ledger.c src/judge/ledger.h \
+	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
 	src/report/text.c src/report/json.c src/report/markdown.c \

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * perfab.c — the command table and main(): one entry per subcommand, each
- * in its own cmd_*.c file (git's builtin/<cmd>.c layout).
+ * in its own cmd_*.c file (git's builtin/<cmd>.c layout), and the help
+ * topics that print the binary's own tables (the metric table, the exit
+ * codes), which the man page is tested against.
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 #include <hwloc.h>
 
 #include "builtin.h"
+#include "model/metrics.h"
 #include "probe/counters.h"
 #include "util.h"
 
@@ -36,17 +39,62 @@ static const struct command commands[] = {
 
 static const size_t n_commands = sizeof(commands) / sizeof(commands[0]);
 
+/* `perfab help metrics`: the metric table, one metric a line. */
+static void help_metrics(void)
+{
+	size_t i;
+
+	fputs("Metrics every rep records for every arm (perfab(1) METRICS); the names are\n"
+	      "those of --metrics, --tolerance, the artifact and the ledger.\n"
+	      "default: judged by default, or recorded only; credit: may spend memory\n"
+	      "credit; target: a CPU/throughput target of the disposition; gate: compared\n"
+	      "by the sanity gate after the first rep.\n\n", stdout);
+	printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %s\n", "metric", "unit", "better",
+	       "default", "credit", "target", "gate", "source");
+	for (i = 0; i < PAB_M_COUNT; i++) {
+		const struct pab_metric *m = &pab_metrics[i];
+
+		printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %s\n", m->name, m->unit,
+		       m->better == PAB_HIGHER_IS_BETTER ? "higher" : "lower",
+		       m->judged ? "judged" : "recorded", m->credit_eligible ? "credit" : "-",
+		       m->target ? "target" : "-", m->sanity_gate ? "gate" : "-", m->source);
+	}
+}
+
+/* `perfab help exit-codes`: what each exit status means. */
+static void help_exit_codes(void)
+{
+	size_t i;
+
+	fputs("Exit statuses of perfab (perfab(1) EXIT STATUS); a script should treat\n"
+	      "every status but 0 as \"not a pass\".\n\n", stdout);
+	for (i = 0; i < sizeof(pab_exit_statuses) / sizeof(pab_exit_statuses[0]); i++)
+		printf("  %d  %s\n", (int)pab_exit_statuses[i].code, pab_exit_statuses[i].meaning);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+	const char *summary;
+} topics[] = {
+	{ "metrics", help_metrics, "the metric table: unit, direction, judged, credit, source" },
+	{ "exit-codes", help_exit_codes, "what each exit status means" },
+};
+
 /* "unknown command 'rnu'; did you mean 'run'?" and the usage, on stderr. */
 static void unknown(const char *name)
 {
-	const char *names[sizeof(commands) / sizeof(commands[0]) + 1];
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 1 +
+			  sizeof(topics) / sizeof(topics[0])];
 	const char *near;
-	size_t i;
+	size_t i, n = 0;
 
 	for (i = 0; i < n_commands; i++)
-		names[i] = commands[i].name;
-	names[i] = "help";
-	near = name[0] == '-' ? NULL : pab_nearest(name, names, n_commands + 1);
+		names[n++] = commands[i].name;
+	names[n++] = "help";
+	for (i = 0; i < sizeof(topics) / sizeof(topics[0]); i++)
+		names[n++] = topics[i].name;
+	near = name[0] == '-' ? NULL : pab_nearest(name, names, n);
 	if (name[0] == '-')
 		fprintf(stderr, "perfab: error: unknown option '%s' (options go after the command: "
 			"perfab run --help)\n", name);
@@ -66,10 +114,14 @@ static void usage(FILE *f)
 
 	fputs("usage: perfab [-v|--version] [-h|--help] <command> [<args>]\n"
 	      "       perfab run [OPTIONS] CMD_BASE CMD_HEAD\n"
-	      "       perfab help <command>\n\ncommands:\n", f);
+	      "       perfab help <command>|<topic>\n\ncommands:\n", f);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fputs("\n'perfab help <command>' shows a command's options; man perfab has it all.\n", f);
+	fputs("\nhelp topics:\n", f);
+	for (i = 0; i < sizeof(topics) / sizeof(topics[0]); i++)
+		fprintf(f, "  %-10s %s\n", topics[i].name, topics[i].summary);
+	fputs("\n'perfab help <command>' shows a command's options, 'perfab help <topic>'\n"
+	      "prints a table; man perfab has it all.\n", f);
 }
 
 static void version(void)
@@ -112,6 +164,11 @@ int main(int argc, char **argv)
 		for (i = 0; i < n_commands; i++)
 			if (!strcmp(argv[2], commands[i].name))
 				return commands[i].fn(2, help_argv);
+		for (i = 0; i < sizeof(topics) / sizeof(topics[0]); i++)
+			if (!strcmp(argv[2], topics[i].name)) {
+				topics[i].fn();
+				return PAB_EXIT_PASS;
+			}
 		unknown(argv[2]);
 		return PAB_EXIT_USAGE;
 	}

@@ -21,6 +21,29 @@
 
 #include "util.h"
 
+const struct pab_exit_status pab_exit_statuses[PAB_EXIT_RUNTIME + 1] = {
+	[PAB_EXIT_PASS] = { PAB_EXIT_PASS,
+		"PASS, or a command that succeeded (gate --inconclusive pass: also INCONCLUSIVE)" },
+	[PAB_EXIT_FAIL] = { PAB_EXIT_FAIL,
+		"FAIL: a cell failed beyond its threshold or a child failed; "
+		"memgate check: a scenario above its limit" },
+	[PAB_EXIT_USAGE] = { PAB_EXIT_USAGE,
+		"bad usage or bad input: an unknown option, a malformed value, a file that "
+		"cannot be read or is not valid, a command that cannot be run" },
+	[PAB_EXIT_INCONCLUSIVE] = { PAB_EXIT_INCONCLUSIVE,
+		"INCONCLUSIVE: nothing failed, but something could not be decided; never a pass" },
+	[PAB_EXIT_REFUSED] = { PAB_EXIT_REFUSED,
+		"refused data: an incomplete, unbalanced or unpoolable artifact, or a ledger "
+		"that could not be built; no verdict" },
+	[PAB_EXIT_SANITY] = { PAB_EXIT_SANITY,
+		"the sanity gate stopped the run, or the artifact given was stopped by it" },
+	[PAB_EXIT_FILTERED] = { PAB_EXIT_FILTERED,
+		"memgate check refused a filtered run (not every scenario of the baseline)" },
+	[PAB_EXIT_RUNTIME] = { PAB_EXIT_RUNTIME,
+		"could not run: a checkpoint not written, the artifact locked, a child not "
+		"spawned or measured, another system error" },
+};
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "perfab: %s", prefix);

@@ -28,6 +28,16 @@ enum pab_exit {
 	PAB_EXIT_RUNTIME = 7,      /* could not run: I/O, spawn, system error */
 };
 
+/* What each exit code means, for `perfab help exit-codes` (and so for the
+ * man page, which the docs test compares with it). */
+struct pab_exit_status {
+	enum pab_exit code;
+	const char *meaning;  /* one line */
+};
+
+/* The table, PAB_EXIT_RUNTIME + 1 entries in code order. */
+extern const struct pab_exit_status pab_exit_statuses[PAB_EXIT_RUNTIME + 1];
+
 #define PAB_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Print "perfab: error: ..." to stderr and exit(code). */

@@ -22,7 +22,7 @@ has() { # has WORD FILE
 }
 
 complete_words perfab '' >cmds
-for c in $("$PERFAB" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+for c in $("$PERFAB" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'); do
 	has "$c" cmds
 	[ "$c" = memgate ] && continue
 	complete_words perfab "$c" - >opts

@@ -13,17 +13,14 @@
 #     check, memgate record), of all its subcommands' --help together; and
 #     every --option the page mentions anywhere is an option of some command.
 #  4. METRICS: the tags are, in order, "\fBNAME\fR (UNIT; higher|lower is
-#     better; judged|recorded[; credit])" for each entry of src/model/metrics.c.
-#  5. EXIT STATUS: the tags are exactly the values of enum pab_exit in
-#     src/util.h.
+#     better; judged|recorded[; credit])" for each line of the table
+#     `perfab help metrics` prints (the binary's metric table).
+#  5. EXIT STATUS: the tags are exactly the statuses `perfab help
+#     exit-codes` prints.
 . "${top_srcdir}/tests/lib.sh"
 
 MAN=${top_srcdir}/doc/perfab.1
-METRICS_C=${top_srcdir}/src/model/metrics.c
-UTIL_H=${top_srcdir}/src/util.h
-for f in "$MAN" "$METRICS_C" "$UTIL_H"; do
-	[ -r "$f" ] || { echo "cannot read '$f'" >&2; exit 99; }
-done
+[ -r "$MAN" ] || { echo "cannot read '$MAN'" >&2; exit 99; }
 
 errors=0
 problem() {
@@ -153,32 +150,30 @@ comm -13 "$T/all_opts" "$T/mentioned" >"$T/unknown_opts"
 	problem "the page mentions options no command has:" $(cat "$T/unknown_opts")
 
 # --- 4. METRICS ----------------------------------------------------------
-tr '\n\t' '  ' <"$METRICS_C" | tr -s ' ' |
-	grep -o '{ PAB_M_[A-Z0-9_]*, "[^"]*", "[^"]*", [A-Z_]*, [01], [01],' |
-	awk -F', ' '{
-		name = $2; unit = $3; gsub(/"/, "", name); gsub(/"/, "", unit)
-		better = ($4 ~ /HIGH/) ? "higher" : "lower"
-		judged = ($5 == "1") ? "judged" : "recorded"
-		credit = ($6 == "1,") ? "; credit" : ""
-		printf "\\fB%s\\fR (%s; %s is better; %s%s)\n", name, unit, better, judged, credit
-	}' >"$T/metrics_code"
+# The table's lines follow its header "metric unit better default credit ...".
+"$PERFAB" help metrics >"$T/help_metrics" || problem "perfab help metrics failed"
+awk 'on && NF >= 5 {
+		better = $3; judged = $4; credit = ($5 == "credit") ? "; credit" : ""
+		printf "\\fB%s\\fR (%s; %s is better; %s%s)\n", $1, $2, better, judged, credit
+	}
+	$1 == "metric" && $2 == "unit" { on = 1 }' "$T/help_metrics" >"$T/metrics_code"
 n=$(wc -l <"$T/metrics_code")
-[ "$n" -ge 10 ] || problem "could parse only $n metrics from $METRICS_C"
+[ "$n" -ge 10 ] || problem "could read only $n metrics from perfab help metrics"
 tags METRICS >"$T/metrics_man"
 if ! cmp -s "$T/metrics_code" "$T/metrics_man"; then
-	problem "METRICS differs from src/model/metrics.c (- code, + page):
+	problem "METRICS differs from perfab help metrics (- binary, + page):
 $(diff "$T/metrics_code" "$T/metrics_man" | grep '^[<>]' | sed -e 's/^</-/' -e 's/^>/+/')"
 fi
 
 # --- 5. EXIT STATUS ------------------------------------------------------
-awk '/enum pab_exit/ { on = 1 } on && /}/ { exit } on' "$UTIL_H" |
-	grep -o 'PAB_EXIT_[A-Z_]* *= *[0-9]*' | sed 's/.*= *//' | sort -n >"$T/exit_code"
-[ -s "$T/exit_code" ] || problem "no enum pab_exit values found in $UTIL_H"
+"$PERFAB" help exit-codes >"$T/help_exit" || problem "perfab help exit-codes failed"
+sed -n 's/^  \([0-9][0-9]*\)  .*/\1/p' "$T/help_exit" | sort -n >"$T/exit_code"
+[ -s "$T/exit_code" ] || problem "perfab help exit-codes lists no status"
 tags "EXIT STATUS" | sed -n 's/^\.B[ \t]*\([0-9][0-9]*\)[ \t]*$/\1/p' | sort -n >"$T/exit_man"
 if ! cmp -s "$T/exit_code" "$T/exit_man"; then
-	problem "EXIT STATUS documents $(echo $(cat "$T/exit_man")), enum pab_exit has $(echo $(cat "$T/exit_code"))"
+	problem "EXIT STATUS documents $(echo $(cat "$T/exit_man")), perfab help exit-codes has $(echo $(cat "$T/exit_code"))"
 fi
 
 [ "$errors" = 0 ] || fail "$errors mismatch(es) between $MAN and the code"
-echo "doc/perfab.1 agrees with perfab --help, src/model/metrics.c and src/util.h"
+echo "doc/perfab.1 agrees with perfab --help, perfab help metrics and perfab help exit-codes"
 exit 0

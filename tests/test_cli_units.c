@@ -527,7 +527,7 @@ END_TEST
 START_TEST(format_reasons_name_their_bounds)
 {
 	struct pab_cell_result r;
-	struct pab_reason_ctx ctx = { 12, 3, 4.5, 0, 3.0 };
+	struct pab_reason_ctx ctx = { 12, 3, 4.5, 0, 3.0, 0.95 };
 	char buf[512];
 
 	/* Above the tolerance, held back by the null arm's noise. */

@@ -35,8 +35,7 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 	const cJSON *v;
 
 	memset(o, 0, sizeof(*o));
-	if (pab_rules_parse(e->rules, &o->rules))
-		o->rules = PAB_RULES_DEFAULT;
+	o->rules = e->rules;
 	o->conf = 0.95;
 	for (i = 0; i < PAB_M_COUNT; i++)
 		o->judged[i] = cJSON_IsArray(metrics) ? 0 : pab_metrics[i].judged;
@@ -106,13 +105,6 @@ static void column(const struct pab_row *row, size_t arm,
 		out[r] = row->reps[r].result[arm].m[m];
 }
 
-static double median_or_nan(const double *x, size_t n)
-{
-	double m;
-
-	return pab_median(x, n, &m) ? NAN : m;
-}
-
 /* Memory credit for (row, head arm); sets floor fields on lr. */
 static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 			 double conf, struct pab_ledger_row *lr, double *bufs)
@@ -122,11 +114,11 @@ static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 	double bmed, hmed, lowest;
 
 	column(row, base, PAB_M_RSS_FLOOR, b);
-	lr->rss_floor = median_or_nan(b, row->n_reps);
+	lr->rss_floor = pab_metric_aggregate(PAB_M_RSS_FLOOR, b, row->n_reps);
 	column(row, base, PAB_M_PEAK_RSS, b);
 	column(row, arm, PAB_M_PEAK_RSS, h);
-	bmed = median_or_nan(b, row->n_reps);
-	hmed = median_or_nan(h, row->n_reps);
+	bmed = pab_metric_aggregate(PAB_M_PEAK_RSS, b, row->n_reps);
+	hmed = pab_metric_aggregate(PAB_M_PEAK_RSS, h, row->n_reps);
 	if (!isfinite(lr->rss_floor) || !isfinite(bmed) || !isfinite(hmed))
 		return 0;
 	lowest = bmed < hmed ? bmed : hmed;
@@ -140,39 +132,112 @@ static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 	return pab_memory_credit(&peak, bmed, hmed, lr->rss_floor);
 }
 
-int pab_ledger_build(const struct pab_experiment *e,
-		     const struct pab_ledger_opts *o, struct pab_ledger *l,
-		     char **why)
+/* The inputs of pab_judge_cell for metric m of row ri × head arm a. */
+static void cell_input(const struct pab_experiment *e,
+		       const struct pab_ledger_opts *o, const struct pab_ledger *l,
+		       const struct pab_ledger_row *lr, enum pab_metric_id m,
+		       double *bufs, size_t stride, struct pab_cell_input *in)
 {
-	size_t ri, a, m, max_reps = 1, cells_alloc = 0, rows_alloc = 0;
-	double *bufs;
+	const struct pab_row *row = &e->rows[lr->row];
 
-	memset(l, 0, sizeof(*l));
-	*why = NULL;
-	l->base = pab_ledger_base_arm(e);
-	l->null_arm = pab_experiment_null_index(e);
-	l->rules = o->rules;
-	memcpy(l->judged, o->judged, sizeof(l->judged));
-	l->narrowed = o->narrowed;
-	l->floor_bytes = o->floor_bytes;
-	l->floor_count = o->floor_count;
-	if (e->n_arms < 2) {
-		*why = xstrdup("the artifact has fewer than two arms: nothing to compare");
-		return -1;
+	column(row, (size_t)l->base, m, bufs);
+	column(row, lr->arm, m, bufs + stride);
+	if (l->null_arm >= 0)
+		column(row, (size_t)l->null_arm, m, bufs + 2 * stride);
+	memset(in, 0, sizeof(*in));
+	in->base = bufs;
+	in->head = bufs + stride;
+	in->null = l->null_arm >= 0 ? bufs + 2 * stride : NULL;
+	in->n = row->n_reps;
+	in->better = pab_metrics[m].better;
+	in->credit_eligible = pab_metrics[m].credit_eligible;
+	in->control = lr->control;
+	in->saved_pct = lr->saved_pct;
+	in->tolerance_pct = e->tolerance[m];
+	if (pab_metrics[m].kind == PAB_KIND_BYTES)
+		in->floor_abs = o->floor_bytes;
+	else if (pab_metrics[m].kind == PAB_KIND_COUNT)
+		in->floor_abs = o->floor_count;
+	in->equivalence_margin_pct = e->equivalence_margin;
+	in->conf = o->conf;
+	in->rules = o->rules;
+}
+
+/* The combined verdict of the cells [first, l->n_cells) of one row. */
+static enum pab_verdict combine_cells(const struct pab_ledger *l, size_t first)
+{
+	enum pab_verdict *vs = xcalloc(l->n_cells - first + 1, sizeof(*vs)), v;
+	size_t i, nv = 0;
+
+	for (i = first; i < l->n_cells; i++)
+		vs[nv++] = l->cells[i].res.verdict;
+	v = pab_combine_verdicts(vs, nv);
+	free(vs);
+	return v;
+}
+
+/*
+ * Judge every judged metric of lr into new cells of l, then lr's verdict.
+ * Returns 0, or -1 with a reason in *why (the cells made so far stay in l
+ * for the caller to release).
+ */
+static int judge_row(const struct pab_experiment *e,
+		     const struct pab_ledger_opts *o, struct pab_ledger *l,
+		     struct pab_ledger_row *lr, double *bufs, size_t stride,
+		     size_t *cells_alloc, char **why)
+{
+	const struct pab_row *row = &e->rows[lr->row];
+	size_t m, first = l->n_cells;
+
+	for (m = 0; m < PAB_M_COUNT; m++) {
+		struct pab_cell_input in;
+		struct pab_ledger_cell *c;
+
+		if (!o->judged[m])
+			continue;
+		cell_input(e, o, l, lr, (enum pab_metric_id)m, bufs, stride, &in);
+		ALLOC_GROW(l->cells, l->n_cells + 1, *cells_alloc);
+		c = &l->cells[l->n_cells];
+		c->row = lr->row;
+		c->arm = lr->arm;
+		c->metric = (enum pab_metric_id)m;
+		if (pab_judge_cell(&in, &c->res)) {
+			*why = xasprintf("cannot judge row '%s' metric '%s'",
+					 row->name, pab_metrics[m].name);
+			return -1;
+		}
+		l->n_cells++;
 	}
+	lr->verdict = combine_cells(l, first);
+	if (lr->verdict == PAB_NOT_MEASURED)
+		lr->verdict = PAB_INCONCLUSIVE;
+	if (row->failed) {
+		lr->verdict = PAB_FAIL;
+		lr->why = "a child failed (see the row's fail_reason)";
+	}
+	return 0;
+}
+
+/* Judge every row × head arm of e into l. Returns 0 or -1 with *why. */
+static int judge_rows(const struct pab_experiment *e,
+		      const struct pab_ledger_opts *o, struct pab_ledger *l,
+		      char **why)
+{
+	size_t ri, a, max_reps = 1, cells_alloc = 0, rows_alloc = 0;
+	double *bufs;
+	int ret = 0;
+
 	for (ri = 0; ri < e->n_rows; ri++)
 		if (e->rows[ri].n_reps > max_reps)
 			max_reps = e->rows[ri].n_reps;
 	bufs = xcalloc(4 * max_reps, sizeof(*bufs));
-	for (ri = 0; ri < e->n_rows; ri++) {
+	for (ri = 0; ri < e->n_rows && !ret; ri++) {
 		const struct pab_row *row = &e->rows[ri];
 		int control = row->control ||
 			(o->controls && pab_suite_select(o->controls, row->name));
 
-		for (a = 0; a < e->n_arms; a++) {
+		for (a = 0; a < e->n_arms && !ret; a++) {
 			struct pab_ledger_row *lr;
-			enum pab_verdict *vs;
-			size_t nv = 0, first_cell;
 
 			if ((int)a == l->base || (int)a == l->null_arm)
 				continue;
@@ -189,72 +254,53 @@ int pab_ledger_build(const struct pab_experiment *e,
 			lr->saved_pct = row_credit(row, (size_t)l->base, a, o->conf, lr, bufs);
 			if (control)
 				lr->saved_pct = 0;
-			first_cell = l->n_cells;
-			for (m = 0; m < PAB_M_COUNT; m++) {
-				struct pab_cell_input in;
-				struct pab_ledger_cell *c;
-
-				if (!o->judged[m])
-					continue;
-				column(row, (size_t)l->base, (enum pab_metric_id)m, bufs);
-				column(row, a, (enum pab_metric_id)m, bufs + max_reps);
-				if (l->null_arm >= 0)
-					column(row, (size_t)l->null_arm,
-					       (enum pab_metric_id)m, bufs + 2 * max_reps);
-				memset(&in, 0, sizeof(in));
-				in.base = bufs;
-				in.head = bufs + max_reps;
-				in.null = l->null_arm >= 0 ? bufs + 2 * max_reps : NULL;
-				in.n = row->n_reps;
-				in.better = pab_metrics[m].better;
-				in.credit_eligible = pab_metrics[m].credit_eligible;
-				in.control = control;
-				in.saved_pct = lr->saved_pct;
-				in.tolerance_pct = e->tolerance[m];
-				if (!strcmp(pab_metrics[m].unit, "bytes"))
-					in.floor_abs = o->floor_bytes;
-				else if (!strcmp(pab_metrics[m].unit, "count"))
-					in.floor_abs = o->floor_count;
-				in.equivalence_margin_pct = e->equivalence_margin;
-				in.conf = o->conf;
-				in.rules = o->rules;
-				ALLOC_GROW(l->cells, l->n_cells + 1, cells_alloc);
-				c = &l->cells[l->n_cells];
-				c->row = ri;
-				c->arm = a;
-				c->metric = (enum pab_metric_id)m;
-				if (pab_judge_cell(&in, &c->res)) {
-					free(bufs);
-					*why = xasprintf("cannot judge row '%s' metric '%s'",
-							 row->name, pab_metrics[m].name);
-					return -1;
-				}
-				l->n_cells++;
-			}
-			vs = xcalloc(l->n_cells - first_cell + 1, sizeof(*vs));
-			for (m = first_cell; m < l->n_cells; m++)
-				vs[nv++] = l->cells[m].res.verdict;
-			lr->verdict = pab_combine_verdicts(vs, nv);
-			free(vs);
-			if (lr->verdict == PAB_NOT_MEASURED)
-				lr->verdict = PAB_INCONCLUSIVE;
-			if (row->failed) {
-				lr->verdict = PAB_FAIL;
-				lr->why = "a child failed (see the row's fail_reason)";
-			}
+			ret = judge_row(e, o, l, lr, bufs, max_reps, &cells_alloc, why);
 		}
 	}
 	free(bufs);
-	{
-		enum pab_verdict *vs = xcalloc(l->n_rows + 1, sizeof(*vs));
+	return ret;
+}
 
-		for (a = 0; a < l->n_rows; a++)
-			vs[a] = l->rows[a].verdict;
-		l->overall = pab_combine_verdicts(vs, l->n_rows);
-		if (l->overall == PAB_NOT_MEASURED)
-			l->overall = PAB_INCONCLUSIVE;
-		free(vs);
+/* The overall verdict: every ledger row's, combined. */
+static enum pab_verdict overall_verdict(const struct pab_ledger *l)
+{
+	enum pab_verdict *vs = xcalloc(l->n_rows + 1, sizeof(*vs)), v;
+	size_t i;
+
+	for (i = 0; i < l->n_rows; i++)
+		vs[i] = l->rows[i].verdict;
+	v = pab_combine_verdicts(vs, l->n_rows);
+	free(vs);
+	return v == PAB_NOT_MEASURED ? PAB_INCONCLUSIVE : v;
+}
+
+static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
+		     struct pab_disposition *d);
+
+int pab_ledger_build(const struct pab_experiment *e,
+		     const struct pab_ledger_opts *o, struct pab_ledger *l,
+		     char **why)
+{
+	memset(l, 0, sizeof(*l));
+	*why = NULL;
+	if (e->n_arms < 2) {
+		*why = xstrdup("the artifact has fewer than two arms: nothing to compare");
+		return -1;
 	}
+	l->base = pab_ledger_base_arm(e);
+	l->null_arm = pab_experiment_null_index(e);
+	l->rules = o->rules;
+	l->conf = o->conf;
+	memcpy(l->judged, o->judged, sizeof(l->judged));
+	l->narrowed = o->narrowed;
+	l->floor_bytes = o->floor_bytes;
+	l->floor_count = o->floor_count;
+	if (judge_rows(e, o, l, why)) {
+		pab_ledger_release(l);
+		return -1;
+	}
+	l->overall = overall_verdict(l);
+	classify(e, l, &l->disposition);
 	return 0;
 }
 
@@ -263,6 +309,19 @@ void pab_ledger_release(struct pab_ledger *l)
 	free(l->rows);
 	free(l->cells);
 	memset(l, 0, sizeof(*l));
+}
+
+const struct pab_ledger_cell *pab_ledger_find_cell(const struct pab_ledger *l,
+						   size_t row, size_t arm,
+						   enum pab_metric_id m)
+{
+	size_t c;
+
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == row && l->cells[c].arm == arm &&
+		    l->cells[c].metric == m)
+			return &l->cells[c];
+	return NULL;
 }
 
 enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row)
@@ -286,11 +345,6 @@ enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row)
 /* ------------------------------------------------------------------ */
 /* Disposition (the seed's incremental-improvement table)             */
 
-static int is_cpu_metric(enum pab_metric_id m)
-{
-	return m == PAB_M_THROUGHPUT || m == PAB_M_CPU;
-}
-
 const struct pab_ledger_row *pab_ledger_cell_row(const struct pab_ledger *l,
 						const struct pab_ledger_cell *c)
 {
@@ -307,7 +361,7 @@ int pab_ledger_cell_is_gain(const struct pab_ledger *l,
 {
 	const struct pab_cell_result *r = &c->res;
 
-	return is_cpu_metric(c->metric) && !pab_ledger_cell_row(l, c)->control &&
+	return pab_metrics[c->metric].target && !pab_ledger_cell_row(l, c)->control &&
 	       r->verdict == PAB_PASS && r->change.exists && r->change.hi < 0 &&
 	       r->beyond_noise;
 }
@@ -340,9 +394,9 @@ static const struct {
 		"reject or fix before acceptance; an average win cannot compensate" },
 };
 
-void pab_ledger_disposition(const struct pab_experiment *e,
-			    const struct pab_ledger *l,
-			    struct pab_disposition *d)
+/* The disposition of l (ledger.h), from its rows and cells. */
+static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
+		     struct pab_disposition *d)
 {
 	size_t i, broken = 0, cpu_fail = 0, other_fail = 0, wide = 0, limited = 0;
 
@@ -366,14 +420,14 @@ void pab_ledger_disposition(const struct pab_experiment *e,
 			break;
 		case PAB_FAIL:
 			d->fail++;
-			if (is_cpu_metric(c->metric))
+			if (pab_metrics[c->metric].target)
 				cpu_fail++;
 			else
 				other_fail++;
 			break;
 		case PAB_INCONCLUSIVE:
 			d->inconclusive++;
-			if (is_cpu_metric(c->metric) || control)
+			if (pab_metrics[c->metric].target || control)
 				wide++;
 			else
 				limited++;
@@ -450,7 +504,8 @@ double pab_ledger_rep_seconds(const struct pab_experiment *e, size_t ri)
 
 	for (a = 0; a < e->n_arms; a++) {
 		column(row, a, PAB_M_WALL, xs);
-		if (pab_median(xs, row->n_reps, &med) || !isfinite(med)) {
+		med = pab_metric_aggregate(PAB_M_WALL, xs, row->n_reps);
+		if (!isfinite(med)) {
 			sum = NAN;
 			break;
 		}

@@ -36,9 +36,10 @@ struct pab_ledger_opts {
 };
 
 /*
- * Defaults: the experiment's recorded rules (perfab/2 when unknown), 95%,
- * the run's judged metrics ("run" -> "metrics", else the default set) and
- * its recorded floors (none in an artifact that records none).
+ * Defaults: the experiment's rules (perfab/2 when its artifact records
+ * none), 95%, the run's judged metrics ("run" -> "metrics", else the
+ * default set) and its recorded floors (none in an artifact that records
+ * none).
  */
 void pab_ledger_opts_init(struct pab_ledger_opts *o,
 			  const struct pab_experiment *e);
@@ -60,44 +61,12 @@ struct pab_ledger_row {
 	const char *why;             /* static note (failed row etc.) or NULL */
 };
 
-struct pab_ledger {
-	int base, null_arm;          /* arm indices; null_arm -1 when none */
-	enum pab_rules rules;
-	int judged[PAB_M_COUNT];     /* the metrics judged */
-	int narrowed;                /* fewer than the run judged */
-	double floor_bytes, floor_count;
-	struct pab_ledger_row *rows; /* n_rows = rows × head arms */
-	size_t n_rows;
-	struct pab_ledger_cell *cells;
-	size_t n_cells;
-	enum pab_verdict overall;
-};
-
-/*
- * pab_ledger_opts_narrow: judge only the metrics of list (comma-separated)
- * of the run's judged set; sets o->narrowed. Returns 0, or -1 with a
- * reason (caller frees) for an unknown metric or one the run did not judge.
- */
-int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
-			   char **why);
-
-/* Judge e. Returns 0, or -1 with a reason (caller frees) in *why. */
-int pab_ledger_build(const struct pab_experiment *e,
-		     const struct pab_ledger_opts *o, struct pab_ledger *l,
-		     char **why);
-void pab_ledger_release(struct pab_ledger *l);
-
-/* Verdict of experiment row `row` over all head arms. */
-enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row);
-
-/* Index of the base arm of e (arm "base", else the first arm). */
-int pab_ledger_base_arm(const struct pab_experiment *e);
-
 /*
  * The disposition: what to do with the change, after the seed's table
  * "Accepting incremental performance improvements". It never changes a
  * verdict (INCONCLUSIVE stays INCONCLUSIVE); it maps the cells to the
- * action the table prescribes. First match wins, in this order:
+ * action the table prescribes. pab_ledger_build decides it once, into
+ * l->disposition. First match wins, in this order:
  *   REJECT_BROKEN   a row failed (a child crashed, timed out or exited
  *                   non-zero): a correctness failure; reject or fix
  *   REJECT_CPU      a throughput or cpu cell FAILs beyond its noise and
@@ -142,12 +111,57 @@ struct pab_disposition {
 	size_t deciding;       /* cells that put it in this class */
 };
 
-/* Classify l (pure). */
-void pab_ledger_disposition(const struct pab_experiment *e,
-			    const struct pab_ledger *l,
-			    struct pab_disposition *d);
+struct pab_ledger {
+	int base, null_arm;          /* arm indices; null_arm -1 when none */
+	enum pab_rules rules;
+	double conf;                 /* confidence of every interval (0.95) */
+	int judged[PAB_M_COUNT];     /* the metrics judged */
+	int narrowed;                /* fewer than the run judged */
+	double floor_bytes, floor_count;
+	struct pab_ledger_row *rows; /* n_rows = rows × head arms */
+	size_t n_rows;
+	struct pab_ledger_cell *cells;
+	size_t n_cells;
+	enum pab_verdict overall;
+	struct pab_disposition disposition; /* decided once, by the build */
+};
 
-/* "disposition: ACTION (EVIDENCE; counts)" without a newline, new memory. */
+/*
+ * pab_ledger_opts_narrow: judge only the metrics of list (comma-separated)
+ * of the run's judged set; sets o->narrowed. Returns 0, or -1 with a
+ * reason (caller frees) for an unknown metric or one the run did not judge.
+ */
+int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
+			   char **why);
+
+/*
+ * pab_ledger_build: judge e with o into l: the rows and cells, each row's
+ * verdict, the overall verdict and the disposition (l->disposition), so
+ * that the renderers only read. l borrows nothing from o; it indexes e's
+ * rows and arms, so e must outlive it. Returns 0 (release l with
+ * pab_ledger_release), or -1 with a reason (caller frees) in *why: a
+ * failure leaves l zeroed with nothing allocated (releasing it again is
+ * harmless).
+ */
+int pab_ledger_build(const struct pab_experiment *e,
+		     const struct pab_ledger_opts *o, struct pab_ledger *l,
+		     char **why);
+/* Free l's rows and cells and zero it; l may be zeroed already. */
+void pab_ledger_release(struct pab_ledger *l);
+
+/* The cell of (experiment row, arm, metric), or NULL when l has none. */
+const struct pab_ledger_cell *pab_ledger_find_cell(const struct pab_ledger *l,
+						   size_t row, size_t arm,
+						   enum pab_metric_id m);
+
+/* Verdict of experiment row `row` over all head arms. */
+enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row);
+
+/* Index of the base arm of e (arm "base", else the first arm). */
+int pab_ledger_base_arm(const struct pab_experiment *e);
+
+/* "disposition: ACTION (EVIDENCE; counts)" without a newline, new memory
+ * (caller frees). */
 char *pab_disposition_line(const struct pab_disposition *d);
 
 /* 1 when the cell is a supported gain (see ACCEPT_GAIN above). */

@@ -266,7 +266,7 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 		fputs("null", f);
 	}
 	fputs(",\n", f);
-	jw_key(&w, "rules"); jw_str(&w, e->rules); fputs(",\n", f);
+	jw_key(&w, "rules"); jw_str(&w, pab_rules_name(e->rules)); fputs(",\n", f);
 	fputs("\"tolerance\":{", f);
 	for (m = 0; m < PAB_M_COUNT; m++)
 		if (pab_metrics[m].judged || e->tolerance[m] != 2.0) {
@@ -911,8 +911,7 @@ int pab_artifact_parse(const char *text, size_t len,
 			fail(&ld, "artifact: field 'rules' must be \"perfab/2\", \"perfab/1\" or \"rule12\"");
 			goto out_fail;
 		}
-		free(e->rules);
-		e->rules = xstrdup(v->valuestring);
+		e->rules = rr;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(root, "tolerance");
 	if (cJSON_IsObject(v)) {

@@ -22,7 +22,7 @@ void pab_experiment_init(struct pab_experiment *e)
 	e->schema = xstrdup(PAB_SCHEMA);
 	e->perfab_version = xstrdup(PACKAGE_VERSION);
 	e->protocol = xstrdup(PAB_PROTOCOL_NAME);
-	e->rules = xstrdup(pab_rules_name(PAB_RULES_DEFAULT));
+	e->rules = PAB_RULES_DEFAULT;
 	for (i = 0; i < PAB_M_COUNT; i++)
 		e->tolerance[i] = 2.0;
 	e->equivalence_margin = 3.0;
@@ -166,7 +166,6 @@ void pab_experiment_release(struct pab_experiment *e)
 	free(e->schema);
 	free(e->perfab_version);
 	free(e->protocol);
-	free(e->rules);
 	free(e->stopped_by);
 	free(e->journal_id);
 	cJSON_Delete(e->host);

@@ -93,7 +93,7 @@ struct pab_experiment {
 	size_t n_rows;
 	size_t reps;          /* requested, rounded up to complete blocks */
 	size_t max_reps;
-	char *rules;          /* "perfab/2", "perfab/1" or "rule12" */
+	enum pab_rules rules; /* the artifact's "rules", pab_rules_name() */
 	double tolerance[PAB_M_COUNT]; /* percent, per metric */
 	double equivalence_margin;     /* percent, controls */
 	char *stopped_by;     /* NULL or "sanity-gate" */

@@ -1,65 +1,165 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * metrics.c — the metric table (metrics.h). Adding a metric means one line
- * here and one enum value; nothing else lists metrics.
+ * metrics.c — the metric table (metrics.h). Adding a metric means one
+ * entry here and one enum value; nothing else lists metrics.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/metrics.h"
 #include "util.h"
 
-#define LOW PAB_LOWER_IS_BETTER
-#define HIGH PAB_HIGHER_IS_BETTER
+/* How each kind of unit reads, scales and plots. */
+#define RATE .unit = "ops/s", .kind = PAB_KIND_RATE, .plot_div = 1, .plot_unit = "ops/s"
+#define SECONDS .unit = "s", .kind = PAB_KIND_TIME, .per_second = 1, \
+	.plot_div = 1, .plot_unit = "s"
+#define MILLISECONDS .unit = "ms", .kind = PAB_KIND_TIME, .per_second = 1e3, \
+	.plot_div = 1, .plot_unit = "ms"
+#define NANOSECONDS .unit = "ns", .kind = PAB_KIND_TIME, .per_second = 1e9, \
+	.plot_div = 1e3, .plot_unit = "\xc2\xb5s"
+#define COUNT .unit = "count", .kind = PAB_KIND_COUNT, .plot_div = 1, .plot_unit = "count"
+#define BYTES .unit = "bytes", .kind = PAB_KIND_BYTES, .plot_div = 1048576.0, \
+	.plot_unit = "MiB"
+#define LOW .better = PAB_LOWER_IS_BETTER
+#define HIGH .better = PAB_HIGHER_IS_BETTER
+#define MEDIAN .aggregate = PAB_AGG_MEDIAN
 
 const struct pab_metric pab_metrics[PAB_M_COUNT] = {
-	{ PAB_M_THROUGHPUT, "throughput", "ops/s", HIGH, 1, 1, 0, "throughput",
-	  "workload report ops/elapsed; for a plain command 1/wall" },
-	{ PAB_M_WALL, "wall", "s", LOW, 0, 0, 0, "wall",
-	  "monotonic clock around the child" },
-	{ PAB_M_CPU, "cpu", "s", LOW, 1, 1, 0, "cpu",
-	  "user+sys of the child tree (wait4 rusage)" },
-	{ PAB_M_USER, "user", "s", LOW, 0, 0, 0, "user", "wait4 rusage" },
-	{ PAB_M_SYS, "sys", "s", LOW, 0, 0, 0, "sys", "wait4 rusage" },
-	{ PAB_M_MINOR_FAULTS, "minor_faults", "count", LOW, 1, 1, 0,
-	  "minor faults", "wait4 rusage" },
-	{ PAB_M_MAJOR_FAULTS, "major_faults", "count", LOW, 0, 0, 0,
-	  "major faults", "wait4 rusage" },
-	{ PAB_M_VOL_CTX, "voluntary_ctx_switches", "count", LOW, 0, 0, 0,
-	  "voluntary ctx switches", "wait4 rusage" },
-	{ PAB_M_INVOL_CTX, "involuntary_ctx_switches", "count", LOW, 0, 0, 0,
-	  "involuntary ctx switches", "wait4 rusage" },
-	{ PAB_M_PEAK_RSS, "peak_rss", "bytes", LOW, 1, 0, 1, "peak RSS",
-	  "the child's own VmHWM, read when it exits (ptrace exit stop)" },
-	{ PAB_M_TREE_PEAK_RSS, "tree_peak_rss", "bytes", LOW, 0, 0, 1,
-	  "tree peak RSS", "sampled sum of smaps_rollup Rss over the child tree" },
-	{ PAB_M_TREE_PEAK_PSS, "tree_peak_pss", "bytes", LOW, 0, 0, 1,
-	  "tree peak PSS", "sampled sum of smaps_rollup Pss over the child tree" },
-	{ PAB_M_CGROUP_PEAK, "cgroup_peak", "bytes", LOW, 0, 0, 1,
-	  "cgroup peak", "peak of the child's own cgroup" },
-	{ PAB_M_DRAIN_RSS, "drain_rss", "bytes", LOW, 1, 0, 1, "drain RSS",
-	  "workload report: RSS a fixed delay after the work drained" },
-	{ PAB_M_RELEASE_BOUND_RSS, "release_bound_rss", "bytes", LOW, 0, 0, 1,
-	  "release-bound RSS", "workload report: RSS at the release bound" },
-	{ PAB_M_RELEASE_MS, "release_ms", "ms", LOW, 0, 0, 0, "release ms",
-	  "workload report: time until RSS settles" },
-	{ PAB_M_RSS_FLOOR, "rss_floor", "bytes", LOW, 0, 0, 1, "RSS floor",
-	  "workload report: pre-work RSS + live requested bytes, while live" },
-	{ PAB_M_P99, "p99", "ns", LOW, 0, 0, 0, "p99 latency",
-	  "latency replay: 99th percentile of raw operation latencies" },
-	{ PAB_M_INSTRUCTIONS, "instructions", "count", LOW, 0, 0, 0,
-	  "instructions", "hardware counter (libpfm4 + perf_event_open)" },
-	{ PAB_M_CYCLES, "cycles", "count", LOW, 0, 0, 0, "cycles",
-	  "hardware counter (libpfm4 + perf_event_open)" },
-	{ PAB_M_TASK_CLOCK, "task_clock", "ns", LOW, 0, 0, 0, "task clock",
-	  "software counter (perf_event_open)" },
-	{ PAB_M_PAGE_FAULTS, "page_faults", "count", LOW, 0, 0, 0, "page faults",
-	  "software counter (perf_event_open)" },
-	{ PAB_M_CONTEXT_SWITCHES, "context_switches", "count", LOW, 0, 0, 0,
-	  "context switches", "software counter (perf_event_open)" },
+	[PAB_M_THROUGHPUT] = {
+		.id = PAB_M_THROUGHPUT, .name = "throughput", .label = "throughput",
+		RATE, HIGH, MEDIAN, .judged = 1, .credit_eligible = 1, .target = 1,
+		.source = "workload report ops/elapsed; for a plain command 1/wall",
+	},
+	[PAB_M_WALL] = {
+		.id = PAB_M_WALL, .name = "wall", .label = "wall",
+		SECONDS, LOW, MEDIAN,
+		.source = "monotonic clock around the child",
+	},
+	[PAB_M_CPU] = {
+		.id = PAB_M_CPU, .name = "cpu", .label = "cpu",
+		SECONDS, LOW, MEDIAN, .judged = 1, .credit_eligible = 1, .target = 1,
+		.source = "user+sys of the child tree (wait4 rusage)",
+	},
+	[PAB_M_USER] = {
+		.id = PAB_M_USER, .name = "user", .label = "user",
+		SECONDS, LOW, MEDIAN,
+		.source = "wait4 rusage",
+	},
+	[PAB_M_SYS] = {
+		.id = PAB_M_SYS, .name = "sys", .label = "sys",
+		SECONDS, LOW, MEDIAN,
+		.source = "wait4 rusage",
+	},
+	[PAB_M_MINOR_FAULTS] = {
+		.id = PAB_M_MINOR_FAULTS, .name = "minor_faults", .label = "minor faults",
+		COUNT, LOW, MEDIAN, .judged = 1, .credit_eligible = 1,
+		.source = "wait4 rusage",
+	},
+	[PAB_M_MAJOR_FAULTS] = {
+		.id = PAB_M_MAJOR_FAULTS, .name = "major_faults", .label = "major faults",
+		COUNT, LOW, MEDIAN,
+		.source = "wait4 rusage",
+	},
+	[PAB_M_VOL_CTX] = {
+		.id = PAB_M_VOL_CTX, .name = "voluntary_ctx_switches",
+		.label = "voluntary ctx switches",
+		COUNT, LOW, MEDIAN,
+		.source = "wait4 rusage",
+	},
+	[PAB_M_INVOL_CTX] = {
+		.id = PAB_M_INVOL_CTX, .name = "involuntary_ctx_switches",
+		.label = "involuntary ctx switches",
+		COUNT, LOW, MEDIAN,
+		.source = "wait4 rusage",
+	},
+	[PAB_M_PEAK_RSS] = {
+		.id = PAB_M_PEAK_RSS, .name = "peak_rss", .label = "peak RSS",
+		BYTES, LOW, MEDIAN, .judged = 1, .sanity_gate = 1,
+		.source = "the child's own VmHWM, read when it exits (ptrace exit stop)",
+	},
+	[PAB_M_TREE_PEAK_RSS] = {
+		.id = PAB_M_TREE_PEAK_RSS, .name = "tree_peak_rss", .label = "tree peak RSS",
+		BYTES, LOW, MEDIAN,
+		.source = "sampled sum of smaps_rollup Rss over the child tree",
+	},
+	[PAB_M_TREE_PEAK_PSS] = {
+		.id = PAB_M_TREE_PEAK_PSS, .name = "tree_peak_pss", .label = "tree peak PSS",
+		BYTES, LOW, MEDIAN,
+		.source = "sampled sum of smaps_rollup Pss over the child tree",
+	},
+	[PAB_M_CGROUP_PEAK] = {
+		.id = PAB_M_CGROUP_PEAK, .name = "cgroup_peak", .label = "cgroup peak",
+		BYTES, LOW, MEDIAN,
+		.source = "peak of the child's own cgroup",
+	},
+	[PAB_M_DRAIN_RSS] = {
+		.id = PAB_M_DRAIN_RSS, .name = "drain_rss", .label = "drain RSS",
+		BYTES, LOW, MEDIAN, .judged = 1, .sanity_gate = 1,
+		.source = "workload report: RSS a fixed delay after the work drained",
+		.report_key = "drain_rss_bytes",
+	},
+	[PAB_M_RELEASE_BOUND_RSS] = {
+		.id = PAB_M_RELEASE_BOUND_RSS, .name = "release_bound_rss", .label = "release-bound RSS",
+		BYTES, LOW, MEDIAN, .sanity_gate = 1,
+		.source = "workload report: RSS at the release bound",
+		.report_key = "release_bound_rss_bytes",
+	},
+	[PAB_M_RELEASE_MS] = {
+		.id = PAB_M_RELEASE_MS, .name = "release_ms", .label = "release ms",
+		MILLISECONDS, LOW, MEDIAN,
+		.source = "workload report: time until RSS settles",
+		.report_key = "release_ms",
+	},
+	[PAB_M_RSS_FLOOR] = {
+		.id = PAB_M_RSS_FLOOR, .name = "rss_floor", .label = "RSS floor",
+		BYTES, LOW, MEDIAN,
+		.source = "workload report: pre-work RSS + live requested bytes, while live",
+		.report_key = "rss_floor_bytes",
+	},
+	[PAB_M_P99] = {
+		.id = PAB_M_P99, .name = "p99", .label = "p99 latency",
+		NANOSECONDS, LOW, MEDIAN,
+		.source = "latency replay: 99th percentile of raw operation latencies",
+	},
+	[PAB_M_INSTRUCTIONS] = {
+		.id = PAB_M_INSTRUCTIONS, .name = "instructions", .label = "instructions",
+		COUNT, LOW, MEDIAN,
+		.source = "hardware counter (libpfm4 + perf_event_open)",
+	},
+	[PAB_M_CYCLES] = {
+		.id = PAB_M_CYCLES, .name = "cycles", .label = "cycles",
+		COUNT, LOW, MEDIAN,
+		.source = "hardware counter (libpfm4 + perf_event_open)",
+	},
+	[PAB_M_TASK_CLOCK] = {
+		.id = PAB_M_TASK_CLOCK, .name = "task_clock", .label = "task clock",
+		NANOSECONDS, LOW, MEDIAN,
+		.source = "software counter (perf_event_open)",
+	},
+	[PAB_M_PAGE_FAULTS] = {
+		.id = PAB_M_PAGE_FAULTS, .name = "page_faults", .label = "page faults",
+		COUNT, LOW, MEDIAN,
+		.source = "software counter (perf_event_open)",
+	},
+	[PAB_M_CONTEXT_SWITCHES] = {
+		.id = PAB_M_CONTEXT_SWITCHES, .name = "context_switches", .label = "context switches",
+		COUNT, LOW, MEDIAN,
+		.source = "software counter (perf_event_open)",
+	},
 };
+
+#undef RATE
+#undef SECONDS
+#undef MILLISECONDS
+#undef NANOSECONDS
+#undef COUNT
+#undef BYTES
+#undef LOW
+#undef HIGH
+#undef MEDIAN
 
 const struct pab_metric *pab_metric_find(const char *name)
 {
@@ -103,4 +203,15 @@ int pab_parse_metrics(const char *list, int judged[PAB_M_COUNT], char **why)
 		p = comma + 1;
 	}
 	return any ? 0 : -1;
+}
+
+double pab_metric_aggregate(enum pab_metric_id m, const double *x, size_t n)
+{
+	double out;
+
+	switch (pab_metrics[m].aggregate) {
+	case PAB_AGG_MEDIAN:
+		return pab_median(x, n, &out) ? NAN : out;
+	}
+	BUG("metric '%s' has no aggregate", pab_metrics[m].name);
 }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * metrics.h — THE metric table: every metric perfab records, with its unit,
- * its better direction, whether the ledger judges it by default, whether
- * memory credit applies to it, and how pooled reps aggregate (median of
- * per-rep values for all of them). The ledger, the reports, the artifact
- * and the docs all read this one table.
+ * metrics.h — THE metric table: every metric perfab records, with its unit
+ * and how its values read, its better direction, how per-rep values
+ * aggregate, whether the ledger judges it by default, whether memory
+ * credit applies to it, whether it is a CPU/throughput target of the
+ * disposition, whether the sanity gate compares it, how trace plots scale
+ * it, and its key in a workload's report. The ledger, the reports, the
+ * runner, the artifact and the docs (`perfab help metrics`) all read this
+ * one table.
  */
 #ifndef PAB_METRICS_H
 #define PAB_METRICS_H
@@ -40,16 +43,42 @@ enum pab_metric_id {
 	PAB_M_COUNT
 };
 
+/* How a metric's values read and change (report/format.h) and which
+ * absolute floor of the ledger applies to it. */
+enum pab_metric_kind {
+	PAB_KIND_RATE,   /* ops/s: SI prefixes; a change reads as a ratio */
+	PAB_KIND_TIME,   /* s, ms, ns (per_second): a change reads as a ratio */
+	PAB_KIND_COUNT,  /* SI prefixes; a change reads as an amount; the
+			  * ledger's count floor */
+	PAB_KIND_BYTES,  /* IEC prefixes; a change reads as an amount; the
+			  * ledger's byte floor */
+};
+
+/* How a row's per-rep values of one arm summarise into one figure (the
+ * medians table, the memory credit's medians, a rep's duration). */
+enum pab_aggregate {
+	PAB_AGG_MEDIAN,  /* the median of the per-rep values */
+};
+
 struct pab_metric {
 	enum pab_metric_id id;
-	const char *name;      /* artifact key, e.g. "peak_rss" */
-	const char *unit;      /* "ops/s", "s", "count", "bytes", "ms", "ns" */
+	const char *name;          /* artifact key, e.g. "peak_rss" */
+	const char *unit;          /* "ops/s", "s", "count", "bytes", "ms", "ns" */
+	enum pab_metric_kind kind;
+	double per_second;         /* PAB_KIND_TIME: units per second, else 0 */
 	enum pab_better better;
-	int judged;            /* judged by the ledger by default */
-	int credit_eligible;   /* allowance may include saved%/3 */
-	int memory;            /* an RSS-like figure (sanity gate, MiB display) */
-	const char *label;     /* human label for tables */
-	const char *source;    /* where the number comes from (docs) */
+	enum pab_aggregate aggregate;
+	int judged;                /* judged by the ledger by default */
+	int credit_eligible;       /* allowance may include saved%/3 */
+	int target;                /* a CPU/throughput target of the
+				    * disposition (judge/ledger.h) */
+	int sanity_gate;           /* compared by the sanity gate after rep 1 */
+	const char *label;         /* human label for tables */
+	const char *source;        /* where the number comes from (docs) */
+	double plot_div;           /* trace plots: value / plot_div ... */
+	const char *plot_unit;     /* ... in this unit */
+	const char *report_key;    /* its key in a perfab-workload/1 report,
+				    * or NULL when it is not read from one as is */
 };
 
 /* The largest magnitude of a metric value an artifact carries: the loader
@@ -61,6 +90,14 @@ extern const struct pab_metric pab_metrics[PAB_M_COUNT];
 
 /* The metric called name, or NULL. */
 const struct pab_metric *pab_metric_find(const char *name);
+
+/*
+ * pab_metric_aggregate: the n per-rep values x of metric m summarised as
+ * the table says (the median for every metric today); NaN values count as
+ * pab_median counts them. Returns the figure, NaN when n is 0 or it cannot
+ * be computed.
+ */
+double pab_metric_aggregate(enum pab_metric_id m, const double *x, size_t n);
 
 /*
  * pab_parse_metrics: a comma-separated list of metric names (perfab(1)

@@ -137,11 +137,10 @@ static void copy_settings(struct pab_experiment *dst,
 	free(dst->schema);
 	free(dst->perfab_version);
 	free(dst->protocol);
-	free(dst->rules);
 	dst->schema = xstrdup(src->schema);
 	dst->perfab_version = xstrdup(src->perfab_version);
 	dst->protocol = xstrdup(src->protocol);
-	dst->rules = xstrdup(src->rules);
+	dst->rules = src->rules;
 	dst->complete = src->complete;
 	dst->seed = src->seed;
 	dst->host = src->host ? cJSON_Duplicate(src->host, 1) : NULL;
@@ -281,6 +280,43 @@ int pab_pool_check_input(const struct pab_experiment *e, const char *label,
 }
 
 /* Everything but rows: host, protocol, arms, settings. */
+/* Arm i of two inputs (labels la, lb): name, revision, executable,
+ * command and environment. Returns 0 or -1 with *why. */
+static int same_arm(const struct pab_arm *x, const char *la, const struct pab_arm *y,
+		    const char *lb, size_t i, char **why)
+{
+	if (strcmp(x->name, y->name)) {
+		*why = xasprintf("arms differ: arm %zu is '%s' in '%s' and '%s' in '%s' "
+				 "(names and order must match)", i + 1, x->name, la,
+				 y->name, lb);
+		return -1;
+	}
+	if (!str_eq(x->revision, y->revision)) {
+		*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'",
+				 x->name, pab_term_safe(or_none(x->revision)), la,
+				 pab_term_safe(or_none(y->revision)), lb);
+		return -1;
+	}
+	if (!str_eq(x->sha256, y->sha256)) {
+		*why = xasprintf("arm '%s': executable differs: sha256 %s in '%s', %s in '%s'",
+				 x->name, or_none(x->sha256), la, or_none(y->sha256), lb);
+		return -1;
+	}
+	/* The digest identifies the executable wherever it was checked
+	 * out; without one, its path has to. */
+	if (!argv_eq(x->argv, x->argc, y->argv, y->argc, x->sha256 ? 1 : 0)) {
+		*why = xasprintf("arm '%s': command differs between '%s' and '%s'",
+				 x->name, la, lb);
+		return -1;
+	}
+	if (!kv_eq(x->env, x->n_env, y->env, y->n_env)) {
+		*why = xasprintf("arm '%s': environment additions differ between '%s' and '%s'",
+				 x->name, la, lb);
+		return -1;
+	}
+	return 0;
+}
+
 static int same_experiment(const struct pab_experiment *a, const char *la,
 			   const struct pab_experiment *b, const char *lb,
 			   char **why)
@@ -306,47 +342,18 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 				 lb, b->n_arms);
 		return -1;
 	}
-	for (i = 0; i < a->n_arms; i++) {
-		const struct pab_arm *x = &a->arms[i], *y = &b->arms[i];
-
-		if (strcmp(x->name, y->name)) {
-			*why = xasprintf("arms differ: arm %zu is '%s' in '%s' and '%s' in '%s' "
-					 "(names and order must match)", i + 1, x->name, la,
-					 y->name, lb);
+	for (i = 0; i < a->n_arms; i++)
+		if (same_arm(&a->arms[i], la, &b->arms[i], lb, i, why))
 			return -1;
-		}
-		if (!str_eq(x->revision, y->revision)) {
-			*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'",
-					 x->name, pab_term_safe(or_none(x->revision)), la,
-					 pab_term_safe(or_none(y->revision)), lb);
-			return -1;
-		}
-		if (!str_eq(x->sha256, y->sha256)) {
-			*why = xasprintf("arm '%s': executable differs: sha256 %s in '%s', %s in '%s'",
-					 x->name, or_none(x->sha256), la, or_none(y->sha256), lb);
-			return -1;
-		}
-		/* The digest identifies the executable wherever it was checked
-		 * out; without one, its path has to. */
-		if (!argv_eq(x->argv, x->argc, y->argv, y->argc, x->sha256 ? 1 : 0)) {
-			*why = xasprintf("arm '%s': command differs between '%s' and '%s'",
-					 x->name, la, lb);
-			return -1;
-		}
-		if (!kv_eq(x->env, x->n_env, y->env, y->n_env)) {
-			*why = xasprintf("arm '%s': environment additions differ between '%s' and '%s'",
-					 x->name, la, lb);
-			return -1;
-		}
-	}
 	if (run_number(a->run, "scale", 1) != run_number(b->run, "scale", 1)) {
 		*why = xasprintf("workload scale differs: %g in '%s', %g in '%s'",
 				 run_number(a->run, "scale", 1), la,
 				 run_number(b->run, "scale", 1), lb);
 		return -1;
 	}
-	if (strcmp(a->rules, b->rules)) {
-		*why = xasprintf("rules differ: %s in '%s', %s in '%s'", a->rules, la, b->rules, lb);
+	if (a->rules != b->rules) {
+		*why = xasprintf("rules differ: %s in '%s', %s in '%s'", pab_rules_name(a->rules),
+				 la, pab_rules_name(b->rules), lb);
 		return -1;
 	}
 	for (m = 0; m < PAB_M_COUNT; m++)
@@ -531,146 +538,186 @@ static int row_key_cmp(const void *pa, const void *pb)
 	       a->row < b->row ? -1 : a->row > b->row;
 }
 
-int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
-	     size_t n, struct pab_experiment *out, char **why)
+/* Every input checked on its own, then each against the first. */
+static int check_inputs(const struct pab_experiment *const *in,
+			const char *const *labels, size_t n, char **why)
 {
 	char b1[32], b2[32];
-	size_t *group, n_groups = 0, i, j, r;
-	uint64_t shard_n = 0;
-	struct row_key *keys = NULL;
-	int sortable = 1, ret = -1;
-	cJSON *pool, *seeds, *sources;
+	size_t i;
 
-	*why = NULL;
-	pab_experiment_init(out);
-	group = xcalloc(n ? n : 1, sizeof(*group));
-	if (!n) {
-		*why = xstrdup("nothing to pool");
-		goto out_free_group;
-	}
 	for (i = 0; i < n; i++)
 		if (pab_pool_check_input(in[i], label_of(labels, i, b1, sizeof(b1)), why))
-			goto out_free_group;
+			return -1;
 	for (i = 1; i < n; i++)
 		if (same_experiment(in[0], label_of(labels, 0, b1, sizeof(b1)), in[i],
 				    label_of(labels, i, b2, sizeof(b2)), why))
-			goto out_free_group;
+			return -1;
+	return 0;
+}
 
-	/* Group inputs by row set: group[i] is the first input with i's rows. */
+/* The reason a and b (labels la, lb) share `shared` rows but not all. */
+static char *partial_overlap(const struct pab_experiment *a, const char *la,
+			     const struct pab_experiment *b, const char *lb,
+			     size_t shared)
+{
+	const struct pab_experiment *big = a->n_rows > shared ? a : b;
+	const struct pab_experiment *small = big == a ? b : a;
+	const char *lbig = big == a ? la : lb, *lsmall = big == a ? lb : la;
+	size_t r;
+
+	for (r = 0; r < big->n_rows; r++)
+		if (find_row(small, big->rows[r].name) < 0)
+			break;
+	return xasprintf("rows overlap only in part: row '%s' is in '%s' but not "
+			 "in '%s'; pool either the same rows (more blocks) or "
+			 "disjoint shards", pab_term_safe(big->rows[r].name),
+			 lbig, lsmall);
+}
+
+/*
+ * Input i against the first input j of an earlier group: 1 when they have
+ * the same rows (i joins j's group), 0 when their rows are disjoint
+ * shards, -1 with *why when they cannot be pooled.
+ */
+static int same_group(const struct pab_experiment *const *in,
+		      const char *const *labels, size_t i, size_t j, char **why)
+{
+	char b1[32], b2[32];
+	const char *li = label_of(labels, i, b1, sizeof(b1));
+	const char *lj = label_of(labels, j, b2, sizeof(b2));
+	size_t r, shared = 0;
+
+	for (r = 0; r < in[i]->n_rows; r++) {
+		int k = find_row(in[j], in[i]->rows[r].name);
+
+		if (k < 0)
+			continue;
+		shared++;
+		if (same_row(in[j], &in[j]->rows[k], lj, in[i], &in[i]->rows[r], li,
+			     in[i]->n_arms, why))
+			return -1;
+	}
+	if (!shared)
+		return same_probes(in[j], lj, in[i], li, why) ||
+		       same_probes(in[i], li, in[j], lj, why) ? -1 : 0;
+	if (shared != in[i]->n_rows || shared != in[j]->n_rows) {
+		*why = partial_overlap(in[i], li, in[j], lj, shared);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Group the inputs by row set: group[i] is the first input with i's rows.
+ * Returns the number of groups, or 0 with *why.
+ */
+static size_t group_inputs(const struct pab_experiment *const *in,
+			   const char *const *labels, size_t n, size_t *group,
+			   char **why)
+{
+	size_t i, j, n_groups = 0;
+
 	for (i = 0; i < n; i++) {
-		const char *li = label_of(labels, i, b1, sizeof(b1));
-
 		group[i] = i;
 		for (j = 0; j < i; j++) {
-			const char *lj = label_of(labels, j, b2, sizeof(b2));
-			size_t shared = 0;
+			int same;
 
 			if (group[j] != j)
 				continue;
-			for (r = 0; r < in[i]->n_rows; r++) {
-				int k = find_row(in[j], in[i]->rows[r].name);
-
-				if (k < 0)
-					continue;
-				shared++;
-				if (same_row(in[j], &in[j]->rows[k], lj, in[i],
-					     &in[i]->rows[r], li, in[i]->n_arms, why))
-					goto out_free_group;
+			same = same_group(in, labels, i, j, why);
+			if (same < 0)
+				return 0;
+			if (same) {
+				group[i] = j;
+				break;
 			}
-			if (!shared) {
-				if (same_probes(in[j], lj, in[i], li, why) ||
-				    same_probes(in[i], li, in[j], lj, why))
-					goto out_free_group;
-				continue;
-			}
-			if (shared != in[i]->n_rows || shared != in[j]->n_rows) {
-				const struct pab_experiment *big =
-					in[i]->n_rows > shared ? in[i] : in[j];
-				const struct pab_experiment *small = big == in[i] ? in[j] : in[i];
-				const char *lbig = big == in[i] ? li : lj;
-				const char *lsmall = big == in[i] ? lj : li;
-
-				for (r = 0; r < big->n_rows; r++)
-					if (find_row(small, big->rows[r].name) < 0)
-						break;
-				*why = xasprintf("rows overlap only in part: row '%s' is in '%s' but not "
-						 "in '%s'; pool either the same rows (more blocks) or "
-						 "disjoint shards", pab_term_safe(big->rows[r].name),
-						 lbig, lsmall);
-				goto out_free_group;
-			}
-			group[i] = j;
-			break;
 		}
 		if (group[i] == i)
 			n_groups++;
 	}
+	return n_groups;
+}
 
-	/* The first input's settings; rows appended group by group. */
-	pab_experiment_release(out);
-	copy_settings(out, in[0]);
-	out->rows = xcalloc(1, sizeof(*out->rows));
-	out->reps = out->max_reps = 0;
-	out->complete = 1;
-	for (i = 0; i < n; i++) {
-		size_t reps = 0, max_reps = 0;
-		uint64_t n_shard = 0, k_shard = 0;
+/* The rows of out in the order of the unsharded run (their shards' I/N). */
+struct shard_order {
+	struct row_key *keys;  /* one per row of out */
+	uint64_t shard_n;      /* N of every group's I/N, 0 before the first */
+	int sortable;          /* every group said I/N with one N */
+};
 
-		if (group[i] != i)
-			continue;
-		if (parse_shard(run_string(in[i]->run, "shard"), &k_shard, &n_shard) ||
-		    (shard_n && n_shard != shard_n))
-			sortable = 0;
-		else
-			shard_n = n_shard;
-		for (r = 0; r < in[i]->n_rows; r++) {
-			struct pab_row *row;
+/*
+ * Append group i's rows to out, each with the reps of every input of the
+ * group, and note their place in the unsharded order in so.
+ */
+static void append_group(struct pab_experiment *out,
+			 const struct pab_experiment *const *in, size_t n,
+			 const size_t *group, size_t i, struct shard_order *so)
+{
+	size_t reps = 0, max_reps = 0, r, j;
+	uint64_t n_shard = 0, k_shard = 0;
 
-			out->rows = xrealloc(out->rows, (out->n_rows + 1) * sizeof(*out->rows));
-			keys = xrealloc(keys, (out->n_rows + 1) * sizeof(*keys));
-			keys[out->n_rows].row = out->n_rows;
-			keys[out->n_rows].key = sortable ?
-				(double)r * (double)shard_n + (double)(k_shard - 1) : 0;
-			row = &out->rows[out->n_rows++];
-			row_copy_def(row, &in[i]->rows[r]);
-			row_set_host(row, out, in[i], &in[i]->rows[r]);
-			row->failed = 0;
-			free(row->fail_reason);
-			row->fail_reason = NULL;
-			for (j = i; j < n; j++)
-				if (group[j] == i)
-					row_append_reps(row, &in[j]->rows[find_row(in[j], row->name)],
-							out->n_arms);
-		}
+	if (parse_shard(run_string(in[i]->run, "shard"), &k_shard, &n_shard) ||
+	    (so->shard_n && n_shard != so->shard_n))
+		so->sortable = 0;
+	else
+		so->shard_n = n_shard;
+	for (r = 0; r < in[i]->n_rows; r++) {
+		struct pab_row *row;
+
+		out->rows = xrealloc(out->rows, (out->n_rows + 1) * sizeof(*out->rows));
+		so->keys = xrealloc(so->keys, (out->n_rows + 1) * sizeof(*so->keys));
+		so->keys[out->n_rows].row = out->n_rows;
+		so->keys[out->n_rows].key = so->sortable ?
+			(double)r * (double)so->shard_n + (double)(k_shard - 1) : 0;
+		row = &out->rows[out->n_rows++];
+		row_copy_def(row, &in[i]->rows[r]);
+		row_set_host(row, out, in[i], &in[i]->rows[r]);
+		row->failed = 0;
+		free(row->fail_reason);
+		row->fail_reason = NULL;
 		for (j = i; j < n; j++)
-			if (group[j] == i) {
-				reps += in[j]->reps;
-				max_reps += in[j]->max_reps;
-			}
-		if (reps > out->reps)
-			out->reps = reps;
-		if (max_reps > out->max_reps)
-			out->max_reps = max_reps;
+			if (group[j] == i)
+				row_append_reps(row, &in[j]->rows[find_row(in[j], row->name)],
+						out->n_arms);
 	}
-	/* Shards back in the order of the unsharded run, when all said I/N. */
-	if (sortable && n_groups > 1) {
-		struct pab_row *sorted = xcalloc(out->n_rows, sizeof(*sorted));
-
-		for (r = 0; r + 1 < out->n_rows && sortable; r++)
-			for (j = r + 1; j < out->n_rows; j++)
-				if (keys[r].key == keys[j].key)
-					sortable = 0; /* two groups claim one shard */
-		if (sortable) {
-			qsort(keys, out->n_rows, sizeof(*keys), row_key_cmp);
-			for (r = 0; r < out->n_rows; r++)
-				sorted[r] = out->rows[keys[r].row];
-			memcpy(out->rows, sorted, out->n_rows * sizeof(*sorted));
+	for (j = i; j < n; j++)
+		if (group[j] == i) {
+			reps += in[j]->reps;
+			max_reps += in[j]->max_reps;
 		}
-		free(sorted);
+	if (reps > out->reps)
+		out->reps = reps;
+	if (max_reps > out->max_reps)
+		out->max_reps = max_reps;
+}
+
+/* Put out's rows in the unsharded order, unless two groups claim a shard. */
+static void sort_shards(struct pab_experiment *out, struct shard_order *so)
+{
+	struct pab_row *sorted = xcalloc(out->n_rows, sizeof(*sorted));
+	size_t r, j;
+
+	for (r = 0; r + 1 < out->n_rows && so->sortable; r++)
+		for (j = r + 1; j < out->n_rows; j++)
+			if (so->keys[r].key == so->keys[j].key)
+				so->sortable = 0; /* two groups claim one shard */
+	if (so->sortable) {
+		qsort(so->keys, out->n_rows, sizeof(*so->keys), row_key_cmp);
+		for (r = 0; r < out->n_rows; r++)
+			sorted[r] = out->rows[so->keys[r].row];
+		memcpy(out->rows, sorted, out->n_rows * sizeof(*sorted));
 	}
-	for (i = 0; i < n; i++)
-		if (in[i]->stopped_by && !out->stopped_by)
-			out->stopped_by = xstrdup(in[i]->stopped_by);
+	free(sorted);
+}
+
+/* out's "run" -> "pool": how many inputs, their seeds, the mode, sources. */
+static void record_pool(struct pab_experiment *out,
+			const struct pab_experiment *const *in,
+			const char *const *labels, size_t n, size_t n_groups)
+{
+	cJSON *pool, *seeds, *sources;
+	char b1[32];
+	size_t i, r;
 
 	if (!out->run)
 		out->run = cJSON_CreateObject();
@@ -702,11 +749,47 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 		cJSON_AddNumberToObject(src, "reps", (double)total);
 		cJSON_AddItemToArray(sources, src);
 	}
-	ret = 0;
-out_free_group:
-	free(keys);
+}
+
+int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
+	     size_t n, struct pab_experiment *out, char **why)
+{
+	struct shard_order so = { NULL, 0, 1 };
+	size_t *group = NULL, n_groups, i;
+
+	*why = NULL;
+	pab_experiment_init(out);
+	if (!n) {
+		*why = xstrdup("nothing to pool");
+		goto out_release;
+	}
+	if (check_inputs(in, labels, n, why))
+		goto out_release;
+	group = xcalloc(n, sizeof(*group));
+	n_groups = group_inputs(in, labels, n, group, why);
+	if (!n_groups)
+		goto out_release;
+	/* The first input's settings; rows appended group by group. */
+	pab_experiment_release(out);
+	copy_settings(out, in[0]);
+	out->rows = xcalloc(1, sizeof(*out->rows));
+	out->reps = out->max_reps = 0;
+	out->complete = 1;
+	for (i = 0; i < n; i++)
+		if (group[i] == i)
+			append_group(out, in, n, group, i, &so);
+	/* Shards back in the order of the unsharded run, when all said I/N. */
+	if (so.sortable && n_groups > 1)
+		sort_shards(out, &so);
+	for (i = 0; i < n; i++)
+		if (in[i]->stopped_by && !out->stopped_by)
+			out->stopped_by = xstrdup(in[i]->stopped_by);
+	record_pool(out, in, labels, n, n_groups);
+	free(so.keys);
 	free(group);
-	if (ret)
-		pab_experiment_release(out);
-	return ret;
+	return 0;
+out_release:
+	free(group);
+	pab_experiment_release(out);
+	return -1;
 }

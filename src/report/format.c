@@ -15,11 +15,14 @@
 
 enum pab_change_kind pab_change_kind_of(enum pab_metric_id m)
 {
-	const char *u = pab_metrics[m].unit;
-
-	if (!strcmp(u, "s") || !strcmp(u, "ms") || !strcmp(u, "ns") ||
-	    !strcmp(u, "ops/s"))
+	switch (pab_metrics[m].kind) {
+	case PAB_KIND_RATE:
+	case PAB_KIND_TIME:
 		return PAB_CHANGE_RATIO;
+	case PAB_KIND_COUNT:
+	case PAB_KIND_BYTES:
+		break;
+	}
 	return PAB_CHANGE_AMOUNT;
 }
 
@@ -148,11 +151,12 @@ void pab_fmt_value(char *buf, size_t len, enum pab_metric_id m, double v)
 {
 	static const char *const iec[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	static const char *const si[] = { "", "k", "M", "G", "T", "P" };
-	const char *u = pab_metrics[m].unit;
+	const struct pab_metric *met = &pab_metrics[m];
+	const char *u = met->unit;
 
 	if (!isfinite(v)) {
 		snprintf(buf, len, "n/a");
-	} else if (!strcmp(u, "bytes")) {
+	} else if (met->kind == PAB_KIND_BYTES) {
 		double a = fabs(v);
 		size_t i = 0;
 		char num[32];
@@ -164,13 +168,9 @@ void pab_fmt_value(char *buf, size_t len, enum pab_metric_id m, double v)
 		else
 			sig3(num, sizeof(num), a);
 		snprintf(buf, len, "%s%s %s", v < 0 ? "-" : "", num, iec[i]);
-	} else if (!strcmp(u, "s")) {
-		fmt_seconds(buf, len, v);
-	} else if (!strcmp(u, "ms")) {
-		fmt_seconds(buf, len, v / 1e3);
-	} else if (!strcmp(u, "ns")) {
-		fmt_seconds(buf, len, v / 1e9);
-	} else if (!strcmp(u, "count")) {
+	} else if (met->kind == PAB_KIND_TIME) {
+		fmt_seconds(buf, len, v / met->per_second);
+	} else if (met->kind == PAB_KIND_COUNT) {
 		pab_fmt_si(buf, len, v);
 	} else if (v != 0 && fabs(v) < 1) {
 		snprintf(buf, len, "%.3g %s", v, u);
@@ -190,10 +190,15 @@ void pab_fmt_pair(char *buf, size_t len, enum pab_metric_id m, double base,
 	pab_fmt_value(h, sizeof(h), m, head);
 	bl = strlen(b);
 	/* "3.35 M -> 5.12 M ops/s": a long unit word once. */
-	if (!strcmp(unit, "ops/s") && bl > ul + 1 && !strcmp(b + bl - ul, unit) &&
+	if (pab_metrics[m].kind == PAB_KIND_RATE && bl > ul + 1 && !strcmp(b + bl - ul, unit) &&
 	    strlen(h) > ul && !strcmp(h + strlen(h) - ul, unit))
 		b[bl - ul - 1] = '\0';
 	snprintf(buf, len, "%s %s %s", b, flags & PAB_FMT_UTF8 ? "\u2192" : "->", h);
+}
+
+void pab_fmt_conf(char *buf, size_t len, double conf)
+{
+	snprintf(buf, len, "%g%%", conf * 100);
 }
 
 void pab_fmt_pct(char *buf, size_t len, double v)
@@ -424,9 +429,11 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 	/* INCONCLUSIVE */
 	if (!r->change.exists) {
 		size_t more = ctx->n < PAB_MIN_N_95 ? PAB_MIN_N_95 - ctx->n : 1;
+		char conf[16];
 
-		snprintf(buf, len, "no 95%% interval exists below %d paired reps (n=%zu)",
-			 PAB_MIN_N_95, ctx->n);
+		pab_fmt_conf(conf, sizeof(conf), ctx->conf);
+		snprintf(buf, len, "no %s interval exists below %d paired reps (n=%zu)",
+			 conf, PAB_MIN_N_95, ctx->n);
 		add_estimate(buf, len, more, ctx);
 		return;
 	}

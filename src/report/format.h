@@ -87,6 +87,12 @@ void pab_fmt_change(char *buf, size_t len, enum pab_metric_id m,
 		    const struct pab_interval *iv, double base_median,
 		    int flags);
 
+/*
+ * A confidence level for a heading: "95%" for 0.95, "97.5%" for 0.975
+ * (conf × 100, up to six significant digits, and "%").
+ */
+void pab_fmt_conf(char *buf, size_t len, double conf);
+
 /* A percentage: "+1.5", "+inf" / "-inf", "n/a" (NaN). */
 void pab_fmt_pct(char *buf, size_t len, double v);
 
@@ -109,6 +115,7 @@ struct pab_reason_ctx {
 	double rep_seconds;
 	int control;
 	double margin;
+	double conf;   /* the ledger's confidence (0.95) */
 };
 
 /* More reps than this are "not decidable at this noise". */

@@ -193,38 +193,114 @@ static size_t factor_ticks(const struct scale *s, double min_px, double *out,
 	return n;
 }
 
-static void forest_plot(FILE *f, const struct pab_experiment *e,
-			const struct pab_ledger *l,
-			const struct pab_ledger_row *lr)
+/* The forest plot's scale for the cells of lr; *n_cells counts them. */
+static void forest_scale(const struct pab_ledger *l, const struct pab_ledger_row *lr,
+			 struct scale *s, size_t *n_cells)
 {
-	struct scale s = { 0, 0, FP_LEFT, FP_W - FP_RIGHT };
-	size_t c, k = 0, n = 0, n_ticks, ti;
-	double h, pad, ticks[16];
+	size_t c;
+	double pad;
 
+	*n_cells = 0;
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
 		const struct pab_cell_result *r = &cell->res;
 
 		if (cell->row != lr->row || cell->arm != lr->arm)
 			continue;
-		n++;
+		(*n_cells)++;
 		if (r->verdict == PAB_NOT_MEASURED)
 			continue;
-		widen(&s.lo, &s.hi, lf(cell->metric, r->change.lo));
-		widen(&s.lo, &s.hi, lf(cell->metric, r->change.hi));
-		widen(&s.lo, &s.hi, lf(cell->metric, -r->noise));
-		widen(&s.lo, &s.hi, lf(cell->metric, r->noise));
-		widen(&s.lo, &s.hi, lf(cell->metric, r->allowance));
-		widen(&s.lo, &s.hi, lf(cell->metric, r->fail_threshold));
+		widen(&s->lo, &s->hi, lf(cell->metric, r->change.lo));
+		widen(&s->lo, &s->hi, lf(cell->metric, r->change.hi));
+		widen(&s->lo, &s->hi, lf(cell->metric, -r->noise));
+		widen(&s->lo, &s->hi, lf(cell->metric, r->noise));
+		widen(&s->lo, &s->hi, lf(cell->metric, r->allowance));
+		widen(&s->lo, &s->hi, lf(cell->metric, r->fail_threshold));
 	}
 	/* at least ×/÷1.05 either way, and a margin so ends are not on the edge */
-	if (s.lo > -log(1.05))
-		s.lo = -log(1.05);
-	if (s.hi < log(1.05))
-		s.hi = log(1.05);
-	pad = (s.hi - s.lo) * 0.04;
-	s.lo -= pad;
-	s.hi += pad;
+	if (s->lo > -log(1.05))
+		s->lo = -log(1.05);
+	if (s->hi < log(1.05))
+		s->hi = log(1.05);
+	pad = (s->hi - s->lo) * 0.04;
+	s->lo -= pad;
+	s->hi += pad;
+}
+
+/* One cell's line of the forest plot at height y: bands, interval, words. */
+static void forest_cell(FILE *f, const struct scale *s, const struct pab_ledger_cell *cell,
+			double y)
+{
+	const struct pab_cell_result *r = &cell->res;
+	enum pab_metric_id m = cell->metric;
+	char med[24], lo[24], hi[24], reads[128];
+	double x_lo, x_hi;
+
+	fprintf(f, "<g class=\"cell %s\">", verdict_class(r->verdict));
+	fprintf(f, "<text class=\"metric\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+		FP_LEFT - 8, y + 4);
+	esc(f, pab_metrics[cell->metric].label);
+	fputs("</text>", f);
+	if (r->verdict == PAB_NOT_MEASURED) {
+		fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\">not measured</text></g>\n",
+			FP_LEFT + 4, y + 4);
+		return;
+	}
+	/* noise band, allowance band, thresholds */
+	fprintf(f, "<rect class=\"noise\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
+		"<title>noise band \xc2\xb1%.1f%%</title></rect>",
+		sx(s, lf(m, -r->noise)), y - FP_ROW / 2.0 + 3,
+		sx(s, lf(m, r->noise)) - sx(s, lf(m, -r->noise)), FP_ROW - 6, r->noise);
+	fprintf(f, "<rect class=\"allow\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
+		"<title>allowance band 0..%.1f%%</title></rect>",
+		sx(s, 0), y - FP_ROW / 2.0 + 6, sx(s, lf(m, r->allowance)) - sx(s, 0),
+		FP_ROW - 12, r->allowance);
+	if (r->fail_threshold != r->allowance)
+		fprintf(f, "<line class=\"failthr\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\"><title>FAIL above %.1f%%</title></line>",
+			sx(s, lf(m, r->fail_threshold)), y - FP_ROW / 2.0 + 2,
+			sx(s, lf(m, r->fail_threshold)), y + FP_ROW / 2.0 - 2, r->fail_threshold);
+	fprintf(f, "<line class=\"zero\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		sx(s, 0), y - FP_ROW / 2.0, sx(s, 0), y + FP_ROW / 2.0);
+	/* the interval (dashed when no interval exists) */
+	pab_fmt_pct(med, sizeof(med), r->change.median);
+	pab_fmt_pct(lo, sizeof(lo), r->change.lo);
+	pab_fmt_pct(hi, sizeof(hi), r->change.hi);
+	/* A tied interval ([0, 0]: every pair equal) is still drawn, as a
+	 * short tick: a zero-length line would render as nothing. */
+	x_lo = sx(s, lf(m, r->change.lo));
+	x_hi = sx(s, lf(m, r->change.hi));
+	if (x_hi - x_lo < CI_MIN_PX) {
+		double mid = (x_lo + x_hi) / 2;
+
+		x_lo = mid - CI_MIN_PX / 2;
+		x_hi = mid + CI_MIN_PX / 2;
+	}
+	fprintf(f, "<line class=\"ci%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
+		"<title>%s%% [%s, %s], coverage %.1f%%</title></line>",
+		r->change.exists ? "" : " range", x_lo, y, x_hi, y, med, lo, hi,
+		r->change.coverage * 100);
+	fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		sx(s, lf(m, r->change.lo)), y - 5, sx(s, lf(m, r->change.lo)), y + 5,
+		sx(s, lf(m, r->change.hi)), y - 5, sx(s, lf(m, r->change.hi)), y + 5);
+	fprintf(f, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>",
+		sx(s, lf(m, r->change.median)), y);
+	pab_fmt_change(reads, sizeof(reads), m, &r->change, r->base_median, PAB_FMT_UTF8);
+	fprintf(f, "<text class=\"val\" x=\"%d\" y=\"%.1f\">", FP_W - FP_RIGHT + 10, y + 4);
+	esc(f, reads);
+	fprintf(f, " %s</text></g>\n", pab_verdict_name(r->verdict));
+}
+
+static void forest_plot(FILE *f, const struct pab_experiment *e,
+			const struct pab_ledger *l,
+			const struct pab_ledger_row *lr)
+{
+	struct scale s = { 0, 0, FP_LEFT, FP_W - FP_RIGHT };
+	size_t c, k = 0, n, n_ticks, ti;
+	double h, ticks[16];
+
+	forest_scale(l, lr, &s, &n);
 	n_ticks = factor_ticks(&s, 44, ticks, 16);
 	h = FP_TOP + (double)n * FP_ROW + FP_AXIS;
 
@@ -248,72 +324,10 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 	fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
 		"\u2190 head better (\u00f7) \u00b7 head worse (\u00d7) \u2192, log scale</text>\n",
 		(s.x0 + s.x1) / 2, h - 3);
-	for (c = 0; c < l->n_cells; c++) {
-		const struct pab_ledger_cell *cell = &l->cells[c];
-		const struct pab_cell_result *r = &cell->res;
-		double y = FP_TOP + (double)k * FP_ROW + FP_ROW / 2.0, x_lo, x_hi;
-		char med[24], lo[24], hi[24], reads[128];
-		const char *vc = verdict_class(r->verdict);
-		enum pab_metric_id m = cell->metric;
-
-		if (cell->row != lr->row || cell->arm != lr->arm)
-			continue;
-		k++;
-		fprintf(f, "<g class=\"cell %s\">", vc);
-		fprintf(f, "<text class=\"metric\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
-			FP_LEFT - 8, y + 4);
-		esc(f, pab_metrics[cell->metric].label);
-		fputs("</text>", f);
-		if (r->verdict == PAB_NOT_MEASURED) {
-			fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\">not measured</text></g>\n",
-				FP_LEFT + 4, y + 4);
-			continue;
-		}
-		/* noise band, allowance band, thresholds */
-		fprintf(f, "<rect class=\"noise\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
-			"<title>noise band \xc2\xb1%.1f%%</title></rect>",
-			sx(&s, lf(m, -r->noise)), y - FP_ROW / 2.0 + 3,
-			sx(&s, lf(m, r->noise)) - sx(&s, lf(m, -r->noise)), FP_ROW - 6, r->noise);
-		fprintf(f, "<rect class=\"allow\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
-			"<title>allowance band 0..%.1f%%</title></rect>",
-			sx(&s, 0), y - FP_ROW / 2.0 + 6, sx(&s, lf(m, r->allowance)) - sx(&s, 0),
-			FP_ROW - 12, r->allowance);
-		if (r->fail_threshold != r->allowance)
-			fprintf(f, "<line class=\"failthr\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-				"y2=\"%.1f\"><title>FAIL above %.1f%%</title></line>",
-				sx(&s, lf(m, r->fail_threshold)), y - FP_ROW / 2.0 + 2,
-				sx(&s, lf(m, r->fail_threshold)), y + FP_ROW / 2.0 - 2, r->fail_threshold);
-		fprintf(f, "<line class=\"zero\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-			sx(&s, 0), y - FP_ROW / 2.0, sx(&s, 0), y + FP_ROW / 2.0);
-		/* the interval (dashed when no 95% interval exists) */
-		pab_fmt_pct(med, sizeof(med), r->change.median);
-		pab_fmt_pct(lo, sizeof(lo), r->change.lo);
-		pab_fmt_pct(hi, sizeof(hi), r->change.hi);
-		/* A tied interval ([0, 0]: every pair equal) is still drawn, as a
-		 * short tick: a zero-length line would render as nothing. */
-		x_lo = sx(&s, lf(m, r->change.lo));
-		x_hi = sx(&s, lf(m, r->change.hi));
-		if (x_hi - x_lo < CI_MIN_PX) {
-			double mid = (x_lo + x_hi) / 2;
-
-			x_lo = mid - CI_MIN_PX / 2;
-			x_hi = mid + CI_MIN_PX / 2;
-		}
-		fprintf(f, "<line class=\"ci%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
-			"<title>%s%% [%s, %s], coverage %.1f%%</title></line>",
-			r->change.exists ? "" : " range", x_lo, y, x_hi, y, med, lo, hi,
-			r->change.coverage * 100);
-		fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-			sx(&s, lf(m, r->change.lo)), y - 5, sx(&s, lf(m, r->change.lo)), y + 5,
-			sx(&s, lf(m, r->change.hi)), y - 5, sx(&s, lf(m, r->change.hi)), y + 5);
-		fprintf(f, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>",
-			sx(&s, lf(m, r->change.median)), y);
-		pab_fmt_change(reads, sizeof(reads), m, &r->change, r->base_median, PAB_FMT_UTF8);
-		fprintf(f, "<text class=\"val\" x=\"%d\" y=\"%.1f\">", FP_W - FP_RIGHT + 10, y + 4);
-		esc(f, reads);
-		fprintf(f, " %s</text></g>\n", pab_verdict_name(r->verdict));
-	}
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
+			forest_cell(f, &s, &l->cells[c],
+				    FP_TOP + (double)k++ * FP_ROW + FP_ROW / 2.0);
 	fputs("</svg>\n", f);
 }
 
@@ -323,18 +337,8 @@ static void forest_plot(FILE *f, const struct pab_experiment *e,
 /* v in the metric's display unit; *unit names it. */
 static double display(enum pab_metric_id m, double v, const char **unit)
 {
-	const char *u = pab_metrics[m].unit;
-
-	if (!strcmp(u, "bytes")) {
-		*unit = "MiB";
-		return v / 1048576.0;
-	}
-	if (!strcmp(u, "ns")) {
-		*unit = "\xc2\xb5s";
-		return v / 1000.0;
-	}
-	*unit = u;
-	return v;
+	*unit = pab_metrics[m].plot_unit;
+	return v / pab_metrics[m].plot_div;
 }
 
 /* A trace tick with an SI prefix: "1.50 M", "320 k", "0.25". */
@@ -344,17 +348,34 @@ static const char *si_tick(double v, char *buf)
 	return buf;
 }
 
-static void trace_plot(FILE *f, const struct pab_experiment *e,
-		       const struct pab_ledger *l, const struct pab_row *row,
-		       enum pab_metric_id m)
-{
-	double lo = INFINITY, hi = -INFINITY, step, t, x0 = TR_LEFT,
-	       x1 = TR_W - TR_RIGHT, y0 = TR_H - TR_BOTTOM, y1 = TR_TOP;
-	const char *unit = "";
-	size_t r, a, n = row->n_reps;
-	char tick[32];
+/* Where a trace plot puts rep i and value v (display unit). */
+struct trace_frame {
+	double x0, x1, y0, y1;  /* plot area */
+	double lo, hi, step;    /* value range and grid step */
+	size_t n;               /* reps */
+};
 
-	for (r = 0; r < n; r++)
+static double trace_x(const struct trace_frame *t, size_t i)
+{
+	return t->n > 1 ? t->x0 + (double)i / (double)(t->n - 1) * (t->x1 - t->x0) :
+	       (t->x0 + t->x1) / 2;
+}
+
+static double trace_y(const struct trace_frame *t, double v)
+{
+	return t->y0 + (v - t->lo) / (t->hi - t->lo) * (t->y1 - t->y0);
+}
+
+/* The value range of metric m over row's reps, rounded to a grid step;
+ * 0, or -1 when nothing was measured. */
+static int trace_range(const struct pab_experiment *e, const struct pab_row *row,
+		       enum pab_metric_id m, struct trace_frame *t)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	const char *unit;
+	size_t r, a;
+
+	for (r = 0; r < row->n_reps; r++)
 		for (a = 0; a < e->n_arms; a++) {
 			double v = row->reps[r].result[a].m[m];
 
@@ -362,18 +383,69 @@ static void trace_plot(FILE *f, const struct pab_experiment *e,
 				widen(&lo, &hi, display(m, v, &unit));
 		}
 	if (!isfinite(lo))
-		return;
-	display(m, 0, &unit);
+		return -1;
 	if (hi - lo < fabs(hi) * 1e-9 + 1e-12) {
 		lo -= fabs(lo) * 0.05 + 1e-9;
 		hi += fabs(hi) * 0.05 + 1e-9;
 	}
-	step = nice_step(hi - lo, 4);
-	lo = floor(lo / step) * step;
-	hi = ceil(hi / step) * step;
+	t->step = nice_step(hi - lo, 4);
+	t->lo = floor(lo / t->step) * t->step;
+	t->hi = ceil(hi / t->step) * t->step;
+	return 0;
+}
 
-#define TX(i) (n > 1 ? x0 + (double)(i) / (double)(n - 1) * (x1 - x0) : (x0 + x1) / 2)
-#define TY(v) (y0 + ((v) - lo) / (hi - lo) * (y1 - y0))
+/* Arm a's line and points on the trace of metric m. */
+static void trace_arm(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l,
+		      const struct pab_row *row, enum pab_metric_id m, size_t a,
+		      const struct trace_frame *t)
+{
+	const char *unit;
+	size_t r;
+	int open = 0;
+
+	for (r = 0; r < t->n; r++) {
+		double v = row->reps[r].result[a].m[m];
+
+		if (!isfinite(v)) {
+			if (open)
+				fputs("\"/>\n", f);
+			open = 0;
+			continue;
+		}
+		if (!open)
+			fprintf(f, "<polyline class=\"arm\" stroke=\"%s\" points=\"",
+				arm_color(e, l, a));
+		fprintf(f, "%s%.1f,%.1f", open ? " " : "", trace_x(t, r),
+			trace_y(t, display(m, v, &unit)));
+		open = 1;
+	}
+	if (open)
+		fputs("\"/>\n", f);
+	for (r = 0; r < t->n; r++) {
+		double v = row->reps[r].result[a].m[m];
+
+		if (isfinite(v))
+			fprintf(f, "<circle class=\"pt\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" "
+				"r=\"2\"/>", arm_color(e, l, a), trace_x(t, r),
+				trace_y(t, display(m, v, &unit)));
+	}
+	fputc('\n', f);
+}
+
+static void trace_plot(FILE *f, const struct pab_experiment *e,
+		       const struct pab_ledger *l, const struct pab_row *row,
+		       enum pab_metric_id m)
+{
+	struct trace_frame t = { TR_LEFT, TR_W - TR_RIGHT, TR_H - TR_BOTTOM, TR_TOP,
+				 0, 0, 0, row->n_reps };
+	const char *unit = "";
+	size_t r, a;
+	double v;
+	char tick[32];
+
+	if (trace_range(e, row, m, &t))
+		return;
+	display(m, 0, &unit);
 	fprintf(f, "<svg class=\"trace\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"trace: ",
 		TR_W, TR_H, TR_W, TR_H);
@@ -384,52 +456,24 @@ static void trace_plot(FILE *f, const struct pab_experiment *e,
 	esc(f, unit);
 	fprintf(f, "%s)</text>\n", pab_metrics[m].better == PAB_HIGHER_IS_BETTER ?
 		", higher is better" : ", lower is better");
-	for (t = lo; t <= hi + step / 2; t += step) {
-		double y = TY(t);
+	for (v = t.lo; v <= t.hi + t.step / 2; v += t.step) {
+		double y = trace_y(&t, v);
 
 		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			x0, y, x1, y, x0 - 4, y + 4, si_tick(fabs(t) < step / 1e6 ? 0.0 : t, tick));
+			t.x0, y, t.x1, y, t.x0 - 4, y + 4,
+			si_tick(fabs(v) < t.step / 1e6 ? 0.0 : v, tick));
 	}
 	/* block boundaries: every n_arms reps */
-	for (r = e->n_arms; r < n; r += e->n_arms)
+	for (r = e->n_arms; r < t.n; r += e->n_arms)
 		fprintf(f, "<line class=\"block\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			(TX(r - 1) + TX(r)) / 2, y1, (TX(r - 1) + TX(r)) / 2, y0);
+			(trace_x(&t, r - 1) + trace_x(&t, r)) / 2, t.y1,
+			(trace_x(&t, r - 1) + trace_x(&t, r)) / 2, t.y0);
 	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"start\">rep 1</text>"
 		"<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\">rep %zu</text>\n",
-		x0, TR_H - 10, x1, TR_H - 10, n);
-	for (a = 0; a < e->n_arms; a++) {
-		int open = 0;
-
-		for (r = 0; r < n; r++) {
-			double v = row->reps[r].result[a].m[m];
-
-			if (!isfinite(v)) {
-				if (open)
-					fputs("\"/>\n", f);
-				open = 0;
-				continue;
-			}
-			if (!open)
-				fprintf(f, "<polyline class=\"arm\" stroke=\"%s\" points=\"",
-					arm_color(e, l, a));
-			fprintf(f, "%s%.1f,%.1f", open ? " " : "", TX(r), TY(display(m, v, &unit)));
-			open = 1;
-		}
-		if (open)
-			fputs("\"/>\n", f);
-		for (r = 0; r < n; r++) {
-			double v = row->reps[r].result[a].m[m];
-
-			if (isfinite(v))
-				fprintf(f, "<circle class=\"pt\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" "
-					"r=\"2\"/>", arm_color(e, l, a), TX(r),
-					TY(display(m, v, &unit)));
-		}
-		fputc('\n', f);
-	}
-#undef TX
-#undef TY
+		t.x0, TR_H - 10, t.x1, TR_H - 10, t.n);
+	for (a = 0; a < e->n_arms; a++)
+		trace_arm(f, e, l, row, m, a, &t);
 	fputs("</svg>\n", f);
 }
 
@@ -480,16 +524,16 @@ static void header(FILE *f, const struct pab_experiment *e,
 {
 	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model");
 	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
-	struct pab_disposition d;
+	const struct pab_disposition *d = &l->disposition;
 	size_t a;
-	char *line;
+	char *line, conf[16];
 
-	pab_ledger_disposition(e, l, &d);
 	fputs("<header>\n<h1>perfab ledger ", f);
 	badge(f, l->overall);
 	fputs("</h1>\n<p class=\"meta\">rules <code>", f);
 	esc(f, pab_rules_name(l->rules));
-	fputs("</code> \xc2\xb7 95% sign-test intervals on paired changes \xc2\xb7 ", f);
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	fprintf(f, "</code> \xc2\xb7 %s sign-test intervals on paired changes \xc2\xb7 ", conf);
 	fputs(l->null_arm >= 0 ? "noise floor from the null arm" :
 	      "no null arm: noise 0, strict", f);
 	fputs(" \xc2\xb7 protocol <code>", f);
@@ -511,7 +555,7 @@ static void header(FILE *f, const struct pab_experiment *e,
 		}
 	}
 	fputs("</p>\n<p class=\"disp\" id=\"disposition\">", f);
-	line = pab_disposition_line(&d);
+	line = pab_disposition_line(d);
 	esc(f, line);
 	free(line);
 	fputs("</p>\n</header>\n", f);
@@ -551,19 +595,6 @@ static void header(FILE *f, const struct pab_experiment *e,
 		fputs("</code></td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
-}
-
-/* The cell of (row, arm, metric), or NULL. */
-static const struct pab_ledger_cell *cell_of(const struct pab_ledger *l, size_t row,
-					     size_t arm, size_t m)
-{
-	size_t c;
-
-	for (c = 0; c < l->n_cells; c++)
-		if (l->cells[c].row == row && l->cells[c].arm == arm &&
-		    (size_t)l->cells[c].metric == m)
-			return &l->cells[c];
-	return NULL;
 }
 
 /* Every row × head arm × judged metric in one table: the overview. */
@@ -610,7 +641,7 @@ static void summary(FILE *f, const struct pab_experiment *e,
 
 			if (!judged[m])
 				continue;
-			c = cell_of(l, lr->row, lr->arm, m);
+			c = pab_ledger_find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
 			if (!c || c->res.verdict == PAB_NOT_MEASURED) {
 				fputs("<td class=\"nm\">not measured</td>", f);
 				continue;
@@ -637,10 +668,12 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l, const struct pab_ledger_row *lr)
 {
 	size_t c;
+	char conf[16];
 
-	fputs("<div class=\"scroll\"><table><tr><th>metric</th><th>base median</th>"
-	      "<th>head median</th><th>change [95% interval]</th><th>coverage</th><th>noise</th>"
-	      "<th>allowance</th><th>fail above</th><th>verdict</th><th>reason</th></tr>\n", f);
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	fprintf(f, "<div class=\"scroll\"><table><tr><th>metric</th><th>base median</th>"
+		"<th>head median</th><th>change [%s interval]</th><th>coverage</th><th>noise</th>"
+		"<th>allowance</th><th>fail above</th><th>verdict</th><th>reason</th></tr>\n", conf);
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
 		const struct pab_cell_result *r = &cell->res;
@@ -669,10 +702,8 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 			"<td class=\"num\">%.1f%%</td><td>",
 			r->change.coverage * 100, r->noise, r->allowance, r->fail_threshold);
 		badge(f, r->verdict);
-		if (r->verdict == PAB_PASS)
-			fprintf(f, " by %s", pab_decider_name(r->pass_decider));
-		else if (r->verdict == PAB_FAIL)
-			fprintf(f, " by %s", pab_decider_name(r->fail_decider));
+		if (pab_report_decided_by(r))
+			fprintf(f, " by %s", pab_report_decided_by(r));
 		if (pab_ledger_cell_is_gain(l, cell))
 			fputs(" \xc2\xb7 gain", f);
 		pab_report_cell_reason(e, l, cell, why, sizeof(why));
@@ -689,7 +720,9 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 	const struct pab_row *row = &e->rows[ri];
 	int measured[PAB_M_COUNT] = { 0 };
 	size_t i, a, r, m;
+	char conf[16];
 
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
 	fprintf(f, "<section id=\"row%zu\">\n<h2>", ri);
 	esc(f, row->name);
 	fprintf(f, "%s ", row->control ? " (control)" : "");
@@ -717,8 +750,9 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 		badge(f, lr->verdict);
 		fputs("</h3>\n", f);
 		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "<p>only %zu paired reps: no 95%% interval exists below %d; the "
-				"dashed lines are ranges, not intervals</p>\n", lr->n, PAB_MIN_N_95);
+			fprintf(f, "<p>only %zu paired reps: no %s interval exists below %d; the "
+				"dashed lines are ranges, not intervals</p>\n", lr->n, conf,
+				PAB_MIN_N_95);
 		fputs("<div class=\"scroll\">", f);
 		forest_plot(f, e, l, lr);
 		fputs("</div>\n", f);
@@ -753,6 +787,7 @@ void pab_report_html(FILE *f, const struct pab_experiment *e,
 		     const struct pab_ledger *l)
 {
 	size_t ri, i;
+	char conf[16];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -765,13 +800,14 @@ void pab_report_html(FILE *f, const struct pab_experiment *e,
 	fputs("</style>\n</head>\n<body>\n", f);
 	header(f, e, l);
 	summary(f, e, l);
-	fputs("<p class=\"meta\">Forest plots: the dot is the median paired change, the bar its "
-	      "95% sign-test interval (dashed: fewer than 6 reps, a range, not an interval), "
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	fprintf(f, "<p class=\"meta\">Forest plots: the dot is the median paired change, the bar its "
+	      "%s sign-test interval (dashed: fewer than 6 reps, a range, not an interval), "
 	      "on a log scale of the factor by which head is worse (\xc3\x97, right) or better "
 	      "(\xc3\xb7, left) than base, so small changes stay visible beside large ones; "
 	      "grey band: the null arm's noise \xc2\xb1noise; green band: the allowance, 0 to "
 	      "+allowance \xe2\x80\x94 PASS when the whole bar ends inside it; red dashes: the "
-	      "FAIL threshold when it differs (FAIL when the whole bar lies beyond it).</p>\n", f);
+	      "FAIL threshold when it differs (FAIL when the whole bar lies beyond it).</p>\n", conf);
 	for (ri = 0; ri < e->n_rows; ri++) {
 		int judged = 0;
 

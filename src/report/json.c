@@ -58,115 +58,138 @@ static void add_reading(cJSON *x, const struct pab_experiment *e,
 		cJSON_AddStringToObject(x, "reason", why);
 }
 
-void pab_report_json(FILE *f, const struct pab_experiment *e,
-		       const struct pab_ledger *l)
+/* The judged figures of a measured cell (doc/ledger-json.md "cells"). */
+static void add_judged(cJSON *x, const struct pab_ledger *l,
+		       const struct pab_ledger_row *lr, const struct pab_ledger_cell *cell)
 {
-	cJSON *root = cJSON_CreateObject(), *rows, *disp;
-	struct pab_disposition d;
-	size_t i, c;
-	char *text;
+	const struct pab_cell_result *r = &cell->res;
+
+	cJSON_AddItemToObject(x, "base_median", num_or_null(r->base_median));
+	cJSON_AddItemToObject(x, "head_median", num_or_null(r->head_median));
+	cJSON_AddItemToObject(x, "change", interval_json(&r->change));
+	if (r->has_null)
+		cJSON_AddItemToObject(x, "null_change", interval_json(&r->null_change));
+	if (r->has_null && r->head_null.n)
+		cJSON_AddItemToObject(x, "head_null", interval_json(&r->head_null));
+	cJSON_AddItemToObject(x, "noise", num_or_null(r->noise));
+	cJSON_AddBoolToObject(x, "noise_infinite", r->noise_infinite);
+	cJSON_AddNumberToObject(x, "tolerance", r->tolerance);
+	cJSON_AddNumberToObject(x, "floor_pct", r->floor_pct);
+	cJSON_AddNumberToObject(x, "credit", r->credit);
+	cJSON_AddNumberToObject(x, "allowance", r->allowance);
+	cJSON_AddNumberToObject(x, "fail_threshold", r->fail_threshold);
+	cJSON_AddStringToObject(x, "pass_decider", pab_decider_name(r->pass_decider));
+	cJSON_AddStringToObject(x, "fail_decider", pab_decider_name(r->fail_decider));
+	if (l->rules == PAB_RULES_PERFAB2)
+		cJSON_AddBoolToObject(x, "fail_guarded", r->fail_guarded);
+	cJSON_AddBoolToObject(x, "beyond_noise", r->beyond_noise);
+	cJSON_AddBoolToObject(x, "gain", pab_ledger_cell_is_gain(l, cell));
+	if (lr->control)
+		cJSON_AddStringToObject(x, "unchanged", pab_report_equivalence_name(r->equivalence));
+	if (r->verdict == PAB_INCONCLUSIVE) {
+		cJSON_AddNumberToObject(x, "half_width", r->half_width);
+		cJSON_AddNumberToObject(x, "reps_needed", (double)r->reps_needed);
+	}
+}
+
+/* One row × head arm with its cells. */
+static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *l,
+		       const struct pab_ledger_row *lr)
+{
+	const struct pab_row *row = &e->rows[lr->row];
+	cJSON *o = cJSON_CreateObject(), *cells;
+	size_t c;
+
+	cJSON_AddStringToObject(o, "row", row->name);
+	cJSON_AddStringToObject(o, "arm", e->arms[lr->arm].name);
+	cJSON_AddNumberToObject(o, "n", (double)lr->n);
+	cJSON_AddBoolToObject(o, "control", lr->control);
+	cJSON_AddNumberToObject(o, "saved_pct", lr->saved_pct);
+	cJSON_AddItemToObject(o, "rss_floor", num_or_null(lr->rss_floor));
+	cJSON_AddBoolToObject(o, "floor_inconsistent", lr->floor_inconsistent);
+	cJSON_AddStringToObject(o, "verdict", pab_verdict_name(lr->verdict));
+	if (pab_row_cpu_model(e, row))
+		cJSON_AddStringToObject(o, "cpu_model", pab_row_cpu_model(e, row));
+	else
+		cJSON_AddNullToObject(o, "cpu_model");
+	if (row->failed && row->fail_reason)
+		cJSON_AddStringToObject(o, "fail_reason", row->fail_reason);
+	cells = cJSON_AddArrayToObject(o, "cells");
+	for (c = 0; c < l->n_cells; c++) {
+		const struct pab_ledger_cell *cell = &l->cells[c];
+		cJSON *x;
+
+		if (cell->row != lr->row || cell->arm != lr->arm)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "metric", pab_metrics[cell->metric].name);
+		cJSON_AddStringToObject(x, "unit", pab_metrics[cell->metric].unit);
+		cJSON_AddStringToObject(x, "verdict", pab_verdict_name(cell->res.verdict));
+		if (cell->res.verdict != PAB_NOT_MEASURED) {
+			add_judged(x, l, lr, cell);
+			add_reading(x, e, l, cell);
+		}
+		cJSON_AddItemToArray(cells, x);
+	}
+	return o;
+}
+
+/* The ledger's settings: schema, rules, confidence, arms, metrics, floors. */
+static void add_settings(cJSON *root, const struct pab_experiment *e,
+			 const struct pab_ledger *l)
+{
+	cJSON *judged, *fl;
+	size_t m;
 
 	/* "schema", as the artifact and the memgate baseline name their
 	 * version; "format" kept for readers of the first documents. */
 	cJSON_AddStringToObject(root, "schema", "perfab-ledger/1");
 	cJSON_AddStringToObject(root, "format", "perfab-ledger/1");
 	cJSON_AddStringToObject(root, "rules", pab_rules_name(l->rules));
-	cJSON_AddNumberToObject(root, "confidence", 0.95);
+	cJSON_AddNumberToObject(root, "confidence", l->conf);
 	cJSON_AddStringToObject(root, "base", e->arms[l->base].name);
 	cJSON_AddBoolToObject(root, "null_arm", l->null_arm >= 0);
 	cJSON_AddBoolToObject(root, "fail_unguarded",
 			      l->rules == PAB_RULES_PERFAB2 && l->null_arm < 0);
-	{
-		cJSON *judged = cJSON_AddArrayToObject(root, "metrics"), *fl;
-		size_t m;
+	judged = cJSON_AddArrayToObject(root, "metrics");
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (l->judged[m])
+			cJSON_AddItemToArray(judged, cJSON_CreateString(pab_metrics[m].name));
+	cJSON_AddBoolToObject(root, "metrics_narrowed", l->narrowed);
+	fl = cJSON_AddObjectToObject(root, "floors");
+	cJSON_AddNumberToObject(fl, "bytes", l->floor_bytes);
+	cJSON_AddNumberToObject(fl, "count", l->floor_count);
+}
 
-		for (m = 0; m < PAB_M_COUNT; m++)
-			if (l->judged[m])
-				cJSON_AddItemToArray(judged, cJSON_CreateString(pab_metrics[m].name));
-		cJSON_AddBoolToObject(root, "metrics_narrowed", l->narrowed);
-		fl = cJSON_AddObjectToObject(root, "floors");
-		cJSON_AddNumberToObject(fl, "bytes", l->floor_bytes);
-		cJSON_AddNumberToObject(fl, "count", l->floor_count);
-	}
+/* The disposition object: its class, the table's columns, the counts. */
+static void add_disposition(cJSON *root, const struct pab_disposition *d)
+{
+	cJSON *disp = cJSON_AddObjectToObject(root, "disposition");
+
+	cJSON_AddStringToObject(disp, "kind", d->name);
+	cJSON_AddStringToObject(disp, "evidence", d->evidence);
+	cJSON_AddStringToObject(disp, "action", d->action);
+	cJSON_AddNumberToObject(disp, "cells", (double)(d->cells - d->not_measured));
+	cJSON_AddNumberToObject(disp, "pass", (double)d->pass);
+	cJSON_AddNumberToObject(disp, "inconclusive", (double)d->inconclusive);
+	cJSON_AddNumberToObject(disp, "fail", (double)d->fail);
+	cJSON_AddNumberToObject(disp, "not_measured", (double)d->not_measured);
+	cJSON_AddNumberToObject(disp, "gains", (double)d->gains);
+}
+
+void pab_report_json(FILE *f, const struct pab_experiment *e,
+		     const struct pab_ledger *l)
+{
+	cJSON *root = cJSON_CreateObject(), *rows;
+	size_t i;
+	char *text;
+
+	add_settings(root, e, l);
 	cJSON_AddStringToObject(root, "overall", pab_verdict_name(l->overall));
-	pab_ledger_disposition(e, l, &d);
-	disp = cJSON_AddObjectToObject(root, "disposition");
-	cJSON_AddStringToObject(disp, "kind", d.name);
-	cJSON_AddStringToObject(disp, "evidence", d.evidence);
-	cJSON_AddStringToObject(disp, "action", d.action);
-	cJSON_AddNumberToObject(disp, "cells", (double)(d.cells - d.not_measured));
-	cJSON_AddNumberToObject(disp, "pass", (double)d.pass);
-	cJSON_AddNumberToObject(disp, "inconclusive", (double)d.inconclusive);
-	cJSON_AddNumberToObject(disp, "fail", (double)d.fail);
-	cJSON_AddNumberToObject(disp, "not_measured", (double)d.not_measured);
-	cJSON_AddNumberToObject(disp, "gains", (double)d.gains);
+	add_disposition(root, &l->disposition);
 	rows = cJSON_AddArrayToObject(root, "rows");
-	for (i = 0; i < l->n_rows; i++) {
-		const struct pab_ledger_row *lr = &l->rows[i];
-		cJSON *o = cJSON_CreateObject(), *cells;
-
-		cJSON_AddStringToObject(o, "row", e->rows[lr->row].name);
-		cJSON_AddStringToObject(o, "arm", e->arms[lr->arm].name);
-		cJSON_AddNumberToObject(o, "n", (double)lr->n);
-		cJSON_AddBoolToObject(o, "control", lr->control);
-		cJSON_AddNumberToObject(o, "saved_pct", lr->saved_pct);
-		cJSON_AddItemToObject(o, "rss_floor", num_or_null(lr->rss_floor));
-		cJSON_AddBoolToObject(o, "floor_inconsistent", lr->floor_inconsistent);
-		cJSON_AddStringToObject(o, "verdict", pab_verdict_name(lr->verdict));
-		if (pab_row_cpu_model(e, &e->rows[lr->row]))
-			cJSON_AddStringToObject(o, "cpu_model",
-						pab_row_cpu_model(e, &e->rows[lr->row]));
-		else
-			cJSON_AddNullToObject(o, "cpu_model");
-		if (e->rows[lr->row].failed && e->rows[lr->row].fail_reason)
-			cJSON_AddStringToObject(o, "fail_reason", e->rows[lr->row].fail_reason);
-		cells = cJSON_AddArrayToObject(o, "cells");
-		for (c = 0; c < l->n_cells; c++) {
-			const struct pab_ledger_cell *cell = &l->cells[c];
-			const struct pab_cell_result *r = &cell->res;
-			cJSON *x;
-
-			if (cell->row != lr->row || cell->arm != lr->arm)
-				continue;
-			x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "metric", pab_metrics[cell->metric].name);
-			cJSON_AddStringToObject(x, "unit", pab_metrics[cell->metric].unit);
-			cJSON_AddStringToObject(x, "verdict", pab_verdict_name(r->verdict));
-			if (r->verdict != PAB_NOT_MEASURED) {
-				cJSON_AddItemToObject(x, "base_median", num_or_null(r->base_median));
-				cJSON_AddItemToObject(x, "head_median", num_or_null(r->head_median));
-				cJSON_AddItemToObject(x, "change", interval_json(&r->change));
-				if (r->has_null)
-					cJSON_AddItemToObject(x, "null_change",
-							      interval_json(&r->null_change));
-				if (r->has_null && r->head_null.n)
-					cJSON_AddItemToObject(x, "head_null",
-							      interval_json(&r->head_null));
-				cJSON_AddItemToObject(x, "noise", num_or_null(r->noise));
-				cJSON_AddBoolToObject(x, "noise_infinite", r->noise_infinite);
-				cJSON_AddNumberToObject(x, "tolerance", r->tolerance);
-				cJSON_AddNumberToObject(x, "floor_pct", r->floor_pct);
-				cJSON_AddNumberToObject(x, "credit", r->credit);
-				cJSON_AddNumberToObject(x, "allowance", r->allowance);
-				cJSON_AddNumberToObject(x, "fail_threshold", r->fail_threshold);
-				cJSON_AddStringToObject(x, "pass_decider", pab_decider_name(r->pass_decider));
-				cJSON_AddStringToObject(x, "fail_decider", pab_decider_name(r->fail_decider));
-				if (l->rules == PAB_RULES_PERFAB2)
-					cJSON_AddBoolToObject(x, "fail_guarded", r->fail_guarded);
-				cJSON_AddBoolToObject(x, "beyond_noise", r->beyond_noise);
-				cJSON_AddBoolToObject(x, "gain", pab_ledger_cell_is_gain(l, cell));
-				if (lr->control)
-					cJSON_AddStringToObject(x, "unchanged", pab_report_equivalence_name(r->equivalence));
-				if (r->verdict == PAB_INCONCLUSIVE) {
-					cJSON_AddNumberToObject(x, "half_width", r->half_width);
-					cJSON_AddNumberToObject(x, "reps_needed", (double)r->reps_needed);
-				}
-				add_reading(x, e, l, cell);
-			}
-			cJSON_AddItemToArray(cells, x);
-		}
-		cJSON_AddItemToArray(rows, o);
-	}
+	for (i = 0; i < l->n_rows; i++)
+		cJSON_AddItemToArray(rows, row_json(e, l, &l->rows[i]));
 	text = cJSON_Print(root);
 	fprintf(f, "%s\n", text);
 	cJSON_free(text);

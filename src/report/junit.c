@@ -197,8 +197,9 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 	const struct pab_row *row = &e->rows[lr->row];
 	const char *arm = e->arms[lr->arm].name;
 	size_t c, count;
-	char *list;
+	char *list, conf[16];
 
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
 	fputs("    <testcase classname=\"perfab.", f);
 	classname(f, row->name);
 	fputs("\" name=\"", f);
@@ -254,8 +255,8 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 		      "      <failure type=\"perfab.INCONCLUSIVE\" message=\"", f);
 		fputs("INCONCLUSIVE (not a pass): ", f);
 		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "only %zu paired reps, no 95%% interval exists below %d; ", lr->n,
-				PAB_MIN_N_95);
+			fprintf(f, "only %zu paired reps, no %s interval exists below %d; ", lr->n,
+				conf, PAB_MIN_N_95);
 		if (count)
 			pab_report_escape(f, list);
 		else
@@ -269,7 +270,7 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 void pab_report_junit(FILE *f, const struct pab_experiment *e,
 		      const struct pab_ledger *l, int inconclusive_skipped)
 {
-	struct pab_disposition d;
+	const struct pab_disposition *d = &l->disposition;
 	size_t i, fails = 0, skipped = 0;
 	double total = 0;
 	char *line, stamp[32] = "1970-01-01T00:00:00", host[256] = "localhost";
@@ -288,7 +289,6 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 	if (gethostname(host, sizeof(host) - 1))
 		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';
-	pab_ledger_disposition(e, l, &d);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuites name=\"perfab\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		"skipped=\"%zu\" time=\"%.6f\">\n", l->n_rows, fails, skipped, total);
@@ -300,7 +300,7 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 	fputs("    <properties>\n", f);
 	property(f, "      ", "overall", pab_verdict_name(l->overall));
 	property(f, "      ", "rules", pab_rules_name(l->rules));
-	property(f, "      ", "confidence", "0.95");
+	propertyf(f, "      ", "confidence", "%g", l->conf);
 	property(f, "      ", "base", e->arms[l->base].name);
 	property(f, "      ", "null_arm", l->null_arm >= 0 ? "true" : "false");
 	property(f, "      ", "protocol", e->protocol);
@@ -308,8 +308,8 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model")))
 		property(f, "      ", "cpu_model",
 			 cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model")->valuestring);
-	property(f, "      ", "disposition_kind", d.name);
-	line = pab_disposition_line(&d);
+	property(f, "      ", "disposition_kind", d->name);
+	line = pab_disposition_line(d);
 	property(f, "      ", "disposition", line + strlen("disposition: "));
 	free(line);
 	fputs("    </properties>\n", f);

@@ -58,49 +58,74 @@ static const char *md_mark(enum pab_verdict v)
 	return "";
 }
 
-static const struct pab_ledger_cell *find_cell(const struct pab_ledger *l,
-					       size_t row, size_t arm,
-					       enum pab_metric_id m)
+/* The heading (verdict and action) and the sentence that counts rows. */
+static void md_heading(FILE *f, const struct pab_experiment *e,
+		       const struct pab_ledger *l, const char *conf)
 {
-	size_t c;
-
-	for (c = 0; c < l->n_cells; c++)
-		if (l->cells[c].row == row && l->cells[c].arm == arm &&
-		    l->cells[c].metric == m)
-			return &l->cells[c];
-	return NULL;
-}
-
-/*
- * Markdown for a pull-request comment or a GitHub step summary: the
- * verdict and what to do in the heading, one compact table, the full
- * intervals folded into <details>, the disposition line last.
- */
-void pab_report_markdown(FILE *f, const struct pab_experiment *e,
-			   const struct pab_ledger *l)
-{
-	struct pab_disposition d;
-	size_t i, c, m, n_fail = 0, n_inc = 0;
-	int judged[PAB_M_COUNT] = { 0 }, mixed = pab_ledger_mixed_cpus(e);
+	size_t i, n_fail = 0, n_inc = 0;
 	char *line;
 
-	pab_ledger_disposition(e, l, &d);
-	for (c = 0; c < l->n_cells; c++)
-		judged[l->cells[c].metric] = 1;
 	for (i = 0; i < l->n_rows; i++) {
 		n_fail += l->rows[i].verdict == PAB_FAIL;
 		n_inc += l->rows[i].verdict == PAB_INCONCLUSIVE;
 	}
-	fprintf(f, "### perfab: %s \u2014 %s\n\n", md_badge(l->overall), d.action);
+	fprintf(f, "### perfab: %s \u2014 %s\n\n", md_badge(l->overall), l->disposition.action);
 	fprintf(f, "%zu row%s judged: %zu FAIL, %zu INCONCLUSIVE, %zu PASS. "
-		"Rules `%s`; 95%% sign-test intervals of paired changes; %s.",
+		"Rules `%s`; %s sign-test intervals of paired changes; %s.",
 		l->n_rows, l->n_rows == 1 ? "" : "s", n_fail, n_inc,
-		l->n_rows - n_fail - n_inc, pab_rules_name(l->rules),
+		l->n_rows - n_fail - n_inc, pab_rules_name(l->rules), conf,
 		l->null_arm >= 0 ? "noise floor from the null arm" : "no null arm: noise 0, strict");
 	line = pab_report_pool_note(e);
 	if (line)
 		fprintf(f, " P%s.", line + 1); /* "pooled ..." starts a sentence */
 	free(line);
+}
+
+/* One line of the compact table: a row × head arm, a column per metric. */
+static void md_overview_row(FILE *f, const struct pab_experiment *e,
+			    const struct pab_ledger *l, const struct pab_ledger_row *lr,
+			    const int *judged, int mixed)
+{
+	size_t m;
+
+	fputs("| ", f);
+	md_escape(f, e->rows[lr->row].name);
+	fprintf(f, "%s | ", lr->control ? " (control)" : "");
+	md_escape(f, e->arms[lr->arm].name);
+	fprintf(f, " | %zu | %s |", lr->n, md_badge(lr->verdict));
+	for (m = 0; m < PAB_M_COUNT; m++) {
+		const struct pab_ledger_cell *cell;
+		char med[128];
+
+		if (!judged[m])
+			continue;
+		cell = pab_ledger_find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
+		if (!cell || cell->res.verdict == PAB_NOT_MEASURED) {
+			fprintf(f, " \u2014 |");
+			continue;
+		}
+		pab_fmt_change(med, sizeof(med), cell->metric, &cell->res.change,
+			       cell->res.base_median, PAB_FMT_UTF8);
+		fprintf(f, " %s %s%s |", med, md_mark(cell->res.verdict),
+			pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
+	}
+	if (mixed) {
+		fputc(' ', f);
+		md_escape(f, pab_report_cpu_model(e, &e->rows[lr->row]));
+		fputs(" |", f);
+	}
+	fputc('\n', f);
+}
+
+/* The compact table: every row × head arm, a column per judged metric. */
+static void md_overview(FILE *f, const struct pab_experiment *e,
+			const struct pab_ledger *l)
+{
+	int judged[PAB_M_COUNT] = { 0 }, mixed = pab_ledger_mixed_cpus(e);
+	size_t i, c, m;
+
+	for (c = 0; c < l->n_cells; c++)
+		judged[l->cells[c].metric] = 1;
 	fprintf(f, "\n\n| row | arm | n | verdict |");
 	for (m = 0; m < PAB_M_COUNT; m++)
 		if (judged[m])
@@ -114,98 +139,95 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 	if (mixed)
 		fprintf(f, "---|");
 	fputc('\n', f);
-	for (i = 0; i < l->n_rows; i++) {
-		const struct pab_ledger_row *lr = &l->rows[i];
+	for (i = 0; i < l->n_rows; i++)
+		md_overview_row(f, e, l, &l->rows[i], judged, mixed);
+}
 
-		fputs("| ", f);
-		md_escape(f, e->rows[lr->row].name);
-		fprintf(f, "%s | ", lr->control ? " (control)" : "");
-		md_escape(f, e->arms[lr->arm].name);
-		fprintf(f, " | %zu | %s |", lr->n, md_badge(lr->verdict));
-		for (m = 0; m < PAB_M_COUNT; m++) {
-			const struct pab_ledger_cell *cell;
-			char med[128];
+/* One cell's line of a row's detail table. */
+static void md_detail_cell(FILE *f, const struct pab_experiment *e,
+			   const struct pab_ledger *l, const struct pab_ledger_row *lr,
+			   const struct pab_ledger_cell *cell)
+{
+	const struct pab_cell_result *r = &cell->res;
+	char bh[96], ch[128], why[512];
 
-			if (!judged[m])
-				continue;
-			cell = find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
-			if (!cell || cell->res.verdict == PAB_NOT_MEASURED) {
-				fprintf(f, " \u2014 |");
-				continue;
-			}
-			pab_fmt_change(med, sizeof(med), cell->metric, &cell->res.change,
-				       cell->res.base_median, PAB_FMT_UTF8);
-			fprintf(f, " %s %s%s |", med, md_mark(cell->res.verdict),
-				pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
-		}
-		if (mixed) {
-			fputc(' ', f);
-			md_escape(f, pab_report_cpu_model(e, &e->rows[lr->row]));
-			fputs(" |", f);
-		}
-		fputc('\n', f);
+	if (r->verdict == PAB_NOT_MEASURED) {
+		fprintf(f, "| %s | not measured | | | | | | |\n",
+			pab_metrics[cell->metric].name);
+		return;
 	}
+	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
+		     r->head_median, PAB_FMT_UTF8);
+	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
+		       r->base_median, PAB_FMT_UTF8);
+	fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s",
+		pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
+		r->noise, r->allowance, md_badge(r->verdict));
+	if (pab_report_decided_by(r))
+		fprintf(f, " by %s", pab_report_decided_by(r));
+	if (lr->control)
+		fprintf(f, "; unchanged: %s", pab_report_equivalence_name(r->equivalence));
+	pab_report_cell_reason(e, l, cell, why, sizeof(why));
+	fputs(" | ", f);
+	md_escape(f, why);
+	fputs(" |\n", f);
+}
+
+/* A row × head arm in full: its heading, notes and a table of its cells. */
+static void md_detail(FILE *f, const struct pab_experiment *e,
+		      const struct pab_ledger *l, const struct pab_ledger_row *lr,
+		      const char *conf)
+{
+	const struct pab_row *row = &e->rows[lr->row];
+	size_t c;
+
+	fputs("#### ", f);
+	md_escape(f, row->name);
+	fputs(" \u00b7 ", f);
+	md_escape(f, e->arms[lr->arm].name);
+	fputs(" vs ", f);
+	md_escape(f, e->arms[l->base].name);
+	fprintf(f, " \u00b7 n=%zu \u00b7 saved %.1f%%%s \u00b7 %s\n\n", lr->n, lr->saved_pct,
+		lr->floor_inconsistent ? " (RSS floor inconsistent: no credit)" : "",
+		md_badge(lr->verdict));
+	if (lr->why) {
+		md_escape(f, lr->why);
+		if (row->fail_reason) {
+			fputs(": ", f);
+			md_escape(f, row->fail_reason);
+		}
+		fputs("\n\n", f);
+	}
+	if (lr->n < PAB_MIN_N_95)
+		fprintf(f, "Only %zu paired reps: no %s interval exists below %d.\n\n",
+			lr->n, conf, PAB_MIN_N_95);
+	fprintf(f, "| metric | base \u2192 head (medians) | change [%s interval] | coverage | noise | allowance | verdict | reason |\n"
+		   "|---|---|---|--:|--:|--:|---|---|\n", conf);
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
+			md_detail_cell(f, e, l, lr, &l->cells[c]);
+	fputc('\n', f);
+}
+
+/*
+ * Markdown for a pull-request comment or a GitHub step summary: the
+ * verdict and what to do in the heading, one compact table, the full
+ * intervals folded into <details>, the disposition line last.
+ */
+void pab_report_markdown(FILE *f, const struct pab_experiment *e,
+			 const struct pab_ledger *l)
+{
+	char *line, conf[16];
+	size_t i;
+
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	md_heading(f, e, l, conf);
+	md_overview(f, e, l);
 	fprintf(f, "\n<details><summary>Intervals, noise and allowances</summary>\n\n");
-	for (i = 0; i < l->n_rows; i++) {
-		const struct pab_ledger_row *lr = &l->rows[i];
-		const struct pab_row *row = &e->rows[lr->row];
-
-		fputs("#### ", f);
-		md_escape(f, row->name);
-		fputs(" \u00b7 ", f);
-		md_escape(f, e->arms[lr->arm].name);
-		fputs(" vs ", f);
-		md_escape(f, e->arms[l->base].name);
-		fprintf(f, " \u00b7 n=%zu \u00b7 saved %.1f%%%s \u00b7 %s\n\n", lr->n, lr->saved_pct,
-			lr->floor_inconsistent ? " (RSS floor inconsistent: no credit)" : "",
-			md_badge(lr->verdict));
-		if (lr->why) {
-			md_escape(f, lr->why);
-			if (row->fail_reason) {
-				fputs(": ", f);
-				md_escape(f, row->fail_reason);
-			}
-			fputs("\n\n", f);
-		}
-		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "Only %zu paired reps: no 95%% interval exists below %d.\n\n",
-				lr->n, PAB_MIN_N_95);
-		fprintf(f, "| metric | base \u2192 head (medians) | change [95%% interval] | coverage | noise | allowance | verdict | reason |\n"
-			   "|---|---|---|--:|--:|--:|---|---|\n");
-		for (c = 0; c < l->n_cells; c++) {
-			const struct pab_ledger_cell *cell = &l->cells[c];
-			const struct pab_cell_result *r = &cell->res;
-			char bh[96], ch[128], why[512];
-
-			if (cell->row != lr->row || cell->arm != lr->arm)
-				continue;
-			if (r->verdict == PAB_NOT_MEASURED) {
-				fprintf(f, "| %s | not measured | | | | | | |\n",
-					pab_metrics[cell->metric].name);
-				continue;
-			}
-			pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
-				     r->head_median, PAB_FMT_UTF8);
-			pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
-				       r->base_median, PAB_FMT_UTF8);
-			fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s",
-				pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
-				r->noise, r->allowance, md_badge(r->verdict));
-			if (r->verdict == PAB_PASS)
-				fprintf(f, " by %s", pab_decider_name(r->pass_decider));
-			else if (r->verdict == PAB_FAIL)
-				fprintf(f, " by %s", pab_decider_name(r->fail_decider));
-			if (lr->control)
-				fprintf(f, "; unchanged: %s", pab_report_equivalence_name(r->equivalence));
-			pab_report_cell_reason(e, l, cell, why, sizeof(why));
-			fputs(" | ", f);
-			md_escape(f, why);
-			fputs(" |\n", f);
-		}
-		fputc('\n', f);
-	}
+	for (i = 0; i < l->n_rows; i++)
+		md_detail(f, e, l, &l->rows[i], conf);
 	fprintf(f, "</details>\n\n");
-	line = pab_disposition_line(&d);
+	line = pab_disposition_line(&l->disposition);
 	/* "disposition:" -> "**Disposition:**" for the comment. */
 	fprintf(f, "**Disposition:** %s\n", line + strlen("disposition: "));
 	free(line);

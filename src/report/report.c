@@ -55,6 +55,15 @@ void pab_report_print(FILE *f, const struct pab_experiment *e,
 	}
 }
 
+const char *pab_report_decided_by(const struct pab_cell_result *r)
+{
+	if (r->verdict == PAB_PASS)
+		return pab_decider_name(r->pass_decider);
+	if (r->verdict == PAB_FAIL)
+		return pab_decider_name(r->fail_decider);
+	return NULL;
+}
+
 const char *pab_report_equivalence_name(enum pab_equivalence q)
 {
 	switch (q) {
@@ -101,5 +110,6 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 	ctx.rep_seconds = pab_ledger_rep_seconds(e, c->row);
 	ctx.control = lr->control;
 	ctx.margin = e->equivalence_margin;
+	ctx.conf = l->conf;
 	pab_fmt_reason(buf, len, &c->res, &ctx);
 }

@@ -63,6 +63,10 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 			    const struct pab_ledger *l,
 			    const struct pab_ledger_cell *c, char *buf, size_t len);
 
+/* What decided cell result r ("tolerance", "noise", ...: its PASS decider
+ * or its FAIL decider), NULL for INCONCLUSIVE and NOT MEASURED. */
+const char *pab_report_decided_by(const struct pab_cell_result *r);
+
 /* "yes", "no" or "unknown". */
 const char *pab_report_equivalence_name(enum pab_equivalence q);
 

@@ -60,17 +60,15 @@ static void print_verdict(FILE *f, enum pab_verdict v, int color, int width)
 		fprintf(f, "%-*s", width, name);
 }
 
-void pab_report_print_text(FILE *f, const struct pab_experiment *e,
-			   const struct pab_ledger *l,
-			   const struct pab_text_opts *to)
+/* The heading: the rules, the confidence, how the null arm is used, any
+ * narrowing of the metrics and the pool note. */
+static void text_heading(FILE *f, const struct pab_experiment *e,
+			 const struct pab_ledger *l, const char *conf)
 {
-	int mixed = pab_ledger_mixed_cpus(e);
-	struct pab_disposition d;
-	size_t i, c;
 	char *line;
 
-	fprintf(f, "perfab ledger · rules %s · 95%% sign-test intervals of paired changes\n",
-		pab_rules_name(l->rules));
+	fprintf(f, "perfab ledger · rules %s · %s sign-test intervals of paired changes\n",
+		pab_rules_name(l->rules), conf);
 	if (l->null_arm < 0 && l->rules == PAB_RULES_PERFAB2)
 		fprintf(f, "no null arm: FAIL is unguarded (head vs base alone)\n");
 	else if (l->null_arm < 0)
@@ -93,80 +91,101 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 	if (line)
 		fprintf(f, "%s\n", line);
 	free(line);
-	for (i = 0; i < l->n_rows; i++) {
-		const struct pab_ledger_row *lr = &l->rows[i];
-		const struct pab_row *row = &e->rows[lr->row];
+}
 
-		fputc('\n', f);
-		pab_fmt_name(f, row->name);
-		fputs(" · ", f);
-		pab_fmt_name(f, e->arms[lr->arm].name);
-		fputs(" vs ", f);
-		pab_fmt_name(f, e->arms[l->base].name);
-		fprintf(f, " · n=%zu%s · saved %.1f%%", lr->n,
-			lr->control ? " · control" : "", lr->saved_pct);
-		if (isfinite(lr->rss_floor))
-			fprintf(f, " (floor %.1f MiB)", lr->rss_floor / 1048576.0);
-		fputs(" · ", f);
-		print_verdict(f, lr->verdict, to->color, 0);
-		fputc('\n', f);
-		if (mixed)
-			fprintf(f, "  measured on: %s\n", pab_report_cpu_model(e, row));
-		if (lr->floor_inconsistent)
-			fprintf(f, "  the RSS floor is above the lowest peak: inconsistent, no memory credit\n");
-		if (lr->why) {
-			fprintf(f, "  %s: ", lr->why);
-			print_folded(f, strlen(lr->why) + 4, 4,
-				     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
-		}
-		if (lr->n < PAB_MIN_N_95)
-			fprintf(f, "  only %zu paired reps: no 95%% interval exists below %d, "
-				"so no PASS or FAIL\n", lr->n, PAB_MIN_N_95);
-		fprintf(f, "  %-12s %-27s %-34s %s\n", "metric", "base -> head (medians)",
-			"change [95% interval]", to->wide ?
-			"verdict       noise   tol  allow  coverage" : "verdict");
-		for (c = 0; c < l->n_cells; c++) {
-			const struct pab_ledger_cell *cell = &l->cells[c];
-			const struct pab_cell_result *r = &cell->res;
-			char bh[80], ch[112], why[512];
+/* One cell's line (and its reason, folded, below it). */
+static void text_cell(FILE *f, const struct pab_experiment *e,
+		      const struct pab_ledger *l, const struct pab_ledger_row *lr,
+		      const struct pab_ledger_cell *cell, const struct pab_text_opts *to)
+{
+	const struct pab_cell_result *r = &cell->res;
+	char bh[80], ch[112], why[512];
 
-			if (cell->row != lr->row || cell->arm != lr->arm)
-				continue;
-			if (r->verdict == PAB_NOT_MEASURED) {
-				fprintf(f, "  %-12s not measured\n", pab_metrics[cell->metric].name);
-				continue;
-			}
-			pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
-				     r->head_median, 0);
-			pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
-				       r->base_median, 0);
-			fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
-			if (to->wide) {
-				print_verdict(f, r->verdict, to->color, 12);
-				fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
-					r->tolerance, r->allowance, r->change.coverage * 100);
-				if (r->verdict == PAB_PASS)
-					fprintf(f, "  by %s", pab_decider_name(r->pass_decider));
-				else if (r->verdict == PAB_FAIL)
-					fprintf(f, "  by %s", pab_decider_name(r->fail_decider));
-				if (lr->control)
-					fprintf(f, " · unchanged: %s", pab_report_equivalence_name(r->equivalence));
-			} else {
-				print_verdict(f, r->verdict, to->color, 0);
-			}
-			fputc('\n', f);
-			pab_report_cell_reason(e, l, cell, why, sizeof(why));
-			if (*why) {
-				fputs("      ", f);
-				print_folded(f, 6, 8, why);
-			}
-		}
+	if (r->verdict == PAB_NOT_MEASURED) {
+		fprintf(f, "  %-12s not measured\n", pab_metrics[cell->metric].name);
+		return;
 	}
+	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median, r->head_median, 0);
+	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change, r->base_median, 0);
+	fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
+	if (to->wide) {
+		print_verdict(f, r->verdict, to->color, 12);
+		fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
+			r->tolerance, r->allowance, r->change.coverage * 100);
+		if (pab_report_decided_by(r))
+			fprintf(f, "  by %s", pab_report_decided_by(r));
+		if (lr->control)
+			fprintf(f, " · unchanged: %s", pab_report_equivalence_name(r->equivalence));
+	} else {
+		print_verdict(f, r->verdict, to->color, 0);
+	}
+	fputc('\n', f);
+	pab_report_cell_reason(e, l, cell, why, sizeof(why));
+	if (*why) {
+		fputs("      ", f);
+		print_folded(f, 6, 8, why);
+	}
+}
+
+/* A row × head arm: its line, its notes, the column heads and its cells. */
+static void text_row(FILE *f, const struct pab_experiment *e,
+		     const struct pab_ledger *l, const struct pab_ledger_row *lr,
+		     const struct pab_text_opts *to, const char *conf, int mixed)
+{
+	const struct pab_row *row = &e->rows[lr->row];
+	char change_head[48];
+	size_t c;
+
+	fputc('\n', f);
+	pab_fmt_name(f, row->name);
+	fputs(" · ", f);
+	pab_fmt_name(f, e->arms[lr->arm].name);
+	fputs(" vs ", f);
+	pab_fmt_name(f, e->arms[l->base].name);
+	fprintf(f, " · n=%zu%s · saved %.1f%%", lr->n,
+		lr->control ? " · control" : "", lr->saved_pct);
+	if (isfinite(lr->rss_floor))
+		fprintf(f, " (floor %.1f MiB)", lr->rss_floor / 1048576.0);
+	fputs(" · ", f);
+	print_verdict(f, lr->verdict, to->color, 0);
+	fputc('\n', f);
+	if (mixed)
+		fprintf(f, "  measured on: %s\n", pab_report_cpu_model(e, row));
+	if (lr->floor_inconsistent)
+		fprintf(f, "  the RSS floor is above the lowest peak: inconsistent, no memory credit\n");
+	if (lr->why) {
+		fprintf(f, "  %s: ", lr->why);
+		print_folded(f, strlen(lr->why) + 4, 4,
+			     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
+	}
+	if (lr->n < PAB_MIN_N_95)
+		fprintf(f, "  only %zu paired reps: no %s interval exists below %d, "
+			"so no PASS or FAIL\n", lr->n, conf, PAB_MIN_N_95);
+	snprintf(change_head, sizeof(change_head), "change [%s interval]", conf);
+	fprintf(f, "  %-12s %-27s %-34s %s\n", "metric", "base -> head (medians)",
+		change_head, to->wide ?
+		"verdict       noise   tol  allow  coverage" : "verdict");
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
+			text_cell(f, e, l, lr, &l->cells[c], to);
+}
+
+void pab_report_print_text(FILE *f, const struct pab_experiment *e,
+			   const struct pab_ledger *l,
+			   const struct pab_text_opts *to)
+{
+	int mixed = pab_ledger_mixed_cpus(e);
+	char *line, conf[16];
+	size_t i;
+
+	pab_fmt_conf(conf, sizeof(conf), l->conf);
+	text_heading(f, e, l, conf);
+	for (i = 0; i < l->n_rows; i++)
+		text_row(f, e, l, &l->rows[i], to, conf, mixed);
 	fprintf(f, "\noverall: ");
 	print_verdict(f, l->overall, to->color, 0);
 	fputc('\n', f);
-	pab_ledger_disposition(e, l, &d);
-	line = pab_disposition_line(&d);
+	line = pab_disposition_line(&l->disposition);
 	print_folded(f, 0, 2, line);
 	free(line);
 }

@@ -425,8 +425,7 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 			cfg_fail(&c, "'rules' must be \"perfab/2\", \"perfab/1\" or \"rule12\"");
 			goto out;
 		}
-		free(e->rules);
-		e->rules = xstrdup(v->valuestring);
+		e->rules = rr;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(root, "tolerance");
 	if (v) {

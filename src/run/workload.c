@@ -124,15 +124,6 @@ static void set_checked(struct pab_arm_result *res, enum pab_metric_id id, doubl
 int pab_report_parse(const char *text, size_t len, int latency,
 		     struct pab_arm_result *res, char **why)
 {
-	static const struct {
-		const char *key;
-		enum pab_metric_id id;
-	} map[] = {
-		{ "drain_rss_bytes", PAB_M_DRAIN_RSS },
-		{ "release_bound_rss_bytes", PAB_M_RELEASE_BOUND_RSS },
-		{ "release_ms", PAB_M_RELEASE_MS },
-		{ "rss_floor_bytes", PAB_M_RSS_FLOOR },
-	};
 	cJSON *root;
 	const cJSON *v;
 	double ops, elapsed;
@@ -186,13 +177,16 @@ int pab_report_parse(const char *text, size_t len, int latency,
 	else
 		pab_arm_result_null(res, PAB_M_THROUGHPUT,
 				    "the workload report lacks ops or elapsed_s");
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		double x = json_num(root, map[i].key);
+	for (i = 0; i < PAB_M_COUNT; i++) {
+		double x;
 
+		if (!pab_metrics[i].report_key)
+			continue;
+		x = json_num(root, pab_metrics[i].report_key);
 		if (x >= 0)
-			set_checked(res, map[i].id, x);
+			set_checked(res, (enum pab_metric_id)i, x);
 		else
-			pab_arm_result_null(res, map[i].id,
+			pab_arm_result_null(res, (enum pab_metric_id)i,
 					    "the workload did not report it");
 	}
 	if (!isfinite(res->m[PAB_M_PEAK_RSS])) {

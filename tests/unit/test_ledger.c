@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_ledger.c — unit tests of the ledger (judge/ledger.h) on small
+ * experiments built in memory, no runs: the cells and verdicts it builds,
+ * the memory credit, every class of the disposition, its confidence, the
+ * cell lookup, and what a failed build leaves behind (nothing: run under
+ * valgrind or LeakSanitizer, ci/sanitize.sh, a leak of its rows or cells
+ * is an error).
+ *
+ * The values are chosen far from every threshold: a shift of 30% against
+ * a tolerance of 2% and a rep-to-rep jitter of 0.2%, so that each verdict
+ * follows from the rules, not from a lucky draw.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/ledger.h"
+#include "model/experiment.h"
+#include "util.h"
+
+#define MIB 1048576.0
+
+/* A small deterministic jitter of rep r of arm a, as a fraction of amp. */
+static double jitter(size_t r, size_t a, double amp)
+{
+	return (double)((int)((r * 7 + a * 3) % 5) - 2) / 2.0 * amp;
+}
+
+/*
+ * An experiment of n_rows rows "r0", "r1", ... with n_reps reps each, arms
+ * base and head (and null when with_null); every metric is NaN until set.
+ */
+static void make_experiment(struct pab_experiment *e, size_t n_rows,
+			    size_t n_reps, int with_null)
+{
+	static const char *const names[] = { "base", "head", "null" };
+	size_t n_arms = with_null ? 3 : 2, i, r;
+
+	pab_experiment_init(e);
+	e->n_arms = n_arms;
+	e->arms = xcalloc(n_arms, sizeof(*e->arms));
+	for (i = 0; i < n_arms; i++)
+		e->arms[i].name = xstrdup(names[i]);
+	e->n_rows = n_rows;
+	e->rows = xcalloc(n_rows, sizeof(*e->rows));
+	for (i = 0; i < n_rows; i++) {
+		e->rows[i].name = xasprintf("r%zu", i);
+		for (r = 0; r < n_reps; r++)
+			pab_row_add_rep(&e->rows[i], n_arms);
+	}
+	e->complete = 1;
+}
+
+/*
+ * Metric m of row ri: value v in every arm, head shifted by shift_pct;
+ * each rep jittered by up to ±jit (a fraction) around it.
+ */
+static void set_metric(struct pab_experiment *e, size_t ri, enum pab_metric_id m,
+		       double v, double shift_pct, double jit)
+{
+	struct pab_row *row = &e->rows[ri];
+	size_t r, a;
+
+	for (r = 0; r < row->n_reps; r++)
+		for (a = 0; a < e->n_arms; a++) {
+			double x = a == 1 ? v * (1 + shift_pct / 100) : v;
+
+			row->reps[r].result[a].m[m] = x * (1 + jitter(r, a, jit));
+		}
+}
+
+/* Judge only the metrics in ms[0..n), with the default options. */
+static void judge_only(const struct pab_experiment *e, struct pab_ledger_opts *o,
+		       const enum pab_metric_id *ms, size_t n)
+{
+	size_t i;
+
+	pab_ledger_opts_init(o, e);
+	memset(o->judged, 0, sizeof(o->judged));
+	for (i = 0; i < n; i++)
+		o->judged[ms[i]] = 1;
+}
+
+static const enum pab_metric_id cpu_peak[] = { PAB_M_CPU, PAB_M_PEAK_RSS };
+
+/* Build, asserting success. */
+static void build(const struct pab_experiment *e, const struct pab_ledger_opts *o,
+		  struct pab_ledger *l)
+{
+	char *why = NULL;
+	int ret = pab_ledger_build(e, o, l, &why);
+
+	ck_assert_msg(ret == 0, "pab_ledger_build failed: %s", why ? why : "(no reason)");
+	ck_assert_ptr_null(why);
+}
+
+/* The verdict of (row, head arm, metric). */
+static enum pab_verdict cell_verdict(const struct pab_ledger *l, size_t row,
+				     enum pab_metric_id m)
+{
+	const struct pab_ledger_cell *c = pab_ledger_find_cell(l, row, 1, m);
+
+	ck_assert_ptr_nonnull(c);
+	return c->res.verdict;
+}
+
+/* Head equal to base: every cell PASSes, no gain, ACCEPT. */
+START_TEST(equal_arms_accept)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0.002);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_uint_eq(l.n_rows, 1);
+	ck_assert_uint_eq(l.n_cells, 2);
+	ck_assert_int_eq(l.base, 0);
+	ck_assert_int_eq(l.null_arm, 2);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_PASS);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_PEAK_RSS), PAB_PASS);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+	ck_assert_int_eq(l.overall, PAB_PASS);
+	ck_assert_int_eq(pab_verdict_exit_code(l.overall), PAB_EXIT_PASS);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_ACCEPT);
+	ck_assert_str_eq(l.disposition.name, "accept");
+	ck_assert_uint_eq(l.disposition.pass, 2);
+	ck_assert_uint_eq(l.disposition.gains, 0);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* Head 30% more CPU: cpu FAILs, the row and the run FAIL, REJECT_CPU. */
+START_TEST(cpu_regression_rejects)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 30, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0.002);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_FAIL);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_PEAK_RSS), PAB_PASS);
+	ck_assert_int_eq(l.overall, PAB_FAIL);
+	ck_assert_int_eq(pab_verdict_exit_code(l.overall), PAB_EXIT_FAIL);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_REJECT_CPU);
+	ck_assert_str_eq(l.disposition.name, "reject-cpu");
+	ck_assert_uint_eq(l.disposition.fail, 1);
+	ck_assert_uint_eq(l.disposition.deciding, 1);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* Head 30% more peak RSS, CPU equal: REJECT_OTHER, not REJECT_CPU. */
+START_TEST(memory_regression_rejects_other)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 30, 0.002);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_PEAK_RSS), PAB_FAIL);
+	ck_assert_int_eq(l.overall, PAB_FAIL);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_REJECT_OTHER);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* Head 30% less CPU: a supported gain, ACCEPT_GAIN. */
+START_TEST(cpu_gain_accepts_gain)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	const struct pab_ledger_cell *c;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, -30, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0.002);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->res.verdict, PAB_PASS);
+	ck_assert(pab_ledger_cell_is_gain(&l, c));
+	ck_assert(!pab_ledger_cell_is_gain(&l, pab_ledger_find_cell(&l, 0, 1, PAB_M_PEAK_RSS)));
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_ACCEPT_GAIN);
+	ck_assert_uint_eq(l.disposition.gains, 1);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * Memory credit: head's peak RSS 30 MiB lower (half the 60 MiB above the
+ * floor: saved 50%) lets CPU rise 8% (allowance max(2%, 50%/3)); the same
+ * CPU rise without the saving FAILs.
+ */
+START_TEST(memory_credit_allows_cpu)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	const struct pab_ledger_cell *c;
+
+	make_experiment(&e, 2, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 8, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, -30, 0.002);
+	set_metric(&e, 0, PAB_M_RSS_FLOOR, 40 * MIB, 0, 0);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 8, 0.002);
+	set_metric(&e, 1, PAB_M_PEAK_RSS, 100 * MIB, 0, 0.002);
+	set_metric(&e, 1, PAB_M_RSS_FLOOR, 40 * MIB, 0, 0);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_uint_eq(l.n_rows, 2);
+	ck_assert_double_eq_tol(l.rows[0].rss_floor, 40 * MIB, 1);
+	ck_assert_double_gt(l.rows[0].saved_pct, 45);
+	ck_assert_double_lt(l.rows[0].saved_pct, 55);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU);
+	ck_assert_int_eq(c->res.verdict, PAB_PASS);
+	ck_assert_int_eq(c->res.pass_decider, PAB_DECIDED_CREDIT);
+	ck_assert_double_eq_tol(l.rows[1].saved_pct, 0, 1e-9);
+	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_CPU), PAB_FAIL);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+	ck_assert_int_eq(l.rows[1].verdict, PAB_FAIL);
+	ck_assert_int_eq(pab_ledger_row_verdict(&l, 0), PAB_PASS);
+	ck_assert_int_eq(pab_ledger_row_verdict(&l, 1), PAB_FAIL);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_REJECT_CPU);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* A floor above the lowest peak is flagged and earns no credit. */
+START_TEST(inconsistent_floor_no_credit)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 8, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, -30, 0.002);
+	set_metric(&e, 0, PAB_M_RSS_FLOOR, 90 * MIB, 0, 0);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert(l.rows[0].floor_inconsistent);
+	ck_assert_double_eq_tol(l.rows[0].saved_pct, 0, 1e-9);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_FAIL);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* Fewer than 6 paired reps: no interval, INCONCLUSIVE, FOLLOW_UP. */
+START_TEST(few_reps_follow_up)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 4, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 30, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0.002);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_uint_eq(l.rows[0].n, 4);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_INCONCLUSIVE);
+	ck_assert_int_eq(l.overall, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(pab_verdict_exit_code(l.overall), PAB_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
+	pab_ledger_release(&l);
+	/* Too few reps is missing coverage even when only an ancillary
+	 * metric is judged (whose INCONCLUSIVE alone would be LIMITED). */
+	judge_only(&e, &o, cpu_peak + 1, 1);
+	build(&e, &o, &l);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_PEAK_RSS), PAB_INCONCLUSIVE);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * A noisy ancillary cell (peak RSS ±10% a rep) of an ordinary row with
+ * CPU PASSing is LIMITED; the same noise in a control row is missing
+ * coverage, FOLLOW_UP.
+ */
+START_TEST(noisy_memory_limited_or_follow_up)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0.2);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_PASS);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_PEAK_RSS), PAB_INCONCLUSIVE);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_LIMITED);
+	ck_assert_str_eq(l.disposition.name, "accept-with-uncertainty");
+	pab_ledger_release(&l);
+
+	o.controls = "=r0";
+	build(&e, &o, &l);
+	ck_assert(l.rows[0].control);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_PEAK_RSS), PAB_INCONCLUSIVE);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* A row whose child failed: the row FAILs whatever its cells, REJECT_BROKEN. */
+START_TEST(failed_row_rejects_failure)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 2, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 30, 0.002);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
+	e.rows[1].failed = 1;
+	judge_only(&e, &o, cpu_peak, 1);
+	build(&e, &o, &l);
+	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_CPU), PAB_PASS);
+	ck_assert_int_eq(l.rows[1].verdict, PAB_FAIL);
+	ck_assert_ptr_nonnull(l.rows[1].why);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_REJECT_BROKEN);
+	ck_assert_uint_eq(l.disposition.deciding, 1);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* A judged metric never measured is listed, not judged, and not held. */
+START_TEST(not_measured_is_listed)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	static const enum pab_metric_id cpu_p99[] = { PAB_M_CPU, PAB_M_P99 };
+	char *line;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	judge_only(&e, &o, cpu_p99, 2);
+	build(&e, &o, &l);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_P99), PAB_NOT_MEASURED);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+	ck_assert_uint_eq(l.disposition.not_measured, 1);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_ACCEPT);
+	line = pab_disposition_line(&l.disposition);
+	ck_assert_ptr_nonnull(strstr(line, "1 judged cells: 1 PASS"));
+	ck_assert_ptr_nonnull(strstr(line, "; 1 not measured)"));
+	free(line);
+	/* Nothing judged at all is missing coverage, never an accept. */
+	pab_ledger_release(&l);
+	judge_only(&e, &o, cpu_p99 + 1, 1);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.overall, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* Without a null arm under perfab/2 a FAIL rests on head vs base alone. */
+START_TEST(no_null_arm)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 0);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 30, 0.002);
+	judge_only(&e, &o, cpu_peak, 1);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.null_arm, -1);
+	ck_assert_uint_eq(l.n_rows, 1);
+	ck_assert_uint_eq(l.rows[0].arm, 1);
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_FAIL);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* The ledger keeps its options' rules and confidence; the lookup finds
+ * exactly the judged cells. */
+START_TEST(conf_rules_and_lookup)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 2, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
+	e.rules = PAB_RULES_PERFAB1;
+	judge_only(&e, &o, cpu_peak, 1);
+	ck_assert_int_eq(o.rules, PAB_RULES_PERFAB1);
+	ck_assert_double_eq(o.conf, 0.95);
+	o.conf = 0.9;
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.rules, PAB_RULES_PERFAB1);
+	ck_assert_double_eq(l.conf, 0.9);
+	ck_assert_ptr_eq(pab_ledger_find_cell(&l, 1, 1, PAB_M_CPU), &l.cells[1]);
+	ck_assert_ptr_null(pab_ledger_find_cell(&l, 1, 1, PAB_M_PEAK_RSS));
+	ck_assert_ptr_null(pab_ledger_find_cell(&l, 1, 2, PAB_M_CPU)); /* null is no head */
+	ck_assert_ptr_null(pab_ledger_find_cell(&l, 2, 1, PAB_M_CPU));
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * A build that fails after it made rows and cells (an invalid tolerance
+ * on the second row's second metric) leaves l zeroed with nothing
+ * allocated: under valgrind or LeakSanitizer a leak fails this test.
+ */
+START_TEST(failed_build_leaves_nothing)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	char *why = NULL;
+
+	make_experiment(&e, 3, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
+	e.tolerance[PAB_M_PEAK_RSS] = -1;
+	judge_only(&e, &o, cpu_peak, 2);
+	ck_assert_int_eq(pab_ledger_build(&e, &o, &l, &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "cannot judge row 'r0' metric 'peak_rss'"));
+	free(why);
+	ck_assert_ptr_null(l.rows);
+	ck_assert_ptr_null(l.cells);
+	ck_assert_uint_eq(l.n_rows, 0);
+	ck_assert_uint_eq(l.n_cells, 0);
+	pab_ledger_release(&l); /* harmless on a zeroed ledger */
+
+	/* Fewer than two arms: refused before anything is made. */
+	pab_experiment_release(&e);
+	make_experiment(&e, 1, 12, 0);
+	e.n_arms = 1;
+	judge_only(&e, &o, cpu_peak, 1);
+	why = NULL;
+	ck_assert_int_eq(pab_ledger_build(&e, &o, &l, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "fewer than two arms"));
+	free(why);
+	ck_assert_ptr_null(l.rows);
+	e.n_arms = 2;
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* The metric table's disposition targets and sanity-gate set. */
+START_TEST(metric_table_columns)
+{
+	size_t i, targets = 0, gated = 0;
+
+	for (i = 0; i < PAB_M_COUNT; i++) {
+		ck_assert_int_eq(pab_metrics[i].id, (int)i);
+		ck_assert_ptr_nonnull(pab_metrics[i].name);
+		ck_assert_ptr_nonnull(pab_metrics[i].plot_unit);
+		ck_assert_double_gt(pab_metrics[i].plot_div, 0);
+		ck_assert_int_eq(pab_metrics[i].kind == PAB_KIND_TIME,
+				 pab_metrics[i].per_second > 0);
+		targets += (size_t)pab_metrics[i].target;
+		gated += (size_t)pab_metrics[i].sanity_gate;
+	}
+	ck_assert_uint_eq(targets, 2);
+	ck_assert(pab_metrics[PAB_M_THROUGHPUT].target && pab_metrics[PAB_M_CPU].target);
+	ck_assert_uint_eq(gated, 3);
+	ck_assert(pab_metrics[PAB_M_PEAK_RSS].sanity_gate &&
+		  pab_metrics[PAB_M_DRAIN_RSS].sanity_gate &&
+		  pab_metrics[PAB_M_RELEASE_BOUND_RSS].sanity_gate);
+	ck_assert_str_eq(pab_metrics[PAB_M_DRAIN_RSS].report_key, "drain_rss_bytes");
+	ck_assert_ptr_null(pab_metrics[PAB_M_PEAK_RSS].report_key);
+	{
+		const double x[] = { 3, 1, 2, 10 };
+
+		ck_assert_double_eq(pab_metric_aggregate(PAB_M_CPU, x, 4), 2.5);
+		ck_assert(isnan(pab_metric_aggregate(PAB_M_CPU, x, 0)));
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ledger");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, equal_arms_accept);
+	tcase_add_test(tc, cpu_regression_rejects);
+	tcase_add_test(tc, memory_regression_rejects_other);
+	tcase_add_test(tc, cpu_gain_accepts_gain);
+	tcase_add_test(tc, memory_credit_allows_cpu);
+	tcase_add_test(tc, inconsistent_floor_no_credit);
+	tcase_add_test(tc, few_reps_follow_up);
+	tcase_add_test(tc, noisy_memory_limited_or_follow_up);
+	tcase_add_test(tc, failed_row_rejects_failure);
+	tcase_add_test(tc, not_measured_is_listed);
+	tcase_add_test(tc, no_null_arm);
+	tcase_add_test(tc, conf_rules_and_lookup);
+	tcase_add_test(tc, failed_build_leaves_nothing);
+	tcase_add_test(tc, metric_table_columns);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
