@@ -447,26 +447,7 @@ static int load_kv(struct pab_json_in *in, const cJSON *o, const char *key,
 static int load_argv(struct pab_json_in *in, const cJSON *o, const char *key,
 		     int flags, char ***argv, size_t *argc)
 {
-	const cJSON *a = NULL, *it;
-	const char *s;
-	size_t i = 0;
-	int got = pab_json_in_array(in, o, key, flags, &a);
-
-	*argc = got == 1 ? (size_t)cJSON_GetArraySize(a) : 0;
-	*argv = xcalloc(*argc + 1, sizeof(**argv));
-	if (got <= 0)
-		return got;
-	pab_json_in_push_key(in, key);
-	cJSON_ArrayForEach(it, a) {
-		pab_json_in_push_index(in, i);
-		if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
-			(*argv)[i++] = xstrdup(s);
-		pab_json_in_pop(in);
-		if (pab_json_in_failed(in))
-			break;
-	}
-	pab_json_in_pop(in);
-	return pab_json_in_failed(in) ? -1 : 0;
+	return pab_json_in_strings(in, o, key, flags, argv, argc) < 0 ? -1 : 0;
 }
 
 /* arms[i], with the cursor at it. */

@@ -457,6 +457,36 @@ int pab_json_in_count(struct pab_json_in *in, const cJSON *obj,
 	return got;
 }
 
+int pab_json_in_strings(struct pab_json_in *in, const cJSON *obj,
+			const char *key, int flags, char ***argv, size_t *argc)
+{
+	const cJSON *a, *it;
+	const char *s;
+	size_t i = 0;
+	int got = lookup(in, obj, key, flags, &a);
+
+	if (got == 1 && !cJSON_IsArray(a))
+		got = pab_json_in_fail(in, key, "must be an array of strings%s",
+				       or_null(flags));
+	*argc = got == 1 ? (size_t)cJSON_GetArraySize(a) : 0;
+	*argv = xcalloc(*argc + 1, sizeof(**argv));
+	if (got <= 0)
+		return got;
+	if (key)
+		pab_json_in_push_key(in, key);
+	cJSON_ArrayForEach(it, a) {
+		pab_json_in_push_index(in, i);
+		if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
+			(*argv)[i++] = xstrdup(s);
+		pab_json_in_pop(in);
+		if (in->why)
+			break;
+	}
+	if (key)
+		pab_json_in_pop(in);
+	return in->why ? -1 : 1;
+}
+
 int pab_json_in_known_keys(struct pab_json_in *in, const cJSON *obj,
 			   const char *const *known)
 {

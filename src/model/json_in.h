@@ -201,6 +201,17 @@ int pab_json_in_count(struct pab_json_in *in, const cJSON *obj,
 		      const char *key, int flags, double max, size_t *out);
 
 /*
+ * pab_json_in_strings: an array of strings ("must be an array of strings";
+ * an item that is not one: "PATH.key[i] must be a string") into *argv, a
+ * new NULL-ended array of new strings (*argc of them; the caller frees
+ * each and the array, pab_argv_free). *argv is allocated whatever the
+ * outcome (empty when absent), so the caller frees it either way; after a
+ * bad item it holds the items before it.
+ */
+int pab_json_in_strings(struct pab_json_in *in, const cJSON *obj,
+			const char *key, int flags, char ***argv, size_t *argc);
+
+/*
  * pab_json_in_known_keys: every key of obj is one of known (NULL-ended),
  * so a typo does not vanish; else "PATH: unknown key 'K'" (at the top:
  * "ROOT: unknown key 'K'"). Returns 0 or -1.

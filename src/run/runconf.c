@@ -110,25 +110,7 @@ int pab_parse_tolerance(struct pab_experiment *e, const char *item, char **why)
 static int cfg_strings(struct pab_json_in *in, const cJSON *o, const char *key,
 		       char ***argv, size_t *argc)
 {
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *it;
-	const char *s;
-	size_t i = 0;
-
-	if (!cJSON_IsArray(a))
-		return pab_json_in_fail(in, key, "must be an array of strings");
-	*argc = (size_t)cJSON_GetArraySize(a);
-	*argv = xcalloc(*argc + 1, sizeof(**argv));
-	pab_json_in_push_key(in, key);
-	cJSON_ArrayForEach(it, a) {
-		pab_json_in_push_index(in, i);
-		if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
-			(*argv)[i++] = xstrdup(s);
-		pab_json_in_pop(in);
-		if (pab_json_in_failed(in))
-			break;
-	}
-	pab_json_in_pop(in);
-	return pab_json_in_failed(in) ? -1 : 0;
+	return pab_json_in_strings(in, o, key, 0, argv, argc) < 0 ? -1 : 0;
 }
 
 /* o.key, an object of strings or numbers (kept as "%.17g"), into kv. */

@@ -155,6 +155,25 @@ static cJSON *report_root(const char *text, size_t len, char **why)
 	return root;
 }
 
+/* Latency mode: p99 of the report's latency_ns samples (the valid ones). */
+static void report_p99(const cJSON *root, struct pab_arm_result *res)
+{
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns"), *v;
+	size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
+	double *xs = xcalloc(cap ? cap : 1, sizeof(*xs)), p99;
+
+	cJSON_ArrayForEach(v, lat)
+		if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0)
+			xs[n++] = v->valuedouble;
+	if (!n)
+		pab_arm_result_null(res, PAB_M_P99, "the latency replay reported no samples");
+	else if (pab_quantile(xs, n, 0.99, &p99))
+		pab_arm_result_null(res, PAB_M_P99, "cannot compute p99 of the latency samples");
+	else
+		set_checked(res, PAB_M_P99, p99);
+	free(xs);
+}
+
 int pab_report_parse(const char *text, size_t len, int latency,
 		     struct pab_arm_result *res, char **why)
 {
@@ -175,23 +194,7 @@ int pab_report_parse(const char *text, size_t len, int latency,
 	if (!root)
 		return -1;
 	if (latency) {
-		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns");
-		size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
-		double *xs = xcalloc(cap ? cap : 1, sizeof(*xs)), p99;
-
-		cJSON_ArrayForEach(v, lat)
-			if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
-			    v->valuedouble >= 0)
-				xs[n++] = v->valuedouble;
-		if (!n)
-			pab_arm_result_null(res, PAB_M_P99,
-					    "the latency replay reported no samples");
-		else if (pab_quantile(xs, n, 0.99, &p99))
-			pab_arm_result_null(res, PAB_M_P99,
-					    "cannot compute p99 of the latency samples");
-		else
-			set_checked(res, PAB_M_P99, p99);
-		free(xs);
+		report_p99(root, res);
 		cJSON_Delete(root);
 		return 1;
 	}
