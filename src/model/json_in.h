@@ -14,13 +14,16 @@
  *     values and knows where it is. Every accessor checks the type (and
  *     the range, for numbers); the first problem is kept with its path,
  *
- *         rows[2] ('sort').reps[5].results.head.cpu must be a finite number or null
+ *         rows[2] ('sort').reps[5].results.head.cpu must be a finite number
+ *             (|x| <= 1e+300) or null
  *         config 'c.json': rows[0].control must be true or false
- *         run.max_procs must be a whole number in [1, 1000000]
+ *         config 'c.json': 'reps' must be a number in [1, 1000000] (the range
+ *             of --reps)
  *
- *     and from then on every accessor does nothing and says "absent"; so a
- *     reader makes its calls one after the other and checks once, with
- *     pab_json_in_failed() or the return value of the last call.
+ *     and from then on every accessor does nothing and returns -1 (NULL
+ *     for pab_json_in_get); so a reader makes its calls one after the
+ *     other and checks once, with pab_json_in_failed() or the return value
+ *     of the last call.
  *
  * The path. The cursor holds a stack of components: pab_json_in_push_key()
  * ("rows" -> "rows"; then "head" -> "rows.head"), pab_json_in_push_index()
@@ -38,7 +41,7 @@
  *   PAB_JSON_IN_FIELDS_QUOTED (artifacts, journals)
  *       "rows[0] ('sort'): field 'control' must be true or false";
  *       at the top "artifact: field 'reps' must be ..." (ROOT: field 'KEY').
- *   PAB_JSON_IN_FIELDS_DOTTED (configs, baselines, workload reports, run)
+ *   PAB_JSON_IN_FIELDS_DOTTED (configs, baselines, workload reports)
  *       "rows[0].control must be true or false"; at the top "'reps' must be
  *       ..." or, with a root name, "run.max_procs must be ...".
  *
@@ -54,8 +57,9 @@
  * else with %g.
  *
  * Memory: the cursor owns its path and its message; the values returned
- * are borrowed from the cJSON tree (strings too), which the caller owns
- * and must keep alive while it uses them.
+ * are borrowed from the cJSON tree (strings too; pab_json_in_strings()
+ * alone copies), which the caller owns and must keep alive while it uses
+ * them.
  */
 #ifndef PAB_JSON_IN_H
 #define PAB_JSON_IN_H
