@@ -17,6 +17,7 @@
 
 #include "builtin.h"
 #include "model/experiment.h"
+#include "model/json_in.h"
 #include "probe/hostinfo.h"
 #include "options.h"
 #include "util.h"
@@ -96,16 +97,18 @@ static void print_text(const cJSON *host, const cJSON *checklist)
 /* The fingerprint in path: an artifact's "host" or a bare object. */
 static cJSON *load_fingerprint(const char *path)
 {
-	char *text = read_file_max(path, 1 << 28, NULL);
+	size_t len;
+	char *text = read_file_max(path, 1 << 28, &len), *why = NULL;
 	cJSON *root, *host;
 
 	if (!text)
 		die(PAB_EXIT_USAGE, "cannot read fingerprint '%s': %s", path, strerror(errno));
-	root = cJSON_Parse(text);
+	root = pab_json_parse(text, len, &why);
 	free(text);
 	if (!cJSON_IsObject(root))
-		die(PAB_EXIT_USAGE, "fingerprint '%s' is not a JSON object: give an "
-		    "artifact or the output of perfab env --format json", path);
+		die(PAB_EXIT_USAGE, "fingerprint '%s' is not a JSON object%s%s%s: give an "
+		    "artifact or the output of perfab env --format json", path,
+		    why ? " (" : "", why ? why : "", why ? ")" : "");
 	/* `perfab env --format json` output: {"host": ..., "checklist": ...};
 	 * an artifact has "host" too. */
 	host = cJSON_DetachItemFromObjectCaseSensitive(root, "host");

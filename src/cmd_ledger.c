@@ -30,12 +30,14 @@
 static int check_judgeable(const char *path, struct pab_experiment *e)
 {
 	char *why;
+	cJSON *cell;
+	int ret = PAB_EXIT_REFUSED;
 
-	if (e->stopped_by && !strcmp(e->stopped_by, "sanity-gate")) {
-		cJSON *cell;
-
-		fprintf(stderr, "perfab: no verdict: '%s' was stopped by the sanity gate after rep 1:\n",
-			path);
+	switch (pab_artifact_judgeable(e, path, &why)) {
+	case PAB_JUDGEABLE:
+		return 0;
+	case PAB_UNJUDGEABLE_SANITY:
+		fprintf(stderr, "perfab: no verdict: %s:\n", why);
 		cJSON_ArrayForEach(cell, e->sanity) {
 			const cJSON *row = cJSON_GetObjectItemCaseSensitive(cell, "row");
 			const cJSON *arm = cJSON_GetObjectItemCaseSensitive(cell, "arm");
@@ -51,26 +53,19 @@ static int check_judgeable(const char *path, struct pab_experiment *e)
 					b->valuedouble / 1048576.0, h->valuedouble / 1048576.0);
 		}
 		fprintf(stderr, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway\n");
-		pab_experiment_release(e);
-		return PAB_EXIT_SANITY;
+		ret = PAB_EXIT_SANITY;
+		break;
+	case PAB_UNJUDGEABLE_INCOMPLETE:
+		fprintf(stderr, "perfab: no verdict: %s; finish it with: perfab run --resume %s "
+			"and the run's own --config/--arm options\n", why, path);
+		break;
+	case PAB_UNJUDGEABLE_UNBALANCED:
+		fprintf(stderr, "perfab: no verdict: %s: rerun it\n", why);
+		break;
 	}
-	if (!e->complete) {
-		fprintf(stderr,
-			"perfab: no verdict: '%s' is incomplete (\"complete\": false): the run was "
-			"interrupted before its last rep; finish it with: perfab run --resume %s and "
-			"the run's own --config/--arm options\n",
-			path, path);
-		pab_experiment_release(e);
-		return PAB_EXIT_REFUSED;
-	}
-	if (pab_experiment_check_balanced(e, &why)) {
-		fprintf(stderr, "perfab: no verdict: '%s' is unbalanced: %s; only complete blocks "
-			"of the rotation can be judged: rerun it\n", path, why);
-		free(why);
-		pab_experiment_release(e);
-		return PAB_EXIT_REFUSED;
-	}
-	return 0;
+	free(why);
+	pab_experiment_release(e);
+	return ret;
 }
 
 /*

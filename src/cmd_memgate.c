@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "model/artifact.h"
+#include "model/json_in.h"
 #include "builtin.h"
 #include "judge/memgate.h"
 #include "probe/hostinfo.h"
@@ -57,19 +58,19 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 			free(why);
 			return pab_artifact_load_exit_code(lr);
 		}
-		if (e.stopped_by && !strcmp(e.stopped_by, "sanity-gate")) {
-			fprintf(stderr, "perfab: no verdict: '%s' was stopped by the sanity gate: its "
-				"head's memory blew up at rep 1; fix that first, or rerun with "
-				"--no-sanity-gate to measure it\n", runs->v[i]);
+		switch (pab_artifact_judgeable(&e, runs->v[i], &why)) {
+		case PAB_JUDGEABLE:
+			break;
+		case PAB_UNJUDGEABLE_SANITY:
+			fprintf(stderr, "perfab: no verdict: %s; fix that first, or rerun with "
+				"--no-sanity-gate to measure it\n", why);
+			free(why);
 			pab_experiment_release(&e);
 			return PAB_EXIT_SANITY;
-		}
-		if (!e.complete || pab_experiment_check_balanced(&e, &why)) {
-			fprintf(stderr, "perfab: no verdict: '%s' is %s: only a finished run's peaks "
-				"are comparable to the baseline; rerun it\n", runs->v[i],
-				e.complete ? "unbalanced" : "incomplete");
-			if (e.complete)
-				free(why);
+		default:
+			fprintf(stderr, "perfab: no verdict: %s: only a finished run's peaks are "
+				"comparable to the baseline; rerun it\n", why);
+			free(why);
 			pab_experiment_release(&e);
 			return PAB_EXIT_REFUSED;
 		}
@@ -183,67 +184,80 @@ out_release:
 /* ------------------------------------------------------------------ */
 /* check                                                              */
 
+/* The scenarios of a baseline: {"ROW": BYTES, ...}, at least one. */
+static int baseline_scenarios(struct pab_json_in *in, const cJSON *root,
+			      struct pab_memgate_baseline *b)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "scenarios"), *it;
+
+	if (!cJSON_IsObject(v) || !cJSON_GetArraySize(v))
+		return pab_json_in_fail_here(in, "\"scenarios\" must be a non-empty object of "
+					     "scenario -> bytes");
+	b->name = xcalloc((size_t)cJSON_GetArraySize(v), sizeof(*b->name));
+	b->bytes = xcalloc((size_t)cJSON_GetArraySize(v), sizeof(*b->bytes));
+	pab_json_in_push_key(in, "scenarios");
+	cJSON_ArrayForEach(it, v) {
+		if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble <= 0) {
+			pab_json_in_push_key(in, it->string);
+			pab_json_in_fail(in, NULL, "must be a positive number of bytes");
+			pab_json_in_pop(in);
+			break;
+		}
+		b->name[b->n] = xstrdup(it->string);
+		b->bytes[b->n++] = it->valuedouble;
+	}
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
+}
+
+/* The fields of a baseline's top level, read into b. */
+static int baseline_fields(struct pab_json_in *in, const cJSON *root, struct pab_memgate_baseline *b)
+{
+	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(root, "metric");
+	const char *arm = NULL, *cpu = NULL;
+
+	if (!cJSON_IsObject(root))
+		return pab_json_in_fail_here(in, "not a JSON object");
+	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, PAB_MEMGATE_SCHEMA))
+		return pab_json_in_fail_here(in, "\"schema\" must be \"%s\" (write one with "
+					     "perfab memgate record)", PAB_MEMGATE_SCHEMA);
+	if (metric && (!cJSON_IsString(metric) || strcmp(metric->valuestring, "peak_rss")))
+		return pab_json_in_fail_here(in, "only \"metric\": \"peak_rss\" is supported");
+	if (pab_json_in_string(in, root, "arm", PAB_JSON_NULLABLE, &arm) < 0 ||
+	    pab_json_in_string(in, root, "cpu_model", PAB_JSON_NULLABLE, &cpu) < 0)
+		return -1;
+	b->arm = arm ? xstrdup(arm) : NULL;
+	b->cpu_model = cpu ? xstrdup(cpu) : NULL;
+	return baseline_scenarios(in, root, b);
+}
+
 /* Load a baseline; 0 or -1 with a reason (caller frees). */
 static int baseline_load(const char *path, struct pab_memgate_baseline *b, char **why)
 {
-	size_t len, i = 0;
-	char *text = read_file_max(path, 64 << 20, &len);
-	cJSON *root, *v, *it;
-	int ret = -1;
+	size_t len;
+	char *text = read_file_max(path, 64 << 20, &len), *prefix;
+	struct pab_json_in in;
+	cJSON *root;
 
 	memset(b, 0, sizeof(*b));
 	if (!text) {
 		*why = xasprintf("cannot read baseline '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	root = cJSON_ParseWithLength(text, len);
+	prefix = xasprintf("baseline '%s'", path);
+	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, prefix, NULL);
+	root = pab_json_in_parse(&in, text, len, "not a JSON object");
 	free(text);
-	if (!cJSON_IsObject(root)) {
-		*why = xasprintf("baseline '%s' is not a JSON object", path);
-		goto out_delete;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "schema");
-	if (!cJSON_IsString(v) || strcmp(v->valuestring, PAB_MEMGATE_SCHEMA)) {
-		*why = xasprintf("baseline '%s': \"schema\" must be \"%s\" (write one with "
-				 "perfab memgate record)", path, PAB_MEMGATE_SCHEMA);
-		goto out_delete;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "metric");
-	if (v && (!cJSON_IsString(v) || strcmp(v->valuestring, "peak_rss"))) {
-		*why = xasprintf("baseline '%s': only \"metric\": \"peak_rss\" is supported", path);
-		goto out_delete;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "arm");
-	if (cJSON_IsString(v))
-		b->arm = xstrdup(v->valuestring);
-	v = cJSON_GetObjectItemCaseSensitive(root, "cpu_model");
-	if (cJSON_IsString(v))
-		b->cpu_model = xstrdup(v->valuestring);
-	v = cJSON_GetObjectItemCaseSensitive(root, "scenarios");
-	if (!cJSON_IsObject(v) || !cJSON_GetArraySize(v)) {
-		*why = xasprintf("baseline '%s': \"scenarios\" must be a non-empty object of "
-				 "scenario -> bytes", path);
-		goto out_delete;
-	}
-	b->n = (size_t)cJSON_GetArraySize(v);
-	b->name = xcalloc(b->n, sizeof(*b->name));
-	b->bytes = xcalloc(b->n, sizeof(*b->bytes));
-	cJSON_ArrayForEach(it, v) {
-		if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble <= 0) {
-			*why = xasprintf("baseline '%s': scenarios.%s must be a positive number of bytes",
-					 path, it->string);
-			b->n = i;
-			goto out_delete;
-		}
-		b->name[i] = xstrdup(it->string);
-		b->bytes[i++] = it->valuedouble;
-	}
-	ret = 0;
-out_delete:
+	if (root)
+		baseline_fields(&in, root, b);
+	*why = pab_json_in_take_why(&in);
 	cJSON_Delete(root);
-	if (ret)
+	pab_json_in_release(&in);
+	free(prefix);
+	if (*why)
 		pab_memgate_baseline_release(b);
-	return ret;
+	return *why ? -1 : 0;
 }
 
 static void print_mib(double v, int mark)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model/artifact.h"
+#include "model/json_in.h"
 #include "builtin.h"
 #include "options.h"
 #include "model/pool.h"
@@ -22,19 +23,20 @@
  * The protocol an unloadable artifact records, when that is why it could
  * not be loaded: "(none)" for none, else a copy of the name. NULL when the
  * protocol is this perfab's (the load failed for another reason) or the
- * file is not JSON at all.
+ * file is not JSON the checked reader takes (json_in.h).
  */
 static char *foreign_protocol(const char *path)
 {
 	size_t len;
-	char *text = read_file_max(path, PAB_ARTIFACT_MAX_BYTES, &len), *name = NULL;
+	char *text = read_file_max(path, PAB_ARTIFACT_MAX_BYTES, &len), *name = NULL, *why;
 	cJSON *root;
 	const cJSON *v;
 
 	if (!text)
 		return NULL;
-	root = cJSON_ParseWithLength(text, len);
+	root = pab_json_parse(text, len, &why);
 	free(text);
+	free(why);
 	if (!cJSON_IsObject(root))
 		goto out_delete;
 	v = cJSON_GetObjectItemCaseSensitive(root, "protocol");

@@ -733,9 +733,9 @@ static void start_journal(struct run *r)
 		r->e.journal_id = new_journal_id();
 	}
 	checkpoint(r);
-	header = pab_artifact_journal_header(&r->e, &len);
-	if (pab_journal_create(r->journal_path, r->e.journal_folded, header, len,
-			       &r->journal, &why))
+	header = pab_artifact_journal_header(&r->e, &len, &why);
+	if (!header || pab_journal_create(r->journal_path, r->e.journal_folded, header, len,
+					  &r->journal, &why))
 		die(PAB_EXIT_RUNTIME, "cannot write checkpoint '%s': %s (%s)", r->journal_path,
 		    why, r->total_reps ?
 		    "the previous checkpoint is intact: free space, then perfab run --resume it" :
@@ -757,8 +757,8 @@ static void rep_completed(struct run *r, size_t ri)
 	char *rec, *why;
 	size_t len;
 
-	rec = pab_artifact_rep_record(&r->e, ri, &len);
-	if (pab_journal_append(r->journal, rec, len, &why))
+	rec = pab_artifact_rep_record(&r->e, ri, &len, &why);
+	if (!rec || pab_journal_append(r->journal, rec, len, &why))
 		die(PAB_EXIT_RUNTIME, "cannot write checkpoint '%s': %s (the previous checkpoint "
 		    "is intact: free space, then perfab run --resume %s)", r->journal_path, why,
 		    r->out);
@@ -1562,7 +1562,7 @@ static void define_experiment(struct run *r, struct run_opts *o,
 	cs->controls = cs->workloads = cs->metrics = NULL;
 	if (o->null_arm && o->no_null_arm)
 		die(PAB_EXIT_USAGE, "--null-arm and --no-null-arm contradict each other: give one");
-	if (o->config && pab_config_load(o->config, &r->e, cs, &why))
+	if (o->config && pab_config_load(o->config, pab_run_options(), &r->e, cs, &why))
 		die(PAB_EXIT_USAGE, "%s", why);
 	for (i = 0; i < o->arm_specs.n; i++)
 		if (pab_arm_from_spec(&r->e, o->arm_specs.v[i], &why))
@@ -1748,6 +1748,11 @@ static const struct pab_option run_options[] = {
 	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
 	OPT_END(),
 };
+
+const struct pab_option *pab_run_options(void)
+{
+	return run_options;
+}
 
 static const struct pab_option *run_option(const char *long_name)
 {

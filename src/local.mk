@@ -26,6 +26,7 @@ src_libperfab_a_SOURCES = \
 	src/model/digest.c src/model/digest.h \
 	src/model/experiment.c src/model/experiment.h \
 	src/model/journal.c src/model/journal.h \
+	src/model/json_in.c src/model/json_in.h \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \

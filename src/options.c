@@ -189,3 +189,14 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 		set_value(o, val, opts, usage);
 	}
 }
+
+const struct pab_option *pab_option_find(const struct pab_option *opts,
+					 const char *long_name)
+{
+	const struct pab_option *o;
+
+	for (o = opts; o->type != PAB_OPT_END; o++)
+		if (o->long_name && !strcmp(o->long_name, long_name))
+			return o;
+	return NULL;
+}

@@ -59,6 +59,10 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 		       const char *usage, const char *description,
 		       struct pab_strlist *positional);
 
+/* The option of opts called --long_name, or NULL. */
+const struct pab_option *pab_option_find(const struct pab_option *opts,
+					 const char *long_name);
+
 /* Print the usage to stderr and exit PAB_EXIT_USAGE, after a message. */
 _Noreturn void pab_usage_error(const struct pab_option *opts,
 			       const char *usage, const char *fmt, ...)

@@ -9,6 +9,7 @@ include tests/probes.mk
 include tests/docs.mk
 include tests/team.mk
 include tests/fuzz.mk
+include tests/json_in.mk
 include tests/package.mk
 
 # The layering of the source tree (doc/hacking.md).

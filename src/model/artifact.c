@@ -23,6 +23,7 @@
 #include "model/argv_split.h"
 #include "model/artifact.h"
 #include "model/journal.h"
+#include "model/json_in.h"
 #include "model/rotation.h"
 #include "util.h"
 
@@ -364,355 +365,238 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 	return ret;
 }
 
-/* ------------------------------------------------------------------ */
-/* The checked JSON reader                                            */
-
-/* Byte offset of the first "\u0000" inside a string, or -1. */
-static long find_nul_escape(const char *text, size_t len)
-{
-	size_t i;
-	int in_string = 0;
-
-	for (i = 0; i < len; i++) {
-		if (!in_string) {
-			if (text[i] == '"')
-				in_string = 1;
-			continue;
-		}
-		if (text[i] == '"') {
-			in_string = 0;
-		} else if (text[i] == '\\' && i + 1 < len) {
-			if (text[i + 1] == 'u' && i + 5 < len && !memcmp(text + i + 2, "0000", 4))
-				return (long)i;
-			i++; /* the escaped character */
-		}
-	}
-	return -1;
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The first key some object under v holds twice, or NULL. */
-static const char *find_duplicate_key(const cJSON *v)
-{
-	const cJSON *it;
-	const char *dup = NULL;
-
-	if (cJSON_IsObject(v) && v->child && v->child->next) {
-		size_t n = 0, i;
-		const char **keys;
-
-		cJSON_ArrayForEach(it, v)
-			n++;
-		keys = xcalloc(n, sizeof(*keys));
-		n = 0;
-		cJSON_ArrayForEach(it, v)
-			keys[n++] = it->string ? it->string : "";
-		qsort(keys, n, sizeof(*keys), cmp_key);
-		for (i = 1; i < n && !dup; i++)
-			if (!strcmp(keys[i - 1], keys[i]))
-				dup = keys[i];
-		free(keys);
-	}
-	for (it = v ? v->child : NULL; it && !dup; it = it->next)
-		dup = find_duplicate_key(it);
-	return dup;
-}
-
-cJSON *pab_json_parse(const char *text, size_t len, char **why)
-{
-	const char *end = NULL, *dup;
-	cJSON *root;
-	long nul;
-
-	*why = NULL;
-	nul = find_nul_escape(text, len);
-	if (nul >= 0) {
-		*why = xasprintf("a string holds \\u0000 (at byte %ld): NUL is not allowed "
-				 "in perfab's JSON", nul);
-		return NULL;
-	}
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		size_t off = at && at >= text && at <= text + len ?
-			(size_t)(at - text) : 0;
-
-		*why = xasprintf("not valid JSON (error near byte %zu)", off);
-		return NULL;
-	}
-	/* cJSON stops after the first value: refuse what follows it (two
-	 * documents concatenated, or junk appended), as a JSON reader must. */
-	while (end < text + len && *end && strchr(" \t\n\r", *end))
-		end++;
-	if (end != text + len) {
-		*why = xasprintf("not valid JSON (data after the top-level value, at byte %zu)",
-				 (size_t)(end - text));
-		cJSON_Delete(root);
-		return NULL;
-	}
-	dup = find_duplicate_key(root);
-	if (dup) {
-		*why = xasprintf("an object holds the key '%s' twice: JSON readers disagree "
-				 "on which one counts", pab_term_safe(dup));
-		cJSON_Delete(root);
-		return NULL;
-	}
-	return root;
-}
-
 int pab_artifact_load_exit_code(int load_ret)
 {
 	return load_ret == PAB_ARTIFACT_BAD_PROTOCOL ? PAB_EXIT_REFUSED : PAB_EXIT_USAGE;
 }
 
+enum pab_unjudgeable pab_artifact_judgeable(const struct pab_experiment *e,
+					    const char *label, char **why)
+{
+	char *inner;
+
+	*why = NULL;
+	if (e->stopped_by && !strcmp(e->stopped_by, "sanity-gate")) {
+		*why = xasprintf("'%s' was stopped by the sanity gate: its head's memory "
+				 "blew up at rep 1", label);
+		return PAB_UNJUDGEABLE_SANITY;
+	}
+	if (!e->complete) {
+		*why = xasprintf("'%s' is incomplete (\"complete\": false): the run was "
+				 "interrupted before its last rep", label);
+		return PAB_UNJUDGEABLE_INCOMPLETE;
+	}
+	if (pab_experiment_check_balanced(e, &inner)) {
+		*why = xasprintf("'%s' is unbalanced: %s; only complete blocks of the "
+				 "rotation count", label, inner);
+		free(inner);
+		return PAB_UNJUDGEABLE_UNBALANCED;
+	}
+	return PAB_JUDGEABLE;
+}
+
 /* ------------------------------------------------------------------ */
 /* Loading                                                            */
 
-struct loader {
-	char *why;
-};
+/*
+ * The loader reads through a json_in cursor (json_in.h) in the artifact's
+ * message style: fields of a record are quoted ("rows[0] ('sort'): field
+ * 'control' must be true or false"), entries of maps and arrays are named
+ * by their path ("rows[0] ('sort').reps[3].results.head.cpu must be a
+ * finite number or null"). Each function returns 0, or -1 with the
+ * problem recorded in the cursor; what it filled in stays for the caller's
+ * pab_experiment_release().
+ */
 
-static int fail(struct loader *ld, const char *fmt, ...) PAB_PRINTF(2, 3);
-static int fail(struct loader *ld, const char *fmt, ...)
+/* A string field into new memory (*out), or NULL when absent or null. */
+static int dup_string(struct pab_json_in *in, const cJSON *o, const char *key,
+		      int flags, char **out)
 {
-	struct pab_strbuf sb = PAB_STRBUF_INIT;
-	va_list ap;
-	char tmp[512];
+	const char *s;
+	int got = pab_json_in_string(in, o, key, flags, &s);
 
-	if (ld->why)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	pab_strbuf_addstr(&sb, tmp);
-	ld->why = pab_strbuf_detach(&sb);
-	return -1;
+	if (got == 1)
+		*out = xstrdup(s);
+	return got < 0 ? -1 : 0;
 }
 
-static const cJSON *get(struct loader *ld, const cJSON *o, const char *key,
-			const char *ctx)
+/* o.key, an object of strings, into kv. */
+static int load_kv(struct pab_json_in *in, const cJSON *o, const char *key,
+		   int flags, struct pab_kv **kv, size_t *n)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	const cJSON *map, *it;
+	const char *s;
+	int got = pab_json_in_object(in, o, key, flags, &map);
 
-	if (!v)
-		fail(ld, "%s: missing field '%s'", ctx, key);
-	return v;
-}
-
-static char *get_string(struct loader *ld, const cJSON *o, const char *key,
-			const char *ctx, int nullable)
-{
-	const cJSON *v = get(ld, o, key, ctx);
-
-	if (!v)
-		return NULL;
-	if (nullable && cJSON_IsNull(v))
-		return NULL;
-	if (!cJSON_IsString(v)) {
-		fail(ld, "%s: field '%s' must be a string", ctx, key);
-		return NULL;
+	if (got <= 0)
+		return got;
+	pab_json_in_push_key(in, key);
+	cJSON_ArrayForEach(it, map) {
+		pab_json_in_push_key(in, it->string);
+		if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
+			pab_kv_set(kv, n, it->string, s);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
 	}
-	return xstrdup(v->valuestring);
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
 }
 
-static int get_count(struct loader *ld, const cJSON *o, const char *key,
-		     const char *ctx, double max, size_t *out)
+/* o.key, an array of strings, into a NULL-ended argv (allocated either way). */
+static int load_argv(struct pab_json_in *in, const cJSON *o, const char *key,
+		     int flags, char ***argv, size_t *argc)
 {
-	const cJSON *v = get(ld, o, key, ctx);
-
-	if (!v)
-		return -1;
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-	    v->valuedouble < 0 || v->valuedouble > max ||
-	    v->valuedouble != floor(v->valuedouble))
-		return fail(ld, "%s: field '%s' must be a whole number in [0, %.0f]",
-			    ctx, key, max);
-	*out = (size_t)v->valuedouble;
-	return 0;
+	return pab_json_in_strings(in, o, key, flags, argv, argc) < 0 ? -1 : 0;
 }
 
-static int get_bool(struct loader *ld, const cJSON *o, const char *key,
-		    const char *ctx, int *out)
+/* arms[i], with the cursor at it. */
+static int load_arm(struct pab_json_in *in, const cJSON *o, struct pab_arm *arm)
 {
-	const cJSON *v = get(ld, o, key, ctx);
-
-	if (!v)
-		return -1;
-	if (!cJSON_IsBool(v))
-		return fail(ld, "%s: field '%s' must be true or false", ctx, key);
-	*out = cJSON_IsTrue(v);
-	return 0;
-}
-
-static int load_kv(struct loader *ld, const cJSON *o, const char *ctx,
-		   struct pab_kv **kv, size_t *n)
-{
-	const cJSON *it;
-
 	if (!cJSON_IsObject(o))
-		return fail(ld, "%s must be an object of strings", ctx);
-	cJSON_ArrayForEach(it, o) {
-		if (!cJSON_IsString(it))
-			return fail(ld, "%s.%s must be a string", ctx, it->string);
-		pab_kv_set(kv, n, it->string, it->valuestring);
-	}
-	return 0;
-}
-
-static int load_argv(struct loader *ld, const cJSON *a, const char *ctx,
-		     char ***argv, size_t *argc)
-{
-	size_t n, i = 0;
-	const cJSON *it;
-
-	if (!cJSON_IsArray(a))
-		return fail(ld, "%s must be an array of strings", ctx);
-	n = (size_t)cJSON_GetArraySize(a);
-	*argv = xcalloc(n + 1, sizeof(**argv));
-	*argc = n;
-	cJSON_ArrayForEach(it, a) {
-		if (!cJSON_IsString(it))
-			return fail(ld, "%s[%zu] must be a string", ctx, i);
-		(*argv)[i++] = xstrdup(it->valuestring);
-	}
-	return 0;
-}
-
-static int load_arm(struct loader *ld, const cJSON *o, size_t i,
-		    struct pab_arm *arm)
-{
-	char ctx[64], path[80];
-
-	snprintf(ctx, sizeof(ctx), "arms[%zu]", i);
-	if (!cJSON_IsObject(o))
-		return fail(ld, "%s must be an object", ctx);
-	arm->name = get_string(ld, o, "name", ctx, 0);
-	if (!arm->name)
+		return pab_json_in_fail(in, NULL, "must be an object");
+	if (dup_string(in, o, "name", PAB_JSON_REQUIRED, &arm->name))
 		return -1;
 	if (!pab_valid_arm_name(arm->name))
-		return fail(ld, "%s: arm name '%.100s' is not valid (letters, digits, '_', "
-			    "'-', '.', not starting with '.' or '-')", ctx,
-			    pab_term_safe(arm->name));
-	snprintf(path, sizeof(path), "%s.argv", ctx);
-	if (load_argv(ld, get(ld, o, "argv", ctx), path, &arm->argv, &arm->argc))
+		return pab_json_in_fail_here(in, "arm name '%.100s' is not valid (letters, "
+					     "digits, '_', '-', '.', not starting with '.' "
+					     "or '-')", pab_term_safe(arm->name));
+	if (load_argv(in, o, "argv", PAB_JSON_REQUIRED, &arm->argv, &arm->argc) ||
+	    load_kv(in, o, "env", PAB_JSON_REQUIRED, &arm->env, &arm->n_env) ||
+	    dup_string(in, o, "revision", PAB_JSON_REQUIRED | PAB_JSON_NULLABLE,
+		       &arm->revision) ||
+	    dup_string(in, o, "sha256", PAB_JSON_REQUIRED | PAB_JSON_NULLABLE, &arm->sha256) ||
+	    dup_string(in, o, "exe", PAB_JSON_NULLABLE, &arm->exe) ||
+	    dup_string(in, o, "preserved", PAB_JSON_NULLABLE, &arm->preserved))
 		return -1;
-	snprintf(path, sizeof(path), "%s.env", ctx);
-	if (load_kv(ld, get(ld, o, "env", ctx), path, &arm->env, &arm->n_env))
-		return -1;
-	arm->revision = get_string(ld, o, "revision", ctx, 1);
-	arm->sha256 = get_string(ld, o, "sha256", ctx, 1);
-	if (cJSON_GetObjectItemCaseSensitive(o, "exe"))
-		arm->exe = get_string(ld, o, "exe", ctx, 1);
-	if (cJSON_GetObjectItemCaseSensitive(o, "preserved"))
-		arm->preserved = get_string(ld, o, "preserved", ctx, 1);
-	return ld->why ? -1 : 0;
+	return 0;
 }
 
-static int load_rep(struct loader *ld, const struct pab_experiment *e,
-		    const cJSON *o, const char *rowctx, size_t ri,
-		    struct pab_rep *rep)
+/* rep.order: each arm's name once, into rep->order. */
+static int load_order(struct pab_json_in *in, const struct pab_experiment *e,
+		      const cJSON *o, struct pab_rep *rep)
 {
-	char ctx[512];
-	const cJSON *order, *results, *status, *reasons, *sums, *it;
-	size_t k = 0, a, m;
+	const cJSON *order = pab_json_in_get(in, o, "order", PAB_JSON_REQUIRED), *it;
 	unsigned char *seen;
+	size_t k = 0;
+	int ret = 0;
 
-	snprintf(ctx, sizeof(ctx), "%s.reps[%zu]", rowctx, ri);
-	if (!cJSON_IsObject(o))
-		return fail(ld, "%s must be an object", ctx);
-	if (get_count(ld, o, "block", ctx, 1e12, &rep->block))
-		return -1;
-	order = get(ld, o, "order", ctx);
 	if (!order)
 		return -1;
-	if (!cJSON_IsArray(order) ||
-	    (size_t)cJSON_GetArraySize(order) != e->n_arms)
-		return fail(ld, "%s.order must list each of the %zu arms once", ctx,
-			    e->n_arms);
+	pab_json_in_push_key(in, "order");
+	if (!cJSON_IsArray(order) || (size_t)cJSON_GetArraySize(order) != e->n_arms)
+		ret = -1;
 	seen = xcalloc(e->n_arms, 1);
 	cJSON_ArrayForEach(it, order) {
 		int idx = cJSON_IsString(it) ?
 			pab_experiment_arm_index(e, it->valuestring) : -1;
 
-		if (idx < 0 || seen[idx]) {
-			free(seen);
-			return fail(ld, "%s.order must list each of the %zu arms once",
-				    ctx, e->n_arms);
+		if (ret || idx < 0 || seen[idx]) {
+			ret = -1;
+			break;
 		}
 		seen[idx] = 1;
 		rep->order[k++] = (size_t)idx;
 	}
 	free(seen);
-	results = get(ld, o, "results", ctx);
-	if (!results)
+	if (ret)
+		pab_json_in_fail(in, NULL, "must list each of the %zu arms once", e->n_arms);
+	pab_json_in_pop(in);
+	return ret;
+}
+
+/* One arm's results: {"METRIC": number or null, ...}; unknown metrics skipped. */
+static int load_arm_results(struct pab_json_in *in, const cJSON *res,
+			    struct pab_arm_result *r)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, res) {
+		const struct pab_metric *met = pab_metric_find(it->string);
+
+		if (!met)
+			continue; /* a metric from a newer perfab: ignored */
+		pab_json_in_push_key(in, it->string);
+		pab_json_in_finite(in, it, NULL, PAB_JSON_NULLABLE, PAB_METRIC_ABS_MAX,
+				   &r->m[met->id]);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			return -1;
+	}
+	return 0;
+}
+
+/* What only informs (exit status, null reasons, checksum): taken when well-formed. */
+static void load_arm_status(const cJSON *st, const cJSON *why, const cJSON *sum,
+			    struct pab_arm_result *r)
+{
+	const cJSON *v;
+	size_t m;
+
+	for (m = 0; cJSON_IsObject(why) && m < PAB_M_COUNT; m++) {
+		v = cJSON_GetObjectItemCaseSensitive(why, pab_metrics[m].name);
+		if (cJSON_IsString(v) && !isfinite(r->m[m]))
+			r->reason[m] = xstrdup(v->valuestring);
+	}
+	if (cJSON_IsObject(st)) {
+		v = cJSON_GetObjectItemCaseSensitive(st, "exit_code");
+		if (cJSON_IsNumber(v) && fabs(v->valuedouble) < 1e6)
+			r->exit_code = (int)v->valuedouble;
+		v = cJSON_GetObjectItemCaseSensitive(st, "signal");
+		if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 256)
+			r->term_signal = (int)v->valuedouble;
+		r->timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "timed_out"));
+		r->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "failed"));
+		r->tree_limit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "tree_limit"));
+		v = cJSON_GetObjectItemCaseSensitive(st, "stderr_tail");
+		if (cJSON_IsString(v))
+			r->stderr_tail = xstrdup(v->valuestring);
+	}
+	if (cJSON_IsString(sum))
+		r->checksum = xstrdup(sum->valuestring);
+}
+
+/* Look up name in an optional map (NULL when o is absent or not an object). */
+static const cJSON *map_get(const cJSON *o, const char *name)
+{
+	return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, name) : NULL;
+}
+
+/* One rep, with the cursor at it (rows[i].reps[j], or a journal record's data). */
+static int load_rep(struct pab_json_in *in, const struct pab_experiment *e,
+		    const cJSON *o, struct pab_rep *rep)
+{
+	const cJSON *results, *status, *reasons, *sums;
+	size_t a;
+
+	if (!cJSON_IsObject(o))
+		return pab_json_in_fail(in, NULL, "must be an object");
+	if (pab_json_in_count(in, o, "block", PAB_JSON_REQUIRED, 1e12, &rep->block) < 0 ||
+	    load_order(in, e, o, rep) ||
+	    pab_json_in_object(in, o, "results", PAB_JSON_REQUIRED, &results) < 0)
 		return -1;
-	if (!cJSON_IsObject(results))
-		return fail(ld, "%s.results must be an object", ctx);
 	status = cJSON_GetObjectItemCaseSensitive(o, "status");
 	reasons = cJSON_GetObjectItemCaseSensitive(o, "null_reasons");
 	sums = cJSON_GetObjectItemCaseSensitive(o, "checksums");
+	pab_json_in_push_key(in, "results");
 	for (a = 0; a < e->n_arms; a++) {
 		const char *name = e->arms[a].name;
 		const cJSON *res = cJSON_GetObjectItemCaseSensitive(results, name);
-		const cJSON *why = reasons ?
-			cJSON_GetObjectItemCaseSensitive(reasons, name) : NULL;
-		const cJSON *st = status ?
-			cJSON_GetObjectItemCaseSensitive(status, name) : NULL;
-		const cJSON *sum = sums ?
-			cJSON_GetObjectItemCaseSensitive(sums, name) : NULL;
-		struct pab_arm_result *r = &rep->result[a];
 
-		if (!cJSON_IsObject(res))
-			return fail(ld, "%s.results: missing object for arm '%s'",
-				    ctx, name);
-		cJSON_ArrayForEach(it, res) {
-			const struct pab_metric *met = pab_metric_find(it->string);
-
-			if (!met)
-				continue; /* a metric from a newer perfab: ignored */
-			if (cJSON_IsNull(it))
-				continue;
-			if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) ||
-			    fabs(it->valuedouble) > PAB_METRIC_ABS_MAX)
-				return fail(ld, "%s.results.%s.%s must be a finite number or null",
-					    ctx, name, it->string);
-			r->m[met->id] = it->valuedouble;
+		if (!cJSON_IsObject(res)) {
+			pab_json_in_fail_here(in, "missing object for arm '%s'", name);
+			break;
 		}
-		for (m = 0; why && cJSON_IsObject(why) && m < PAB_M_COUNT; m++) {
-			const cJSON *w = cJSON_GetObjectItemCaseSensitive(
-				why, pab_metrics[m].name);
-
-			if (cJSON_IsString(w) && !isfinite(r->m[m]))
-				r->reason[m] = xstrdup(w->valuestring);
-		}
-		if (st && cJSON_IsObject(st)) {
-			const cJSON *v;
-
-			v = cJSON_GetObjectItemCaseSensitive(st, "exit_code");
-			if (cJSON_IsNumber(v) && fabs(v->valuedouble) < 1e6)
-				r->exit_code = (int)v->valuedouble;
-			v = cJSON_GetObjectItemCaseSensitive(st, "signal");
-			if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
-			    v->valuedouble < 256)
-				r->term_signal = (int)v->valuedouble;
-			r->timed_out = cJSON_IsTrue(
-				cJSON_GetObjectItemCaseSensitive(st, "timed_out"));
-			r->failed = cJSON_IsTrue(
-				cJSON_GetObjectItemCaseSensitive(st, "failed"));
-			r->tree_limit = cJSON_IsTrue(
-				cJSON_GetObjectItemCaseSensitive(st, "tree_limit"));
-			v = cJSON_GetObjectItemCaseSensitive(st, "stderr_tail");
-			if (cJSON_IsString(v))
-				r->stderr_tail = xstrdup(v->valuestring);
-		}
-		if (cJSON_IsString(sum))
-			r->checksum = xstrdup(sum->valuestring);
+		pab_json_in_push_key(in, name);
+		load_arm_results(in, res, &rep->result[a]);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
+		load_arm_status(map_get(status, name), map_get(reasons, name),
+				map_get(sums, name), &rep->result[a]);
 	}
-	return 0;
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
 }
 
 /* 1 when s is 64 lowercase hex digits. */
@@ -727,15 +611,14 @@ static int is_sha256_hex(const char *s)
 }
 
 /* rows[i].executables: {"ARM": {"path": "...", "sha256": "HEX"}, ...}. */
-static int load_executables(struct loader *ld, const struct pab_experiment *e,
-			    const cJSON *o, const char *ctx, struct pab_row *row)
+static int load_executables(struct pab_json_in *in, const struct pab_experiment *e,
+			    const cJSON *o, struct pab_row *row)
 {
 	const cJSON *it;
 
-	if (!cJSON_IsObject(o))
-		return fail(ld, "%s.executables must be an object", ctx);
 	row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
 	row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+	pab_json_in_push_key(in, "executables");
 	cJSON_ArrayForEach(it, o) {
 		int a = pab_experiment_arm_index(e, it->string);
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
@@ -744,78 +627,74 @@ static int load_executables(struct loader *ld, const struct pab_experiment *e,
 		if (a < 0)
 			continue; /* no digest for an arm renamed by hand: resume refuses */
 		if (!cJSON_IsObject(it) || !cJSON_IsString(d) ||
-		    !is_sha256_hex(d->valuestring) || (p && !cJSON_IsString(p) && !cJSON_IsNull(p)))
-			return fail(ld, "%s.executables.%s must be {\"path\": STRING, "
-				    "\"sha256\": 64 hex digits}", ctx, it->string);
+		    !is_sha256_hex(d->valuestring) || (p && !cJSON_IsString(p) && !cJSON_IsNull(p))) {
+			pab_json_in_push_key(in, it->string);
+			pab_json_in_fail(in, NULL, "must be {\"path\": STRING, \"sha256\": 64 "
+					 "hex digits}");
+			pab_json_in_pop(in);
+			break;
+		}
 		row->exe_sha256[a] = xstrdup(d->valuestring);
 		if (cJSON_IsString(p))
 			row->exes[a] = xstrdup(p->valuestring);
 	}
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
+}
+
+/* What a row records of itself besides its reps. */
+static int load_row_fields(struct pab_json_in *in, const struct pab_experiment *e,
+			   const cJSON *o, struct pab_row *row)
+{
+	const cJSON *exes, *host, *reason;
+	const int opt = PAB_JSON_NULLABLE;
+	int got_exes, got_host;
+
+	if (dup_string(in, o, "workload", opt, &row->workload) ||
+	    dup_string(in, o, "program", opt, &row->program) ||
+	    load_argv(in, o, "argv", 0, &row->argv, &row->argc) ||
+	    load_kv(in, o, "params", 0, &row->params, &row->n_params) ||
+	    pab_json_in_bool(in, o, "control", PAB_JSON_REQUIRED, &row->control) < 0 ||
+	    (got_exes = pab_json_in_object(in, o, "executables", 0, &exes)) < 0 ||
+	    (got_exes && load_executables(in, e, exes, row)) ||
+	    (got_host = pab_json_in_object(in, o, "host", opt, &host)) < 0)
+		return -1;
+	if (got_host)
+		row->host = cJSON_Duplicate(host, 1);
+	row->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "failed"));
+	reason = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
+	if (cJSON_IsString(reason))
+		row->fail_reason = xstrdup(reason->valuestring);
 	return 0;
 }
 
-static int load_row(struct loader *ld, const struct pab_experiment *e,
-		    const cJSON *o, size_t i, struct pab_row *row)
+/* rows[i], with the cursor at it. */
+static int load_row(struct pab_json_in *in, const struct pab_experiment *e,
+		    const cJSON *o, struct pab_row *row)
 {
-	char ctx[320], path[340];
-	const cJSON *reps, *it, *v;
+	const cJSON *reps, *it;
 	size_t r = 0;
 
-	snprintf(ctx, sizeof(ctx), "rows[%zu]", i);
 	if (!cJSON_IsObject(o))
-		return fail(ld, "%s must be an object", ctx);
-	row->name = get_string(ld, o, "name", ctx, 0);
-	if (!row->name)
+		return pab_json_in_fail(in, NULL, "must be an object");
+	if (dup_string(in, o, "name", PAB_JSON_REQUIRED, &row->name))
 		return -1;
-	snprintf(ctx, sizeof(ctx), "rows[%zu] ('%.200s')", i, pab_term_safe(row->name));
-	v = cJSON_GetObjectItemCaseSensitive(o, "workload");
-	if (v && !cJSON_IsNull(v))
-		row->workload = get_string(ld, o, "workload", ctx, 1);
-	v = cJSON_GetObjectItemCaseSensitive(o, "program");
-	if (v && !cJSON_IsNull(v))
-		row->program = get_string(ld, o, "program", ctx, 1);
-	if (ld->why)
-		return -1; /* "workload" or "program" is not a string */
-	v = cJSON_GetObjectItemCaseSensitive(o, "argv");
-	if (v) {
-		snprintf(path, sizeof(path), "%s.argv", ctx);
-		if (load_argv(ld, v, path, &row->argv, &row->argc))
-			return -1;
-	} else {
-		row->argv = xcalloc(1, sizeof(*row->argv));
-	}
-	snprintf(path, sizeof(path), "%s.params", ctx);
-	v = cJSON_GetObjectItemCaseSensitive(o, "params");
-	if (v && load_kv(ld, v, path, &row->params, &row->n_params))
+	pab_json_in_name(in, row->name);
+	if (load_row_fields(in, e, o, row) ||
+	    pab_json_in_array(in, o, "reps", PAB_JSON_REQUIRED, &reps) < 0)
 		return -1;
-	if (get_bool(ld, o, "control", ctx, &row->control))
-		return -1;
-	v = cJSON_GetObjectItemCaseSensitive(o, "executables");
-	if (v && load_executables(ld, e, v, ctx, row))
-		return -1;
-	v = cJSON_GetObjectItemCaseSensitive(o, "failed");
-	row->failed = cJSON_IsTrue(v);
-	v = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
-	if (cJSON_IsString(v))
-		row->fail_reason = xstrdup(v->valuestring);
-	v = cJSON_GetObjectItemCaseSensitive(o, "host");
-	if (v && !cJSON_IsNull(v)) {
-		if (!cJSON_IsObject(v))
-			return fail(ld, "%s.host must be an object or null", ctx);
-		row->host = cJSON_Duplicate(v, 1);
-	}
-	reps = get(ld, o, "reps", ctx);
-	if (!reps)
-		return -1;
-	if (!cJSON_IsArray(reps))
-		return fail(ld, "%s.reps must be an array", ctx);
+	pab_json_in_push_key(in, "reps");
 	cJSON_ArrayForEach(it, reps) {
 		struct pab_rep *rep = pab_row_add_rep(row, e->n_arms);
 
-		if (load_rep(ld, e, it, ctx, r++, rep))
-			return -1;
+		pab_json_in_push_index(in, r++);
+		load_rep(in, e, it, rep);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
 	}
-	return 0;
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
 }
 
 /* A journal id: 32 lowercase hex digits. */
@@ -829,118 +708,108 @@ static int valid_journal_id(const char *s)
 	return i == 32;
 }
 
-/* "journal": {"id": "<32 hex>", "folded": N}. */
-static int load_journal_ref(struct loader *ld, const cJSON *o,
+/* "journal": {"id": "<32 hex>", "folded": N}, or null. */
+static int load_journal_ref(struct pab_json_in *in, const cJSON *root,
 			    struct pab_experiment *e)
 {
-	const cJSON *id;
+	const cJSON *o;
+	const char *id;
 	size_t folded;
+	int got = pab_json_in_object(in, root, "journal", PAB_JSON_NULLABLE, &o);
 
-	if (!cJSON_IsObject(o))
-		return fail(ld, "artifact: 'journal' must be an object or null");
-	id = get(ld, o, "id", "artifact.journal");
-	if (!id)
+	if (got <= 0)
+		return got;
+	pab_json_in_push_key(in, "journal");
+	if (pab_json_in_string(in, o, "id", PAB_JSON_REQUIRED, &id) == 1 &&
+	    !valid_journal_id(id))
+		pab_json_in_fail(in, "id", "must be 32 lowercase hex digits");
+	if (pab_json_in_count(in, o, "folded", PAB_JSON_REQUIRED, 9007199254740991.0,
+			      &folded) == 1) {
+		e->journal_id = xstrdup(id);
+		e->journal_folded = folded;
+	}
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
+}
+
+/* schema, perfab_version, protocol: what says how to read the rest. */
+static int load_identity(struct pab_json_in *in, const cJSON *root,
+			 struct pab_experiment *e)
+{
+	const char *schema, *version, *protocol;
+	const int req = PAB_JSON_REQUIRED;
+
+	if (pab_json_in_string(in, root, "schema", req, &schema) < 0)
 		return -1;
-	if (!cJSON_IsString(id) || !valid_journal_id(id->valuestring))
-		return fail(ld, "artifact.journal: 'id' must be 32 lowercase hex digits");
-	if (get_count(ld, o, "folded", "artifact.journal", 9007199254740991.0, &folded))
+	if (strcmp(schema, PAB_SCHEMA))
+		return pab_json_in_fail_here(in, "unknown schema '%.100s' (this perfab "
+					     "reads '%s')", pab_term_safe(schema), PAB_SCHEMA);
+	if (pab_json_in_string(in, root, "perfab_version", req, &version) < 0 ||
+	    pab_json_in_string(in, root, "protocol", req, &protocol) < 0)
 		return -1;
-	e->journal_id = xstrdup(id->valuestring);
-	e->journal_folded = folded;
+	if (strcmp(protocol, PAB_PROTOCOL_NAME))
+		return pab_json_in_fail_here(in, "unknown protocol '%.100s' (this perfab "
+					     "knows '%s')", pab_term_safe(protocol),
+					     PAB_PROTOCOL_NAME);
+	free(e->perfab_version);
+	e->perfab_version = xstrdup(version);
+	free(e->protocol);
+	e->protocol = xstrdup(protocol);
 	return 0;
 }
 
-int pab_artifact_parse(const char *text, size_t len,
-		       struct pab_experiment *e, char **why)
+/* complete, seed, journal, rules, tolerance, margin, reps: the run's state and rules. */
+static int load_settings(struct pab_json_in *in, const cJSON *root,
+			 struct pab_experiment *e)
 {
-	struct loader ld = { NULL };
-	cJSON *root = pab_json_parse(text, len, &ld.why);
-	const cJSON *v, *it;
-	char *schema;
-	size_t i, n;
+	const cJSON *tol, *it;
+	const char *rules;
+	enum pab_rules rr;
 	double seed;
-	int ret = -1;
 
-	pab_experiment_init(e);
-	if (!root)
-		goto out_fail;
-	if (!cJSON_IsObject(root)) {
-		fail(&ld, "the top level must be a JSON object");
-		goto out_fail;
-	}
-	schema = get_string(&ld, root, "schema", "artifact", 0);
-	if (!schema)
-		goto out_fail;
-	if (strcmp(schema, PAB_SCHEMA)) {
-		fail(&ld, "unknown schema '%.100s' (this perfab reads '%s')", schema,
-		     PAB_SCHEMA);
-		free(schema);
-		goto out_fail;
-	}
-	free(schema);
-	free(e->perfab_version);
-	e->perfab_version = get_string(&ld, root, "perfab_version", "artifact", 0);
-	free(e->protocol);
-	e->protocol = get_string(&ld, root, "protocol", "artifact", 0);
-	if (ld.why)
-		goto out_fail;
-	if (strcmp(e->protocol, PAB_PROTOCOL_NAME)) {
-		fail(&ld, "unknown protocol '%.100s' (this perfab knows '%s')",
-		     e->protocol, PAB_PROTOCOL_NAME);
-		goto out_fail;
-	}
-	if (get_bool(&ld, root, "complete", "artifact", &e->complete))
-		goto out_fail;
-	v = get(&ld, root, "seed", "artifact");
-	if (!v)
-		goto out_fail;
-	seed = cJSON_IsNumber(v) ? v->valuedouble : -1;
-	if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != floor(seed)) {
-		fail(&ld, "artifact: field 'seed' must be a whole number in [0, 2^53)");
-		goto out_fail;
-	}
+	if (pab_json_in_bool(in, root, "complete", PAB_JSON_REQUIRED, &e->complete) < 0 ||
+	    pab_json_in_whole(in, root, "seed", PAB_JSON_REQUIRED, 0, 9007199254740991.0,
+			      NULL, &seed) < 0 ||
+	    load_journal_ref(in, root, e) ||
+	    pab_json_in_string(in, root, "rules", 0, &rules) < 0)
+		return -1;
 	e->seed = (uint64_t)seed;
-	v = cJSON_GetObjectItemCaseSensitive(root, "journal");
-	if (v && !cJSON_IsNull(v) && load_journal_ref(&ld, v, e))
-		goto out_fail;
-	v = cJSON_GetObjectItemCaseSensitive(root, "rules");
-	if (v) {
-		enum pab_rules rr;
-
-		if (!cJSON_IsString(v) || pab_rules_parse(v->valuestring, &rr)) {
-			fail(&ld, "artifact: field 'rules' must be \"perfab/2\", \"perfab/1\" or \"rule12\"");
-			goto out_fail;
-		}
+	if (cJSON_GetObjectItemCaseSensitive(root, "rules")) {
+		if (pab_rules_parse(rules, &rr))
+			return pab_json_in_fail(in, "rules", "must be \"perfab/2\", \"perfab/1\" "
+						"or \"rule12\"");
 		e->rules = rr;
 	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "tolerance");
-	if (cJSON_IsObject(v)) {
-		cJSON_ArrayForEach(it, v) {
-			const struct pab_metric *met = pab_metric_find(it->string);
+	tol = cJSON_GetObjectItemCaseSensitive(root, "tolerance");
+	if (!cJSON_IsObject(tol))
+		tol = NULL; /* as before: only an object of numbers is read */
+	pab_json_in_push_key(in, "tolerance");
+	cJSON_ArrayForEach(it, tol) {
+		const struct pab_metric *met = pab_metric_find(it->string);
 
-			if (!met)
-				continue;
-			if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) ||
-			    it->valuedouble > 1000) {
-				fail(&ld, "artifact: tolerance.%s must be a number in [0, 1000]",
-				     it->string);
-				goto out_fail;
-			}
-			e->tolerance[met->id] = it->valuedouble;
-		}
+		if (!met)
+			continue;
+		pab_json_in_push_key(in, it->string);
+		pab_json_in_number(in, it, NULL, 0, 0, 1000, NULL, &e->tolerance[met->id]);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
 	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "equivalence_margin");
-	if (v) {
-		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) ||
-		    v->valuedouble > 1000) {
-			fail(&ld, "artifact: 'equivalence_margin' must be a number in [0, 1000]");
-			goto out_fail;
-		}
-		e->equivalence_margin = v->valuedouble;
-	}
-	if (get_count(&ld, root, "reps", "artifact", 1e9, &e->reps) ||
-	    get_count(&ld, root, "max_reps", "artifact", 1e9, &e->max_reps))
-		goto out_fail;
+	pab_json_in_pop(in);
+	if (pab_json_in_failed(in) ||
+	    pab_json_in_number(in, root, "equivalence_margin", 0, 0, 1000, NULL,
+			       &e->equivalence_margin) < 0 ||
+	    pab_json_in_count(in, root, "reps", PAB_JSON_REQUIRED, 1e9, &e->reps) < 0 ||
+	    pab_json_in_count(in, root, "max_reps", PAB_JSON_REQUIRED, 1e9, &e->max_reps) < 0)
+		return -1;
+	return 0;
+}
+
+/* stopped_by, sanity, host, run: kept as recorded (the run's own records). */
+static void load_records(const cJSON *root, struct pab_experiment *e)
+{
+	const cJSON *v;
+
 	v = cJSON_GetObjectItemCaseSensitive(root, "stopped_by");
 	if (cJSON_IsString(v))
 		e->stopped_by = xstrdup(v->valuestring);
@@ -951,62 +820,102 @@ int pab_artifact_parse(const char *text, size_t len,
 	e->host = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
 	v = cJSON_GetObjectItemCaseSensitive(root, "run");
 	e->run = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
+}
 
-	v = get(&ld, root, "arms", "artifact");
-	if (!v)
-		goto out_fail;
-	if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v)) {
-		fail(&ld, "artifact: 'arms' must be a non-empty array");
-		goto out_fail;
-	}
-	n = (size_t)cJSON_GetArraySize(v);
-	if (n > 64) {
-		fail(&ld, "artifact: %zu arms is more than perfab handles (64)", n);
-		goto out_fail;
-	}
+/* arms: 1 to 64 of them, names unique. */
+static int load_arms(struct pab_json_in *in, const cJSON *root,
+		     struct pab_experiment *e)
+{
+	const cJSON *arms = pab_json_in_get(in, root, "arms", PAB_JSON_REQUIRED), *it;
+	size_t i = 0, n;
+
+	if (!arms)
+		return -1;
+	if (!cJSON_IsArray(arms) || !cJSON_GetArraySize(arms))
+		return pab_json_in_fail(in, "arms", "must be a non-empty array");
+	n = (size_t)cJSON_GetArraySize(arms);
+	if (n > 64)
+		return pab_json_in_fail_here(in, "%zu arms is more than perfab handles (64)",
+					     n);
 	e->arms = xcalloc(n, sizeof(*e->arms));
-	i = 0;
-	cJSON_ArrayForEach(it, v) {
+	pab_json_in_push_key(in, "arms");
+	cJSON_ArrayForEach(it, arms) {
+		pab_json_in_push_index(in, i);
 		e->n_arms = i + 1;
-		if (load_arm(&ld, it, i, &e->arms[i]))
-			goto out_fail;
-		if (pab_experiment_arm_index(e, e->arms[i].name) != (int)i) {
-			fail(&ld, "arms[%zu]: duplicate arm name '%.100s'", i,
-			     e->arms[i].name);
-			goto out_fail;
-		}
+		if (!load_arm(in, it, &e->arms[i]) &&
+		    pab_experiment_arm_index(e, e->arms[i].name) != (int)i)
+			pab_json_in_fail_here(in, "duplicate arm name '%.100s'",
+					      pab_term_safe(e->arms[i].name));
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
 		i++;
 	}
-	v = get(&ld, root, "rows", "artifact");
-	if (!v)
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
+}
+
+/* rows: an array, possibly empty. */
+static int load_rows(struct pab_json_in *in, const cJSON *root,
+		     struct pab_experiment *e)
+{
+	const cJSON *rows, *it;
+	size_t i = 0;
+
+	if (pab_json_in_array(in, root, "rows", PAB_JSON_REQUIRED, &rows) < 0)
+		return -1;
+	e->rows = xcalloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof(*e->rows));
+	pab_json_in_push_key(in, "rows");
+	cJSON_ArrayForEach(it, rows) {
+		pab_json_in_push_index(in, i);
+		e->n_rows = ++i;
+		load_row(in, e, it, &e->rows[i - 1]);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
+	}
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
+}
+
+int pab_artifact_parse(const char *text, size_t len,
+		       struct pab_experiment *e, char **why)
+{
+	struct pab_json_in in;
+	cJSON *root;
+	int ret = -1;
+
+	pab_experiment_init(e);
+	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_QUOTED, NULL, "artifact");
+	root = pab_json_in_parse(&in, text, len, NULL);
+	if (!root)
 		goto out_fail;
-	if (!cJSON_IsArray(v)) {
-		fail(&ld, "artifact: 'rows' must be an array");
+	if (!cJSON_IsObject(root)) {
+		pab_json_in_fail_here(&in, "the top level must be a JSON object");
 		goto out_fail;
 	}
-	n = (size_t)cJSON_GetArraySize(v);
-	e->rows = xcalloc(n ? n : 1, sizeof(*e->rows));
-	i = 0;
-	cJSON_ArrayForEach(it, v) {
-		e->n_rows = i + 1;
-		if (load_row(&ld, e, it, i, &e->rows[i]))
-			goto out_fail;
-		i++;
-	}
-	if (ld.why)
-		goto out_fail; /* a problem recorded on a path that went on */
-	if (pab_experiment_check_protocol(e, &ld.why)) {
+	if (load_identity(&in, root, e) || load_settings(&in, root, e))
+		goto out_fail;
+	load_records(root, e);
+	if (load_arms(&in, root, e) || load_rows(&in, root, e))
+		goto out_fail;
+	if (pab_experiment_check_protocol(e, why)) {
 		ret = PAB_ARTIFACT_BAD_PROTOCOL;
-		goto out_fail;
+		goto out_release;
 	}
 	cJSON_Delete(root);
+	pab_json_in_release(&in);
 	*why = NULL;
 	return 0;
 
 out_fail:
+	*why = pab_json_in_take_why(&in);
+	if (!*why)
+		*why = xstrdup("invalid artifact");
+out_release:
 	cJSON_Delete(root);
+	pab_json_in_release(&in);
 	pab_experiment_release(e);
-	*why = ld.why ? ld.why : xstrdup("invalid artifact");
 	return ret;
 }
 
@@ -1076,50 +985,61 @@ char *pab_artifact_journal_path(const char *path)
 	return xasprintf("%s.journal", path);
 }
 
-/* Start writing into a memory buffer (caller: finish_memstream). */
-static FILE *start_memstream(char **buf, size_t *len)
+/* Start writing into a memory buffer (caller: finish_memstream); NULL + why. */
+static FILE *start_memstream(char **buf, size_t *len, char **why)
 {
 	FILE *f = open_memstream(buf, len);
 
+	*why = NULL;
 	if (!f)
-		die(PAB_EXIT_RUNTIME, "out of memory starting a journal record");
+		*why = xasprintf("cannot start a journal record: %s", strerror(errno));
 	return f;
 }
 
-static char *finish_memstream(FILE *f, char **buf, size_t *len)
+/* The record written to f (new memory), or NULL + why. */
+static char *finish_memstream(FILE *f, char **buf, size_t *len, char **why)
 {
-	if (fclose(f))
-		die(PAB_EXIT_RUNTIME, "out of memory writing a journal record");
+	if (fclose(f)) {
+		*why = xasprintf("cannot build a journal record: %s", strerror(errno));
+		free(*buf);
+		*buf = NULL;
+		return NULL;
+	}
 	return *buf ? *buf : (*len = 0, xstrdup(""));
 }
 
-char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len)
+char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len,
+				  char **why)
 {
 	char *buf = NULL;
-	FILE *f = start_memstream(&buf, len);
+	FILE *f = start_memstream(&buf, len, why);
 	struct jw w = { f };
 
 	if (!e->journal_id)
 		BUG("journal header without a journal id");
+	if (!f)
+		return NULL;
 	fputc('{', f);
 	jw_key(&w, "journal"); jw_str(&w, PAB_JOURNAL_SCHEMA); fputc(',', f);
 	jw_key(&w, "artifact_schema"); jw_str(&w, e->schema); fputc(',', f);
 	jw_key(&w, "id"); jw_str(&w, e->journal_id); fputc(',', f);
 	jw_key(&w, "seed"); jw_num(&w, (double)e->seed);
 	fputc('}', f);
-	return finish_memstream(f, &buf, len);
+	return finish_memstream(f, &buf, len, why);
 }
 
 char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
-			      size_t *len)
+			      size_t *len, char **why)
 {
 	const struct pab_row *r = &e->rows[row];
 	char *buf = NULL;
-	FILE *f = start_memstream(&buf, len);
+	FILE *f = start_memstream(&buf, len, why);
 	struct jw w = { f };
 
 	if (!r->n_reps)
 		BUG("journal record of row '%s' without a rep", r->name);
+	if (!f)
+		return NULL;
 	fprintf(f, "{\"row\":%zu,", row);
 	jw_key(&w, "name"); jw_str(&w, r->name);
 	fprintf(f, ",\"rep\":%zu,\"failed\":%s,", r->n_reps - 1,
@@ -1128,7 +1048,7 @@ char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
 	fputs(",\"data\":", f);
 	jw_rep(&w, e, &r->reps[r->n_reps - 1]);
 	fputc('}', f);
-	return finish_memstream(f, &buf, len);
+	return finish_memstream(f, &buf, len, why);
 }
 
 /* Check the header (record 0) binds the journal to e; 0 or -1 + why. */
@@ -1174,63 +1094,70 @@ static int check_journal_header(const char *jpath, const char *path,
 	return ret;
 }
 
+/*
+ * The row of e a journal record names, by index and name, for the rep it
+ * holds next; NULL after recording why not in the cursor.
+ */
+static struct pab_row *record_row(struct pab_json_in *in, struct pab_experiment *e,
+				  const cJSON *root)
+{
+	const double max = 9007199254740991.0;
+	const char *name;
+	double row, rep;
+	struct pab_row *r;
+
+	if (pab_json_in_whole(in, root, "row", PAB_JSON_REQUIRED, 0, max, NULL, &row) < 0 ||
+	    pab_json_in_string(in, root, "name", PAB_JSON_REQUIRED, &name) < 0 ||
+	    pab_json_in_whole(in, root, "rep", PAB_JSON_REQUIRED, 0, max, NULL, &rep) < 0)
+		return NULL;
+	if (row >= (double)e->n_rows || strcmp(e->rows[(size_t)row].name, name)) {
+		pab_json_in_fail_here(in, "names row %.0f '%.100s', which the artifact does "
+				      "not have there", row, pab_term_safe(name));
+		return NULL;
+	}
+	r = &e->rows[(size_t)row];
+	if (rep != (double)r->n_reps) {
+		pab_json_in_fail_here(in, "holds rep %.0f of row '%.100s', which has %zu: it "
+				      "does not continue the artifact", rep + 1,
+				      pab_term_safe(r->name), r->n_reps);
+		return NULL;
+	}
+	return r;
+}
+
 /* Add the rep of journal record rec to e; 0 or -1 + why. */
 static int apply_record(const char *jpath, struct pab_experiment *e,
 			const struct pab_journal_record *rec, char **why)
 {
-	struct loader ld = { NULL };
-	char *inner;
-	cJSON *root = pab_json_parse(rec->payload, rec->len, &inner);
-	const cJSON *row = cJSON_GetObjectItemCaseSensitive(root, "row");
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(root, "rep");
-	const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data");
-	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(root, "fail_reason");
-	struct pab_row *r;
-	char ctx[64];
-	size_t ri;
+	char *prefix = xasprintf("'%s': record %llu", jpath, (unsigned long long)rec->seq);
+	struct pab_json_in in;
+	const cJSON *data, *reason;
+	struct pab_row *r = NULL;
+	cJSON *root;
 
-	if (!root) {
-		fail(&ld, "record %llu: %s", (unsigned long long)rec->seq, inner);
-		free(inner);
-		goto out;
+	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_QUOTED, prefix, NULL);
+	root = pab_json_in_parse(&in, rec->payload, rec->len, NULL);
+	if (root && !cJSON_IsObject(root))
+		pab_json_in_fail_here(&in, "not a rep record (not a JSON object)");
+	if (root && !pab_json_in_failed(&in))
+		r = record_row(&in, e, root);
+	if (r && pab_json_in_object(&in, root, "data", PAB_JSON_REQUIRED, &data) == 1) {
+		pab_json_in_push_key(&in, "data");
+		load_rep(&in, e, data, pab_row_add_rep(r, e->n_arms));
+		pab_json_in_pop(&in);
 	}
-	if (!cJSON_IsNumber(row) || !cJSON_IsString(name) || !cJSON_IsNumber(rep) ||
-	    !cJSON_IsObject(data)) {
-		fail(&ld, "record %llu is not a rep record", (unsigned long long)rec->seq);
-		goto out;
-	}
-	ri = row->valuedouble >= 0 && row->valuedouble < (double)e->n_rows ?
-		(size_t)row->valuedouble : e->n_rows;
-	if (ri == e->n_rows || strcmp(e->rows[ri].name, name->valuestring)) {
-		fail(&ld, "record %llu names row %.0f '%.100s', which the artifact does "
-		     "not have there", (unsigned long long)rec->seq, row->valuedouble,
-		     pab_term_safe(name->valuestring));
-		goto out;
-	}
-	r = &e->rows[ri];
-	if (rep->valuedouble != (double)r->n_reps) {
-		fail(&ld, "record %llu holds rep %.0f of row '%.100s', which has %zu: "
-		     "it does not continue the artifact", (unsigned long long)rec->seq,
-		     rep->valuedouble + 1, pab_term_safe(r->name), r->n_reps);
-		goto out;
-	}
-	snprintf(ctx, sizeof(ctx), "record %llu", (unsigned long long)rec->seq);
-	if (load_rep(&ld, e, data, ctx, r->n_reps, pab_row_add_rep(r, e->n_arms)))
-		goto out;
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "failed"))) {
+	if (!pab_json_in_failed(&in) &&
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "failed"))) {
 		r->failed = 1;
+		reason = cJSON_GetObjectItemCaseSensitive(root, "fail_reason");
 		if (cJSON_IsString(reason) && !r->fail_reason)
 			r->fail_reason = xstrdup(reason->valuestring);
 	}
-out:
+	*why = pab_json_in_take_why(&in);
 	cJSON_Delete(root);
-	if (ld.why) {
-		*why = xasprintf("'%s': %s", jpath, ld.why);
-		free(ld.why);
-		return -1;
-	}
-	return 0;
+	pab_json_in_release(&in);
+	free(prefix);
+	return *why ? -1 : 0;
 }
 
 /*

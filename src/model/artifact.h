@@ -28,16 +28,6 @@
 int pab_artifact_save(const struct pab_experiment *e, const char *path,
 		      char **why);
 
-/*
- * pab_json_parse: the checked JSON reader for everything perfab reads
- * from outside (artifacts, configs, workload reports). One JSON value
- * filling text[0..len) (only blanks may follow), with no "\u0000" in any
- * string (it would cut a C string short) and no object holding the same
- * key twice (readers disagree on which one wins). Returns the tree
- * (caller deletes), or NULL with a reason (caller frees) in *why.
- */
-cJSON *pab_json_parse(const char *text, size_t len, char **why);
-
 /* pab_artifact_parse() and pab_artifact_load() return this when the JSON
  * is a well-formed artifact whose reps break the protocol
  * (pab_experiment_check_protocol): tampered or damaged data, which every
@@ -49,13 +39,37 @@ cJSON *pab_json_parse(const char *text, size_t len, char **why);
 int pab_artifact_load_exit_code(int load_ret);
 
 /*
- * pab_artifact_parse: fill e (initialised by the call) from a JSON text.
- * Returns 0, or -1 (or PAB_ARTIFACT_BAD_PROTOCOL) with a reason (caller
- * frees) naming the offending field; e is then released. Arm names must
- * be valid names (pab_valid_arm_name), the protocol is checked.
+ * pab_artifact_parse: fill e (initialised by the call) from a JSON text,
+ * read with the checked reader (json_in.h). Returns 0, or -1 (or
+ * PAB_ARTIFACT_BAD_PROTOCOL) with a reason (caller frees) naming the
+ * offending field by its path ("rows[0] ('sort').reps[3]: field 'block'
+ * must be a whole number in [0, 1000000000000]"); e is then released. Arm
+ * names must be valid names (pab_valid_arm_name), the protocol is checked.
  */
 int pab_artifact_parse(const char *text, size_t len,
 		       struct pab_experiment *e, char **why);
+
+/* Why a loaded artifact cannot be judged (nor pooled, nor gated). */
+enum pab_unjudgeable {
+	PAB_JUDGEABLE = 0,
+	PAB_UNJUDGEABLE_SANITY,     /* stopped by the sanity gate */
+	PAB_UNJUDGEABLE_INCOMPLETE, /* "complete": false */
+	PAB_UNJUDGEABLE_UNBALANCED, /* reps that are not whole blocks */
+};
+
+/*
+ * pab_artifact_judgeable: whether e, loaded from label (a path), holds a
+ * finished run whose reps can be judged: not stopped by the sanity gate,
+ * complete, balanced (pab_experiment_check_balanced). Returns
+ * PAB_JUDGEABLE (0), or what stands in the way with one sentence (caller
+ * frees) in *why, the same for every command, which adds what to do:
+ *   "'L' was stopped by the sanity gate: its head's memory blew up at rep 1"
+ *   "'L' is incomplete (\"complete\": false): the run was interrupted
+ *    before its last rep"
+ *   "'L' is unbalanced: REASON; only complete blocks of the rotation count"
+ */
+enum pab_unjudgeable pab_artifact_judgeable(const struct pab_experiment *e,
+					    const char *label, char **why);
 
 /*
  * pab_artifact_load: read and parse path, and, when path is a regular file
@@ -91,11 +105,13 @@ char *pab_artifact_journal_path(const char *path);
  * The journal records, as JSON payloads (new memory, *len bytes, caller
  * frees): the header binding a journal to e (its journal_id and seed), and
  * the record of row's last rep (with the row's failed state). Both cost
- * O(one rep), however many reps the experiment holds.
+ * O(one rep), however many reps the experiment holds. NULL with a reason
+ * (caller frees) in *why when the memory stream cannot be had.
  */
-char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len);
+char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len,
+				  char **why);
 char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
-			      size_t *len);
+			      size_t *len, char **why);
 
 /*
  * pab_artifact_lock: take the artifact's lock, an exclusive flock on

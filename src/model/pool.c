@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model/argv_split.h"
+#include "model/artifact.h"
 #include "model/pool.h"
 #include "util.h"
 
@@ -257,26 +258,20 @@ int pab_pool_check_input(const struct pab_experiment *e, const char *label,
 			 char **why)
 {
 	char *inner;
+	enum pab_unjudgeable u = pab_artifact_judgeable(e, label, &inner);
 
 	*why = NULL;
-	if (e->stopped_by && !strcmp(e->stopped_by, "sanity-gate")) {
-		*why = xasprintf("'%s' was stopped by the sanity gate: its head's memory blew up "
-				 "at rep 1, so there is nothing to add blocks to", label);
-		return -1;
-	}
-	if (!e->complete) {
-		*why = xasprintf("'%s' is incomplete (\"complete\": false): the run was "
-				 "interrupted; finish it (perfab run ... --out %s) before pooling",
-				 label, label);
-		return -1;
-	}
-	if (pab_experiment_check_balanced(e, &inner)) {
-		*why = xasprintf("'%s' is unbalanced: %s; only complete blocks of the rotation "
-				 "can be pooled", label, inner);
-		free(inner);
-		return -1;
-	}
-	return 0;
+	if (u == PAB_JUDGEABLE)
+		return 0;
+	if (u == PAB_UNJUDGEABLE_SANITY)
+		*why = xasprintf("%s, so there is nothing to add blocks to", inner);
+	else if (u == PAB_UNJUDGEABLE_INCOMPLETE)
+		*why = xasprintf("%s; finish it (perfab run ... --out %s) before pooling",
+				 inner, label);
+	else
+		*why = xasprintf("%s: it cannot be pooled", inner);
+	free(inner);
+	return -1;
 }
 
 /* Everything but rows: host, protocol, arms, settings. */

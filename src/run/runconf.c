@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "model/argv_split.h"
-#include "model/artifact.h"
+#include "model/json_in.h"
+#include "options.h"
 #include "run/runconf.h"
 #include "util.h"
 #include "common/suite.h"
@@ -99,54 +100,29 @@ int pab_parse_tolerance(struct pab_experiment *e, const char *item, char **why)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * The config reader: a json_in cursor (json_in.h) in the dotted style,
+ * every message "config 'PATH': ...". Each function returns 0, or -1 with
+ * the problem recorded in the cursor.
+ */
 
-struct cfg_ctx {
-	char *why;
-	const char *path;
-};
-
-static int cfg_fail(struct cfg_ctx *c, const char *fmt, ...) PAB_PRINTF(2, 3);
-static int cfg_fail(struct cfg_ctx *c, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	if (c->why)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	c->why = xasprintf("config '%s': %s", c->path, msg);
-	return -1;
-}
-
-static int cfg_strings(struct cfg_ctx *c, const cJSON *a, const char *ctx,
+/* o.key (present), an array of strings, into a NULL-ended argv. */
+static int cfg_strings(struct pab_json_in *in, const cJSON *o, const char *key,
 		       char ***argv, size_t *argc)
 {
-	const cJSON *it;
-	size_t i = 0, n;
-
-	if (!cJSON_IsArray(a))
-		return cfg_fail(c, "%s must be an array of strings", ctx);
-	n = (size_t)cJSON_GetArraySize(a);
-	*argv = xcalloc(n + 1, sizeof(**argv));
-	*argc = n;
-	cJSON_ArrayForEach(it, a) {
-		if (!cJSON_IsString(it))
-			return cfg_fail(c, "%s[%zu] must be a string", ctx, i);
-		(*argv)[i++] = xstrdup(it->valuestring);
-	}
-	return 0;
+	return pab_json_in_strings(in, o, key, 0, argv, argc) < 0 ? -1 : 0;
 }
 
-static int cfg_kv(struct cfg_ctx *c, const cJSON *o, const char *ctx,
+/* o.key, an object of strings or numbers (kept as "%.17g"), into kv. */
+static int cfg_kv(struct pab_json_in *in, const cJSON *o, const char *key,
 		  struct pab_kv **kv, size_t *n)
 {
-	const cJSON *it;
+	const cJSON *map, *it;
 
-	if (!cJSON_IsObject(o))
-		return cfg_fail(c, "%s must be an object", ctx);
-	cJSON_ArrayForEach(it, o) {
+	if (pab_json_in_object(in, o, key, 0, &map) <= 0)
+		return pab_json_in_failed(in) ? -1 : 0;
+	pab_json_in_push_key(in, key);
+	cJSON_ArrayForEach(it, map) {
 		char num[64];
 
 		if (cJSON_IsString(it)) {
@@ -155,93 +131,60 @@ static int cfg_kv(struct cfg_ctx *c, const cJSON *o, const char *ctx,
 			snprintf(num, sizeof(num), "%.17g", it->valuedouble);
 			pab_kv_set(kv, n, it->string, num);
 		} else {
-			return cfg_fail(c, "%s.%s must be a string or a number", ctx,
-					it->string);
+			pab_json_in_push_key(in, it->string);
+			pab_json_in_fail(in, NULL, "must be a string or a number");
+			pab_json_in_pop(in);
+			break;
 		}
 	}
-	return 0;
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
 }
 
-static int cfg_number(struct cfg_ctx *c, const cJSON *root, const char *key,
-		      double min, double max, double *out)
+/* arms[i].argv: a command line (split, never a shell) or an array of words. */
+static int cfg_arm_argv(struct pab_json_in *in, const cJSON *o, struct pab_arm *arm)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "argv");
+	const char *reason;
+	int ret = 0;
 
-	if (!v)
-		return 0;
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-	    v->valuedouble < min || v->valuedouble > max)
-		return cfg_fail(c, "'%s' must be a number in [%g, %g]", key, min, max);
-	*out = v->valuedouble;
-	return 0;
-}
-
-/* A typo must not vanish: every key of o must be one of known (NULL-ended). */
-static int cfg_known_keys(struct cfg_ctx *c, const cJSON *o, const char *ctx,
-			  const char *const *known)
-{
-	const cJSON *it;
-
-	cJSON_ArrayForEach(it, o) {
-		const char *const *k;
-
-		for (k = known; *k; k++)
-			if (!strcmp(*k, it->string))
-				break;
-		if (!*k)
-			return cfg_fail(c, "%s: unknown key '%s'", ctx, pab_term_safe(it->string));
+	if (!v) {
+		arm->argv = xcalloc(1, sizeof(*arm->argv));
+	} else if (!cJSON_IsString(v)) {
+		ret = cfg_strings(in, o, "argv", &arm->argv, &arm->argc);
+	} else if (pab_argv_split(v->valuestring, &arm->argv, &arm->argc, &reason)) {
+		arm->argv = xcalloc(1, sizeof(*arm->argv));
+		pab_json_in_push_key(in, "argv");
+		ret = pab_json_in_fail_here(in, "%s", reason);
+		pab_json_in_pop(in);
 	}
-	return 0;
+	return ret;
 }
 
-static int cfg_arm(struct cfg_ctx *c, struct pab_experiment *e,
-		   const cJSON *o, size_t i)
+/* arms[i], with the cursor at it. */
+static int cfg_arm(struct pab_json_in *in, struct pab_experiment *e, const cJSON *o)
 {
-	char ctx[64];
-	char path[80];
-	const cJSON *v;
+	static const char *const known[] = { "name", "argv", "env", "revision", NULL };
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+	const char *revision;
 	struct pab_arm *arm;
 
-	static const char *const known[] = { "name", "argv", "env", "revision", NULL };
-
-	snprintf(ctx, sizeof(ctx), "arms[%zu]", i);
-	if (!cJSON_IsObject(o))
-		return cfg_fail(c, "%s must be an object", ctx);
-	if (cfg_known_keys(c, o, ctx, known))
+	if (pab_json_in_object(in, o, NULL, 0, &o) < 0 || pab_json_in_known_keys(in, o, known))
 		return -1;
-	v = cJSON_GetObjectItemCaseSensitive(o, "name");
-	if (!cJSON_IsString(v) || !pab_valid_arm_name(v->valuestring))
-		return cfg_fail(c, "%s.name must be a name of letters, digits, '_', '-', '.' (not first: '.', '-')",
-				ctx);
-	if (pab_experiment_arm_index(e, v->valuestring) >= 0)
-		return cfg_fail(c, "arm '%s' is defined twice", v->valuestring);
+	name = cJSON_GetObjectItemCaseSensitive(o, "name");
+	if (!cJSON_IsString(name) || !pab_valid_arm_name(name->valuestring))
+		return pab_json_in_fail(in, "name", "must be a name of letters, digits, '_', "
+					"'-', '.' (not first: '.', '-')");
+	if (pab_experiment_arm_index(e, name->valuestring) >= 0)
+		return pab_json_in_fail_here(in, "arm '%s' is defined twice", name->valuestring);
 	arm = new_arm(e);
-	arm->name = xstrdup(v->valuestring);
-	v = cJSON_GetObjectItemCaseSensitive(o, "argv");
-	if (cJSON_IsString(v)) {
-		const char *reason;
-
-		if (pab_argv_split(v->valuestring, &arm->argv, &arm->argc, &reason)) {
-			arm->argv = xcalloc(1, sizeof(*arm->argv));
-			return cfg_fail(c, "%s.argv: %s", ctx, reason);
-		}
-	} else if (v) {
-		snprintf(path, sizeof(path), "%s.argv", ctx);
-		if (cfg_strings(c, v, path, &arm->argv, &arm->argc))
-			return -1;
-	} else {
-		arm->argv = xcalloc(1, sizeof(*arm->argv));
-	}
-	v = cJSON_GetObjectItemCaseSensitive(o, "env");
-	snprintf(path, sizeof(path), "%s.env", ctx);
-	if (v && cfg_kv(c, v, path, &arm->env, &arm->n_env))
+	arm->name = xstrdup(name->valuestring);
+	if (cfg_arm_argv(in, o, arm) ||
+	    cfg_kv(in, o, "env", &arm->env, &arm->n_env) ||
+	    pab_json_in_string(in, o, "revision", 0, &revision) < 0)
 		return -1;
-	v = cJSON_GetObjectItemCaseSensitive(o, "revision");
-	if (v) {
-		if (!cJSON_IsString(v))
-			return cfg_fail(c, "%s.revision must be a string", ctx);
-		arm->revision = xstrdup(v->valuestring);
-	}
+	if (cJSON_GetObjectItemCaseSensitive(o, "revision"))
+		arm->revision = xstrdup(revision);
 	return 0;
 }
 
@@ -273,269 +216,336 @@ struct pab_row *pab_add_builtin_row(struct pab_experiment *e,
 	return row;
 }
 
-static int cfg_row(struct cfg_ctx *c, struct pab_experiment *e,
-		   const cJSON *o, size_t i)
+/* rows[i].params of a built-in row: only the row's own parameters. */
+static int cfg_builtin_params(struct pab_json_in *in, const cJSON *params,
+			      const struct pab_row_def *def)
 {
-	char ctx[64];
-	char path[80];
-	const cJSON *v, *name, *wl;
-	struct pab_row *row;
-	size_t k;
+	const cJSON *it;
+	size_t p;
 
-	static const char *const known[] = { "name", "workload", "argv", "params", "control", NULL };
+	cJSON_ArrayForEach(it, params) {
+		int is_param = 0;
 
-	snprintf(ctx, sizeof(ctx), "rows[%zu]", i);
-	if (!cJSON_IsObject(o))
-		return cfg_fail(c, "%s must be an object", ctx);
-	if (cfg_known_keys(c, o, ctx, known))
-		return -1;
-	name = cJSON_GetObjectItemCaseSensitive(o, "name");
-	wl = cJSON_GetObjectItemCaseSensitive(o, "workload");
-	if (name && (!cJSON_IsString(name) || !*name->valuestring))
-		return cfg_fail(c, "%s.name must be a non-empty string", ctx);
-	if (wl && !cJSON_IsString(wl))
-		return cfg_fail(c, "%s.workload must be a string", ctx);
-	if (!name && !wl)
-		return cfg_fail(c, "%s needs a name or a workload", ctx);
-	if (wl) {
-		const struct pab_row_def *def = pab_suite_find(wl->valuestring);
-
-		if (!def)
-			return cfg_fail(c, "%s.workload '%s' is not a built-in row (see perfab workloads)",
-					ctx, pab_term_safe(wl->valuestring));
-		row = pab_add_builtin_row(e, def);
-		if (name) {
-			free(row->name);
-			row->name = xstrdup(name->valuestring);
-		}
-	} else {
-		row = new_row(e, name->valuestring);
-	}
-	for (k = 0; k + 1 < e->n_rows; k++)
-		if (!strcmp(e->rows[k].name, row->name))
-			return cfg_fail(c, "row '%s' is defined twice", pab_term_safe(row->name));
-	v = cJSON_GetObjectItemCaseSensitive(o, "argv");
-	if (v) {
-		pab_argv_free(row->argv);
-		row->argv = NULL;
-		snprintf(path, sizeof(path), "%s.argv", ctx);
-		if (cfg_strings(c, v, path, &row->argv, &row->argc))
+		for (p = 0; p < def->n_params; p++)
+			is_param |= !strcmp(def->params[p].key, it->string);
+		if (!is_param) {
+			pab_json_in_push_key(in, "params");
+			pab_json_in_fail_here(in, "'%s' is not a parameter of '%s'",
+					      pab_term_safe(it->string), def->name);
+			pab_json_in_pop(in);
 			return -1;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(o, "params");
-	if (v) {
-		const cJSON *it;
-
-		snprintf(path, sizeof(path), "%s.params", ctx);
-		if (cfg_kv(c, v, path, &row->params, &row->n_params))
-			return -1;
-		if (wl) {
-			const struct pab_row_def *def = pab_suite_find(wl->valuestring);
-
-			cJSON_ArrayForEach(it, v) {
-				size_t p;
-				int is_param = 0;
-
-				for (p = 0; p < def->n_params; p++)
-					is_param |= !strcmp(def->params[p].key, it->string);
-				if (!is_param)
-					return cfg_fail(c, "%s.params: '%s' is not a parameter of '%s'",
-							ctx, pab_term_safe(it->string), def->name);
-			}
 		}
-	}
-	v = cJSON_GetObjectItemCaseSensitive(o, "control");
-	if (v) {
-		if (!cJSON_IsBool(v))
-			return cfg_fail(c, "%s.control must be true or false", ctx);
-		row->control = cJSON_IsTrue(v);
 	}
 	return 0;
 }
 
-int pab_config_parse(const char *text, size_t len, const char *name,
-		     struct pab_experiment *e, struct pab_config_settings *s,
-		     char **why)
+/* The row rows[i] names: a built-in one (workload), or one of its own (name). */
+static struct pab_row *cfg_new_row(struct pab_json_in *in, struct pab_experiment *e,
+				   const cJSON *o, const struct pab_row_def **def)
 {
-	struct cfg_ctx c = { NULL, name };
-	size_t i;
-	cJSON *root = NULL;
-	const cJSON *v, *it;
-	char *inner = NULL;
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(o, "workload");
+	struct pab_row *row;
 
+	*def = NULL;
+	if (name && (!cJSON_IsString(name) || !*name->valuestring)) {
+		pab_json_in_fail(in, "name", "must be a non-empty string");
+		return NULL;
+	}
+	if (wl && !cJSON_IsString(wl)) {
+		pab_json_in_fail(in, "workload", "must be a string");
+		return NULL;
+	}
+	if (!name && !wl) {
+		pab_json_in_fail(in, NULL, "needs a name or a workload");
+		return NULL;
+	}
+	if (!wl)
+		return new_row(e, name->valuestring);
+	*def = pab_suite_find(wl->valuestring);
+	if (!*def) {
+		pab_json_in_fail(in, "workload", "'%s' is not a built-in row (see perfab "
+				 "workloads)", pab_term_safe(wl->valuestring));
+		return NULL;
+	}
+	row = pab_add_builtin_row(e, *def);
+	if (name) {
+		free(row->name);
+		row->name = xstrdup(name->valuestring);
+	}
+	return row;
+}
+
+/* rows[i], with the cursor at it. */
+static int cfg_row(struct pab_json_in *in, struct pab_experiment *e, const cJSON *o)
+{
+	static const char *const known[] = { "name", "workload", "argv", "params", "control", NULL };
+	const struct pab_row_def *def;
+	struct pab_row *row;
+	size_t k;
+
+	if (pab_json_in_object(in, o, NULL, 0, &o) < 0 || pab_json_in_known_keys(in, o, known))
+		return -1;
+	row = cfg_new_row(in, e, o, &def);
+	if (!row)
+		return -1;
+	for (k = 0; k + 1 < e->n_rows; k++)
+		if (!strcmp(e->rows[k].name, row->name))
+			return pab_json_in_fail_here(in, "row '%s' is defined twice",
+						     pab_term_safe(row->name));
+	if (cJSON_GetObjectItemCaseSensitive(o, "argv")) {
+		pab_argv_free(row->argv);
+		row->argv = NULL;
+		if (cfg_strings(in, o, "argv", &row->argv, &row->argc))
+			return -1;
+	}
+	if (cfg_kv(in, o, "params", &row->params, &row->n_params) ||
+	    (def && cfg_builtin_params(in, cJSON_GetObjectItemCaseSensitive(o, "params"), def)) ||
+	    pab_json_in_bool(in, o, "control", 0, &row->control) < 0)
+		return -1;
+	return 0;
+}
+
+/* key: an array, each item read by one(), with the cursor at it. */
+static int cfg_list(struct pab_json_in *in, struct pab_experiment *e,
+		    const cJSON *root, const char *key,
+		    int (*one)(struct pab_json_in *, struct pab_experiment *, const cJSON *))
+{
+	const cJSON *a, *it;
+	size_t i = 0;
+
+	if (pab_json_in_array(in, root, key, 0, &a) <= 0)
+		return pab_json_in_failed(in) ? -1 : 0;
+	pab_json_in_push_key(in, key);
+	cJSON_ArrayForEach(it, a) {
+		pab_json_in_push_index(in, i++);
+		one(in, e, it);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
+	}
+	pab_json_in_pop(in);
+	return pab_json_in_failed(in) ? -1 : 0;
+}
+
+/*
+ * The numeric settings, each in the range of the `perfab run` option that
+ * sets it (opts): the config and the command line have one set of limits.
+ */
+static int cfg_numbers(struct pab_json_in *in, const cJSON *root,
+		       const struct pab_option *opts, struct pab_experiment *e,
+		       struct pab_config_settings *s)
+{
+	const struct {
+		const char *key, *option;
+		double *out;
+	} nums[] = {
+		{ "reps", "reps", &s->reps },
+		{ "max_reps", "max-reps", &s->max_reps },
+		{ "seed", "seed", &s->seed },
+		{ "timeout", "timeout", &s->timeout_s },
+		{ "scale", "scale", &s->scale },
+		{ "equivalence_margin", "equivalence-margin", &e->equivalence_margin },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		const struct pab_option *o = pab_option_find(opts, nums[i].option);
+		char hint[64];
+
+		if (!o)
+			BUG("no option --%s for the config's '%s'", nums[i].option, nums[i].key);
+		snprintf(hint, sizeof(hint), "the range of --%s", nums[i].option);
+		if (pab_json_in_number(in, root, nums[i].key, 0, o->min, o->max, hint,
+				       nums[i].out) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* tolerance: a percentage for every metric, or {"default"|METRIC: PCT}. */
+static int cfg_tolerance(struct pab_json_in *in, const cJSON *root,
+			 struct pab_experiment *e)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "tolerance"), *it;
+	char *item, *why;
+	int bad;
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsNumber(v) && !cJSON_IsObject(v))
+		return pab_json_in_fail(in, "tolerance", "must be a number or an object");
+	if (cJSON_IsNumber(v)) {
+		item = xasprintf("%.17g", v->valuedouble);
+		bad = pab_parse_tolerance(e, item, &why);
+		free(item);
+		if (bad) {
+			pab_json_in_fail_here(in, "'tolerance': %s", why);
+			free(why);
+		}
+		return bad;
+	}
+	cJSON_ArrayForEach(it, v) {
+		if (!cJSON_IsNumber(it)) {
+			pab_json_in_push_key(in, "tolerance");
+			pab_json_in_push_key(in, it->string);
+			pab_json_in_fail(in, NULL, "must be a number");
+			pab_json_in_pop(in);
+			pab_json_in_pop(in);
+			return -1;
+		}
+		item = !strcmp(it->string, "default") ? xasprintf("%.17g", it->valuedouble) :
+			xasprintf("%s=%.17g", it->string, it->valuedouble);
+		bad = pab_parse_tolerance(e, item, &why);
+		free(item);
+		if (bad) {
+			pab_json_in_fail_here(in, "'tolerance': %s", why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* budget: seconds, or a duration such as "10m"; at most a week. */
+static int cfg_budget(struct pab_json_in *in, const cJSON *root,
+		      struct pab_config_settings *s)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "budget");
+
+	if (!v)
+		return 0;
+	if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble <= PAB_MAX_DURATION_S) {
+		s->budget_s = v->valuedouble;
+		return 0;
+	}
+	if (!cJSON_IsString(v) || pab_parse_duration(v->valuestring, &s->budget_s))
+		return pab_json_in_fail(in, "budget", "must be seconds or a duration such as "
+					"\"10m\" (at most a week)");
+	return 0;
+}
+
+/* metrics: "a,b" or ["a", "b"], names of judged metrics. */
+static int cfg_metrics(struct pab_json_in *in, const cJSON *root,
+		       struct pab_config_settings *s)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "metrics"), *it;
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	int judged[PAB_M_COUNT];
+	char *why;
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsString(v) && !cJSON_IsArray(v))
+		return pab_json_in_fail(in, "metrics", "must be a string \"a,b\" or an array "
+					"of names");
+	if (cJSON_IsString(v))
+		pab_strbuf_addstr(&sb, v->valuestring);
+	for (it = cJSON_IsArray(v) ? v->child : NULL; it; it = it->next) {
+		if (!cJSON_IsString(it)) {
+			pab_strbuf_release(&sb);
+			return pab_json_in_fail(in, "metrics", "must list metric names");
+		}
+		pab_strbuf_addf(&sb, "%s%s", sb.len ? "," : "", it->valuestring);
+	}
+	s->metrics = pab_strbuf_detach(&sb);
+	if (pab_parse_metrics(s->metrics, judged, &why)) {
+		pab_json_in_fail_here(in, "'metrics': %s", why);
+		free(why);
+		return -1;
+	}
+	return 0;
+}
+
+/* rules: "perfab/2", "perfab/1" or "rule12". */
+static int cfg_rules(struct pab_json_in *in, const cJSON *root,
+		     struct pab_experiment *e)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "rules");
+	enum pab_rules rr;
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsString(v) || pab_rules_parse(v->valuestring, &rr))
+		return pab_json_in_fail(in, "rules", "must be \"perfab/2\", \"perfab/1\" or "
+					"\"rule12\"");
+	e->rules = rr;
+	return 0;
+}
+
+/* controls, workloads, null_arm: row selections and the null arm. */
+static int cfg_words(struct pab_json_in *in, const cJSON *root,
+		     struct pab_config_settings *s)
+{
+	const char *controls, *workloads;
+	int got;
+
+	if ((got = pab_json_in_string(in, root, "controls", 0, &controls)) == 1)
+		s->controls = xstrdup(controls);
+	if (got >= 0 && (got = pab_json_in_string(in, root, "workloads", 0, &workloads)) == 1)
+		s->workloads = xstrdup(workloads);
+	if (got < 0 || pab_json_in_bool(in, root, "null_arm", 0, &s->null_arm) < 0)
+		return -1;
+	return 0;
+}
+
+static void settings_init(struct pab_config_settings *s)
+{
 	s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
 	s->budget_s = NAN;
 	s->null_arm = -1;
 	s->controls = s->workloads = s->metrics = NULL;
-	*why = NULL;
-	root = pab_json_parse(text, len, &inner);
-	if (!root) {
-		cfg_fail(&c, "not a JSON object (check the syntax): %s", inner);
-		goto out;
-	}
-	if (!cJSON_IsObject(root)) {
-		cfg_fail(&c, "not a JSON object (check the syntax)");
-		goto out;
-	}
-	{
-		static const char *const known[] = {
-			"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
-			"equivalence_margin", "rules", "tolerance", "controls", "workloads",
-			"null_arm", "budget", "metrics", NULL,
-		};
-
-		if (cfg_known_keys(&c, root, "the top level", known))
-			goto out;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "arms");
-	if (v) {
-		if (!cJSON_IsArray(v)) {
-			cfg_fail(&c, "'arms' must be an array");
-			goto out;
-		}
-		i = 0;
-		cJSON_ArrayForEach(it, v)
-			if (cfg_arm(&c, e, it, i++))
-				goto out;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "rows");
-	if (v) {
-		if (!cJSON_IsArray(v)) {
-			cfg_fail(&c, "'rows' must be an array");
-			goto out;
-		}
-		i = 0;
-		cJSON_ArrayForEach(it, v)
-			if (cfg_row(&c, e, it, i++))
-				goto out;
-	}
-	if (cfg_number(&c, root, "reps", 1, 1e6, &s->reps) ||
-	    cfg_number(&c, root, "max_reps", 1, 1e6, &s->max_reps) ||
-	    cfg_number(&c, root, "seed", 0, 9007199254740991.0, &s->seed) ||
-	    cfg_number(&c, root, "timeout", 0, 1e7, &s->timeout_s) ||
-	    cfg_number(&c, root, "scale", 1e-6, 1e6, &s->scale) ||
-	    cfg_number(&c, root, "equivalence_margin", 0, 1000,
-		       &e->equivalence_margin))
-		goto out;
-	v = cJSON_GetObjectItemCaseSensitive(root, "rules");
-	if (v) {
-		enum pab_rules rr;
-
-		if (!cJSON_IsString(v) || pab_rules_parse(v->valuestring, &rr)) {
-			cfg_fail(&c, "'rules' must be \"perfab/2\", \"perfab/1\" or \"rule12\"");
-			goto out;
-		}
-		e->rules = rr;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "tolerance");
-	if (v) {
-		if (cJSON_IsNumber(v)) {
-			char num[64];
-
-			snprintf(num, sizeof(num), "%.17g", v->valuedouble);
-			if (pab_parse_tolerance(e, num, &inner)) {
-				cfg_fail(&c, "'tolerance': %s", inner);
-				goto out;
-			}
-		} else if (cJSON_IsObject(v)) {
-			cJSON_ArrayForEach(it, v) {
-				char *item;
-				int bad;
-
-				if (!cJSON_IsNumber(it)) {
-					cfg_fail(&c, "tolerance.%s must be a number", it->string);
-					goto out;
-				}
-				item = !strcmp(it->string, "default") ?
-					xasprintf("%.17g", it->valuedouble) :
-					xasprintf("%s=%.17g", it->string, it->valuedouble);
-				bad = pab_parse_tolerance(e, item, &inner);
-				free(item);
-				if (bad) {
-					cfg_fail(&c, "'tolerance': %s", inner);
-					goto out;
-				}
-			}
-		} else {
-			cfg_fail(&c, "'tolerance' must be a number or an object");
-			goto out;
-		}
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "controls");
-	if (cJSON_IsString(v))
-		s->controls = xstrdup(v->valuestring);
-	v = cJSON_GetObjectItemCaseSensitive(root, "workloads");
-	if (cJSON_IsString(v))
-		s->workloads = xstrdup(v->valuestring);
-	v = cJSON_GetObjectItemCaseSensitive(root, "null_arm");
-	if (v) {
-		if (!cJSON_IsBool(v)) {
-			cfg_fail(&c, "'null_arm' must be true or false");
-			goto out;
-		}
-		s->null_arm = cJSON_IsTrue(v);
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "budget");
-	if (v) {
-		if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble <= PAB_MAX_DURATION_S) {
-			s->budget_s = v->valuedouble;
-		} else if (!cJSON_IsString(v) || pab_parse_duration(v->valuestring, &s->budget_s)) {
-			cfg_fail(&c, "'budget' must be seconds or a duration such as \"10m\" (at most a week)");
-			goto out;
-		}
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "metrics");
-	if (v) {
-		int judged[PAB_M_COUNT];
-		struct pab_strbuf sb = PAB_STRBUF_INIT;
-
-		if (cJSON_IsString(v)) {
-			pab_strbuf_addstr(&sb, v->valuestring);
-		} else if (cJSON_IsArray(v)) {
-			cJSON_ArrayForEach(it, v) {
-				if (!cJSON_IsString(it)) {
-					pab_strbuf_release(&sb);
-					cfg_fail(&c, "'metrics' must list metric names");
-					goto out;
-				}
-				pab_strbuf_addf(&sb, "%s%s", sb.len ? "," : "", it->valuestring);
-			}
-		} else {
-			cfg_fail(&c, "'metrics' must be a string \"a,b\" or an array of names");
-			goto out;
-		}
-		s->metrics = pab_strbuf_detach(&sb);
-		if (pab_parse_metrics(s->metrics, judged, &inner)) {
-			cfg_fail(&c, "'metrics': %s", inner);
-			goto out;
-		}
-	}
-out:
-	free(inner);
-	cJSON_Delete(root);
-	if (c.why) {
-		*why = c.why;
-		return -1;
-	}
-	return 0;
 }
 
-int pab_config_load(const char *path, struct pab_experiment *e,
-		    struct pab_config_settings *s, char **why)
+int pab_config_parse(const char *text, size_t len, const char *name,
+		     const struct pab_option *opts, struct pab_experiment *e,
+		     struct pab_config_settings *s, char **why)
+{
+	static const char *const known[] = {
+		"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
+		"equivalence_margin", "rules", "tolerance", "controls", "workloads",
+		"null_arm", "budget", "metrics", NULL,
+	};
+	char *prefix = xasprintf("config '%s'", name);
+	struct pab_json_in in;
+	cJSON *root;
+
+	settings_init(s);
+	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, prefix, NULL);
+	root = pab_json_in_parse(&in, text, len, "not a JSON object (check the syntax)");
+	if (root && !cJSON_IsObject(root))
+		pab_json_in_fail_here(&in, "not a JSON object (check the syntax)");
+	if (root && !pab_json_in_failed(&in) &&
+	    !pab_json_in_known_keys(&in, root, known) &&
+	    !cfg_list(&in, e, root, "arms", cfg_arm) &&
+	    !cfg_list(&in, e, root, "rows", cfg_row) &&
+	    !cfg_numbers(&in, root, opts, e, s) &&
+	    !cfg_rules(&in, root, e) &&
+	    !cfg_tolerance(&in, root, e) &&
+	    !cfg_words(&in, root, s) &&
+	    !cfg_budget(&in, root, s))
+		cfg_metrics(&in, root, s);
+	*why = pab_json_in_take_why(&in);
+	cJSON_Delete(root);
+	pab_json_in_release(&in);
+	free(prefix);
+	return *why ? -1 : 0;
+}
+
+int pab_config_load(const char *path, const struct pab_option *opts,
+		    struct pab_experiment *e, struct pab_config_settings *s,
+		    char **why)
 {
 	size_t len;
 	char *text = read_file_max(path, PAB_CONFIG_MAX_BYTES, &len);
 	int ret;
 
 	if (!text) {
-		s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
-		s->budget_s = NAN;
-		s->null_arm = -1;
-		s->controls = s->workloads = s->metrics = NULL;
+		settings_init(s);
 		*why = xasprintf("cannot read config '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	ret = pab_config_parse(text, len, path, e, s, why);
+	ret = pab_config_parse(text, len, path, opts, e, s, why);
 	free(text);
 	return ret;
 }

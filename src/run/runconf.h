@@ -34,19 +34,29 @@ struct pab_config_settings {
 /* Largest config file perfab will read (bytes). */
 #define PAB_CONFIG_MAX_BYTES ((size_t)16 << 20)
 
+struct pab_option;
+
 /*
  * pab_config_parse: add the arms and rows of the config text[0..len) (not
  * necessarily NUL-terminated) to e and fill *s; name (a path) labels the
- * messages. Returns 0, or -1 with a reason (caller frees) in *why. On
- * failure e may already hold some of the config's arms and rows and *s
- * some settings: the caller releases both either way.
+ * messages. Read with the checked reader (json_in.h): unknown keys, wrong
+ * types and numbers out of range are refused with the path of the value
+ * ("config 'c.json': rows[0].control must be true or false"). A number is
+ * checked against the range of the `perfab run` option that sets it,
+ * looked up by name in opts (the option table: "reps" is --reps,
+ * "max_reps" --max-reps, "seed", "timeout", "scale", "equivalence_margin"
+ * --equivalence-margin); opts must hold those options. Returns 0, or -1
+ * with a reason (caller frees) in *why. On failure e may already hold some
+ * of the config's arms and rows and *s some settings: the caller releases
+ * both either way.
  */
 int pab_config_parse(const char *text, size_t len, const char *name,
-		     struct pab_experiment *e, struct pab_config_settings *s,
-		     char **why);
+		     const struct pab_option *opts, struct pab_experiment *e,
+		     struct pab_config_settings *s, char **why);
 /* pab_config_load: read the file at path, then pab_config_parse(). */
-int pab_config_load(const char *path, struct pab_experiment *e,
-		    struct pab_config_settings *s, char **why);
+int pab_config_load(const char *path, const struct pab_option *opts,
+		    struct pab_experiment *e, struct pab_config_settings *s,
+		    char **why);
 void pab_config_settings_release(struct pab_config_settings *s);
 
 /*

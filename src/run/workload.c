@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/artifact.h"
+#include "model/json_in.h"
 #include "model/digest.h"
 #include "pab_stats.h"
 #include "util.h"
@@ -98,7 +98,12 @@ out_close:
 	return ret;
 }
 
-/* A number of the report: finite or NaN (absent, null, not a number). */
+/*
+ * A number of the report: finite or NaN (absent, null, not a number). The
+ * report is read leniently past its header: a value that is not a number
+ * nulls its metric with a reason (the rep keeps its other metrics) instead
+ * of refusing the whole report.
+ */
 static double json_num(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -121,52 +126,66 @@ static void set_checked(struct pab_arm_result *res, enum pab_metric_id id, doubl
 	free(why);
 }
 
+/*
+ * The report's header, read with the checked reader: a JSON object that
+ * speaks perfab-workload/1. Returns the tree (caller deletes) or NULL with
+ * a reason (caller frees) in *why.
+ */
+static cJSON *report_root(const char *text, size_t len, char **why)
+{
+	struct pab_json_in in;
+	const cJSON *protocol;
+	cJSON *root;
+
+	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, NULL, NULL);
+	root = pab_json_in_parse(&in, text, len, "the workload report is not valid JSON");
+	protocol = cJSON_GetObjectItemCaseSensitive(root, "protocol");
+	if (root && !cJSON_IsObject(root))
+		pab_json_in_fail_here(&in, "the workload report is not a JSON object");
+	else if (root && (!cJSON_IsString(protocol) ||
+			  strcmp(protocol->valuestring, PAB_WORKLOAD_PROTOCOL)))
+		pab_json_in_fail_here(&in, "the workload report does not speak %s",
+				      PAB_WORKLOAD_PROTOCOL);
+	*why = pab_json_in_take_why(&in);
+	pab_json_in_release(&in);
+	if (*why) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* Latency mode: p99 of the report's latency_ns samples (the valid ones). */
+static void report_p99(const cJSON *root, struct pab_arm_result *res)
+{
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns"), *v;
+	size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
+	double *xs = xcalloc(cap ? cap : 1, sizeof(*xs)), p99;
+
+	cJSON_ArrayForEach(v, lat)
+		if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0)
+			xs[n++] = v->valuedouble;
+	if (!n)
+		pab_arm_result_null(res, PAB_M_P99, "the latency replay reported no samples");
+	else if (pab_quantile(xs, n, 0.99, &p99))
+		pab_arm_result_null(res, PAB_M_P99, "cannot compute p99 of the latency samples");
+	else
+		set_checked(res, PAB_M_P99, p99);
+	free(xs);
+}
+
 int pab_report_parse(const char *text, size_t len, int latency,
 		     struct pab_arm_result *res, char **why)
 {
-	cJSON *root;
+	cJSON *root = report_root(text, len, why);
 	const cJSON *v;
 	double ops, elapsed;
-	char *inner;
 	size_t i;
 
-	*why = NULL;
-	root = pab_json_parse(text, len, &inner);
-	if (!root) {
-		*why = xasprintf("the workload report is not valid JSON: %s", inner);
-		free(inner);
+	if (!root)
 		return -1;
-	}
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		*why = xstrdup("the workload report is not a JSON object");
-		return -1;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "protocol");
-	if (!cJSON_IsString(v) || strcmp(v->valuestring, PAB_WORKLOAD_PROTOCOL)) {
-		cJSON_Delete(root);
-		*why = xasprintf("the workload report does not speak %s",
-				 PAB_WORKLOAD_PROTOCOL);
-		return -1;
-	}
 	if (latency) {
-		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns");
-		size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
-		double *xs = xcalloc(cap ? cap : 1, sizeof(*xs)), p99;
-
-		cJSON_ArrayForEach(v, lat)
-			if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
-			    v->valuedouble >= 0)
-				xs[n++] = v->valuedouble;
-		if (!n)
-			pab_arm_result_null(res, PAB_M_P99,
-					    "the latency replay reported no samples");
-		else if (pab_quantile(xs, n, 0.99, &p99))
-			pab_arm_result_null(res, PAB_M_P99,
-					    "cannot compute p99 of the latency samples");
-		else
-			set_checked(res, PAB_M_P99, p99);
-		free(xs);
+		report_p99(root, res);
 		cJSON_Delete(root);
 		return 1;
 	}

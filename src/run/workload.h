@@ -35,7 +35,7 @@ int pab_report_read(const char *path, char **text, size_t *len, char **why);
  * pab_report_parse: the metrics of report text[0..len) into res: in
  * latency mode p99 from latency_ns, else throughput (ops / elapsed_s), the
  * drain, release-bound and floor figures, the VmHWM fallback for peak_rss
- * and the checksum. Checked JSON (pab_json_parse). A number that is not
+ * and the checksum. Checked JSON (json_in.h: pab_json_parse). A number that is not
  * finite or beyond what an artifact holds (|x| > PAB_METRIC_ABS_MAX) makes
  * its metric null with the reason. Returns 1 when the report speaks
  * perfab-workload/1, -1 with a reason (caller frees) in *why when it is

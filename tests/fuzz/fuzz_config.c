@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "builtin.h"
 #include "model/experiment.h"
 #include "run/runconf.h"
 
@@ -26,8 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 
 	pab_experiment_init(&e);
-	ret = pab_config_parse((const char *)data, size, "fuzz.json", &e, &s,
-			       &why);
+	ret = pab_config_parse((const char *)data, size, "fuzz.json", pab_run_options(),
+			       &e, &s, &why);
 	if (ret && (!why || !*why))
 		abort(); /* a failure always says why */
 	if (!ret) {

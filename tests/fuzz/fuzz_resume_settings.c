@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "model/artifact.h"
+#include "model/json_in.h"
 #include "builtin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
