@@ -127,7 +127,7 @@ else
 		mkdir -p "$plain"
 		[ -f "$plain/Makefile" ] || (cd "$plain" && "$top/configure" -q CFLAGS="-O1 -g")
 	fi
-	unit="tests/test_stats tests/test_cli_units tests/test_workloads_suite"
+	unit="tests/unit/test_stats tests/unit/test_cli_units tests/unit/test_workloads_suite"
 	# shellcheck disable=SC2086
 	make -C "$plain" -j"$jobs" -k all $unit >"$out/plain-build.log" 2>&1 || true
 	vlog=$out/valgrind
@@ -165,7 +165,7 @@ else
 	}
 	for u in $unit; do
 		if [ -x "$plain/$u" ]; then
-			vrun "${u#tests/}" 0 "$plain" "$plain/$u"
+			vrun "${u#tests/unit/}" 0 "$plain" "$plain/$u"
 		else
 			echo "=== valgrind: $u was not built (is check installed?)"
 			v_bad=$((v_bad + 1))
