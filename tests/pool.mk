@@ -7,18 +7,16 @@ pool_tests = \
 	tests/e2e/pool_blocks.sh \
 	tests/e2e/pool_shards.sh \
 	tests/e2e/pool_cpu_shards.sh \
-	tests/e2e/pool_refuse_cpu.sh \
-	tests/e2e/pool_refuse_arms.sh \
-	tests/e2e/pool_refuse_revision.sh \
-	tests/e2e/pool_refuse_sha256.sh \
-	tests/e2e/pool_refuse_protocol.sh \
-	tests/e2e/pool_refuse_params.sh \
-	tests/e2e/pool_refuse_control.sh \
-	tests/e2e/pool_refuse_metrics.sh \
-	tests/e2e/pool_refuse_incomplete.sh \
-	tests/e2e/pool_refuse_unbalanced.sh \
-	tests/e2e/pool_refuse_sanity.sh \
-	tests/e2e/pool_refuse_overlap.sh
+	tests/e2e/pool_refuse.sh
 
 TESTS += $(pool_tests)
 dist_noinst_SCRIPTS += $(pool_tests)
+
+# The pooling rules on one table of cases: real artifacts of tiny runs
+# (tests/data/pool/), one field edited in memory per case.
+unit_tests += tests/unit/test_pool
+tests_unit_test_pool_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_pool_LDADD = $(UNIT_LDADD)
+EXTRA_DIST += tests/data/pool/README.md tests/data/pool/a.json tests/data/pool/b.json \
+	tests/data/pool/two-arms.json tests/data/pool/two-rows.json \
+	tests/data/pool/shard1.json tests/data/pool/gated.json
