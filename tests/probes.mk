@@ -16,3 +16,7 @@ tests_unit_test_cgroup_LDADD = $(UNIT_LDADD)
 env_tests = tests/e2e/env_checklist.sh
 TESTS += $(env_tests)
 dist_noinst_SCRIPTS += $(env_tests)
+
+unit_tests += tests/unit/test_checklist
+tests_unit_test_checklist_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_checklist_LDADD = $(UNIT_LDADD)
