@@ -45,3 +45,7 @@ tests_unit_test_cli_units_LDADD = $(UNIT_LDADD)
 # Artifacts the readable-output test renders: the README demo's run and a
 # run with five head variants (--head-env) of a tiny command.
 EXTRA_DIST += tests/data/demo-run.json tests/data/variants5.json
+
+unit_tests += tests/unit/test_runconf
+tests_unit_test_runconf_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_runconf_LDADD = $(UNIT_LDADD)
