@@ -49,3 +49,7 @@ EXTRA_DIST += tests/data/demo-run.json tests/data/variants5.json
 unit_tests += tests/unit/test_runconf
 tests_unit_test_runconf_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_runconf_LDADD = $(UNIT_LDADD)
+
+unit_tests += tests/unit/test_options
+tests_unit_test_options_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_options_LDADD = $(UNIT_LDADD)
