@@ -8,7 +8,8 @@
 #     detect_leaks=1): perfab, its unit tests and its CLI tests, forking
 #     and ptracing children as usual;
 #  2. valgrind memcheck (--leak-check=full) of the core unit tests
-#     (test_stats, test_cli_units, test_workloads_suite) and of perfab
+#     (test_stats, test_cli_units, test_workloads_suite, and the pure
+#     modules: test_pool, test_runconf, test_options, test_checklist) and of perfab
 #     itself: a small `perfab run` (ptrace works under valgrind), `ledger`,
 #     `gate`, and the bad-input exits of `ledger` and `run --config`.
 #
@@ -127,7 +128,8 @@ else
 		mkdir -p "$plain"
 		[ -f "$plain/Makefile" ] || (cd "$plain" && "$top/configure" -q CFLAGS="-O1 -g")
 	fi
-	unit="tests/unit/test_stats tests/unit/test_cli_units tests/unit/test_workloads_suite"
+	unit="tests/unit/test_stats tests/unit/test_cli_units tests/unit/test_workloads_suite
+		tests/unit/test_pool tests/unit/test_runconf tests/unit/test_options tests/unit/test_checklist"
 	# shellcheck disable=SC2086
 	make -C "$plain" -j"$jobs" -k all $unit >"$out/plain-build.log" 2>&1 || true
 	vlog=$out/valgrind
