@@ -3,7 +3,7 @@
 # ci/gen-completion.sh PERFAB — write perfab's bash completion to stdout,
 # generated from the --help of PERFAB and of each of its commands (and
 # memgate's subcommands), so it cannot drift from the options table. The
-# build runs it (src/completion.mk); tests/completion.sh checks the result.
+# build runs it (src/completion.mk); tests/e2e/completion.sh checks the result.
 #
 # Completed: the commands; each command's options; an option's argument
 # from its placeholder: FILE, OUT, DIR, RUN and SHARD-like names complete

@@ -8,10 +8,11 @@
 #     detect_leaks=1): perfab, its unit tests and its CLI tests, forking
 #     and ptracing children as usual;
 #  2. valgrind memcheck (--leak-check=full) of the core unit tests
-#     (test_stats, test_cli_units, test_workloads_suite, test_ledger) and
-#     of perfab itself: a small `perfab run` (ptrace works under
-#     valgrind), `ledger`, `gate`, and the bad-input exits of `ledger` and
-#     `run --config`.
+#     (test_stats, test_cli_units, test_workloads_suite, and the pure
+#     modules: test_ledger, test_pool, test_runconf, test_options,
+#     test_checklist) and of perfab itself: a small `perfab run` (ptrace
+#     works under valgrind), `ledger`, `gate`, and the bad-input exits of
+#     `ledger` and `run --config`.
 #
 # The workload programs (perfab-alloc, perfab-spin) are built with UBSan
 # only: ASan's allocator, quarantine and shadow memory change exactly the
@@ -128,7 +129,9 @@ else
 		mkdir -p "$plain"
 		[ -f "$plain/Makefile" ] || (cd "$plain" && "$top/configure" -q CFLAGS="-O1 -g")
 	fi
-	unit="tests/test_stats tests/test_cli_units tests/test_workloads_suite tests/unit/test_ledger"
+	unit="tests/unit/test_stats tests/unit/test_cli_units tests/unit/test_workloads_suite
+		tests/unit/test_ledger tests/unit/test_pool tests/unit/test_runconf
+		tests/unit/test_options tests/unit/test_checklist"
 	# shellcheck disable=SC2086
 	make -C "$plain" -j"$jobs" -k all $unit >"$out/plain-build.log" 2>&1 || true
 	vlog=$out/valgrind
@@ -166,7 +169,7 @@ else
 	}
 	for u in $unit; do
 		if [ -x "$plain/$u" ]; then
-			vrun "${u#tests/}" 0 "$plain" "$plain/$u"
+			vrun "${u#tests/unit/}" 0 "$plain" "$plain/$u"
 		else
 			echo "=== valgrind: $u was not built (is check installed?)"
 			v_bad=$((v_bad + 1))

@@ -6,7 +6,7 @@
 # git, jemalloc (the demo's head), valgrind, clang and its sanitizer
 # runtime (ci/sanitize.sh), Chromium (the HTML report's rendering test,
 # where the release packages it: not Ubuntu, where it is a snap), the
-# Debian packaging tools (tests/package_deb.sh), bash-completion, and the
+# Debian packaging tools (tests/e2e/package_deb.sh), bash-completion, and the
 # action linter @action-validator/cli from npm (its test skips without
 # it). Debian 12, Ubuntu 22.04 and 24.04 (ci/setup-lib.sh).
 set -eu
@@ -17,7 +17,7 @@ pkgs_install \
 # The sanitizer runtime of the clang that was installed.
 v=$(clang -dumpversion | cut -d. -f1)
 pkgs_install "libclang-rt-$v-dev|libclang-common-$v-dev"
-# The GitHub Actions linter (tests/report_workflow.sh); optional.
+# The GitHub Actions linter (tests/static/report_workflow.sh); optional.
 if ! command -v action-validator >/dev/null 2>&1; then
 	command -v npm >/dev/null 2>&1 || pkgs_install '?npm' || true
 	if command -v npm >/dev/null 2>&1; then

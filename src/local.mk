@@ -14,6 +14,7 @@ src_libperfab_a_SOURCES = \
 	src/run/runconf.c src/run/runconf.h \
 	src/run/workload.c src/run/workload.h \
 	src/probe/cgroup.c src/probe/cgroup.h \
+	src/probe/checklist.c src/probe/checklist.h \
 	src/probe/counters.c src/probe/counters.h \
 	src/probe/guard.c src/probe/guard.h \
 	src/probe/hostinfo.c src/probe/hostinfo.h \

@@ -4,7 +4,7 @@
 # harness (tests/fuzz/, built by ci/fuzz.sh; doc/fuzzing.md). FUZZ_SECONDS
 # sets the fuzz run per harness (default 36, 0 skips it).
 fuzz_tests = \
-	tests/hostile_inputs.sh \
+	tests/e2e/hostile_inputs.sh \
 	tests/fuzz/smoke.sh
 
 TESTS += $(fuzz_tests)

@@ -1,17 +1,43 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/local.mk — test fragments, one per area, each owned with its module.
-EXTRA_DIST += tests/lib.sh
+# tests/local.mk — the tests, in folders by kind:
+#
+#   unit/    Check programs, one module each, linked from libperfab.a
+#   sim/     the seeded statistical simulations (and sim_verdicts)
+#   e2e/     shell tests of the built programs on real child processes
+#   static/  checks of the source tree that run nothing perfab built
+#   fuzz/    libFuzzer harnesses, seed corpora, the fuzz smoke test
+#   data/    inputs and reference tables the tests read
+#   lib/     test-lib.sh, the one library every shell test sources
+#
+# and in fragments by subject: each names every kind of test of it.
+#
+# A unit test of libperfab is tests/unit/test_NAME.c (Check, its own
+# main()); register it in its subject's fragment with three lines:
+#   unit_tests += tests/unit/test_NAME
+#   tests_unit_test_NAME_CPPFLAGS = $(UNIT_CPPFLAGS)
+#   tests_unit_test_NAME_LDADD = $(UNIT_LDADD)
+UNIT_CPPFLAGS = $(src_libperfab_a_CPPFLAGS) $(CHECK_CFLAGS)
+UNIT_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
+unit_tests =
+
+dist_noinst_DATA += tests/lib/test-lib.sh
+
 include tests/stats.mk
 include tests/workloads.mk
 include tests/cli.mk
 include tests/ledger.mk
 include tests/probes.mk
+include tests/pool.mk
+include tests/memgate.mk
+include tests/report.mk
+include tests/action.mk
 include tests/docs.mk
-include tests/team.mk
+include tests/layering.mk
 include tests/fuzz.mk
 include tests/json_in.mk
 include tests/package.mk
 
-# The layering of the source tree (doc/hacking.md).
-TESTS += tests/layering.sh
-dist_noinst_SCRIPTS += tests/layering.sh
+if HAVE_CHECK
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests)
+endif

@@ -2,9 +2,9 @@
 # tests/package.mk — the installable perfab: its bash completion, the
 # Debian package built and run from a scratch root, the licence notices.
 package_tests = \
-	tests/completion.sh \
-	tests/package_deb.sh \
-	tests/licence.sh
+	tests/e2e/completion.sh \
+	tests/e2e/package_deb.sh \
+	tests/e2e/licence.sh
 
 TESTS += $(package_tests)
 dist_noinst_SCRIPTS += $(package_tests)

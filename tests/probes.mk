@@ -1,23 +1,22 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/probes.mk — fragment of the top-level Makefile.am: tests of the
-# machine-awareness probes — performance counters, the per-child memory
-# cgroup and `perfab env` (doc/env.md). The unit tests link libperfab and
-# adapt to the machine (PMU or not, root or not) but never pass vacuously:
-# see each file's header.
+# tests/probes.mk — the machine-awareness probes: performance counters,
+# the per-child memory cgroup, the noise checklist and `perfab env`
+# (doc/env.md). The counter and cgroup unit tests link libperfab and adapt
+# to the machine (PMU or not, root or not) but never pass vacuously: see
+# each file's header.
 
-if HAVE_CHECK
-check_PROGRAMS += tests/test_counters tests/test_cgroup
-TESTS += tests/test_counters tests/test_cgroup
-endif
+unit_tests += tests/unit/test_counters
+tests_unit_test_counters_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_counters_LDADD = $(UNIT_LDADD)
 
-tests_test_counters_SOURCES = tests/test_counters.c
-tests_test_counters_CPPFLAGS = $(src_libperfab_a_CPPFLAGS) $(CHECK_CFLAGS)
-tests_test_counters_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
+unit_tests += tests/unit/test_cgroup
+tests_unit_test_cgroup_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_cgroup_LDADD = $(UNIT_LDADD)
 
-tests_test_cgroup_SOURCES = tests/test_cgroup.c
-tests_test_cgroup_CPPFLAGS = $(src_libperfab_a_CPPFLAGS) $(CHECK_CFLAGS)
-tests_test_cgroup_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
-
-env_tests = tests/env_checklist.sh
+env_tests = tests/e2e/env_checklist.sh
 TESTS += $(env_tests)
 dist_noinst_SCRIPTS += $(env_tests)
+
+unit_tests += tests/unit/test_checklist
+tests_unit_test_checklist_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_checklist_LDADD = $(UNIT_LDADD)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * hostinfo.h — the host fingerprint recorded in every artifact (and shown
- * by `perfab env`), and the noise checklist judged from it.
+ * by `perfab env`); the noise checklist judged from it is checklist.h.
  *
  * The fingerprint is what the machine *is* while perfab measures: CPU
  * model, topology (hwloc), kernel, frequency governor, turbo, SMT, THP,
@@ -16,21 +16,10 @@
 
 #include <cjson/cJSON.h>
 
+/* The checklist judged from a fingerprint: pab_host_warnings(). */
+#include "probe/checklist.h"
+
 /* A new JSON object (caller deletes). Takes tens of milliseconds (hwloc). */
 cJSON *pab_host_fingerprint(void);
-
-/*
- * pab_host_warnings: the noise checklist for a fingerprint (this machine's,
- * or one read back from an artifact), in the spirit of `pyperf system
- * show`. A new JSON array (caller deletes) of objects
- *   { "item":   "governor" | "turbo" | "smt" | "thp" | "aslr" |
- *               "isolated_cpus" | "load" | "memory" | "nmi_watchdog" |
- *               "pmu" | "perf_event_paranoid" | "cgroup" | "virtualization",
- *     "status": "OK" | "WARNING" | "UNKNOWN",
- *     "detail": what was found (for UNKNOWN: why it could not be read),
- *     "fix":    the exact command or setting that fixes a WARNING, else null }
- * in that order; every item is always present. Pure: reads only fp.
- */
-cJSON *pab_host_warnings(const cJSON *fingerprint);
 
 #endif /* PAB_HOSTINFO_H */

@@ -52,7 +52,7 @@ def main():
           "fractions.Fraction + math.comb, no floating point until output)"
           % (nmax, platform.python_version()))
     print("# on %s. Independent of the C code and of GSL; read by "
-          "tests/test_stats.c." % today)
+          "tests/unit/test_stats.c." % today)
     print("# j = largest count with P(Bin(n,1/2) <= j) <= (1-conf)/2; "
           "lo_rank = j+1, hi_rank = n-j;")
     print("# coverage = 1 - 2 P(Bin(n,1/2) <= j); when no j exists: "

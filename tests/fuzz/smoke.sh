@@ -8,13 +8,9 @@
 # runs there added. Any crash, leak, sanitizer report or timeout fails the
 # test; the reproducer is named in the log. Skips (77) without clang's
 # fuzzer runtime, or with FUZZ_SECONDS=0. Longer runs: doc/fuzzing.md.
-set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
+. "${top_srcdir}/tests/lib/test-lib.sh"
 secs=${FUZZ_SECONDS:-36}
-if [ "$secs" = 0 ]; then
-	echo "fuzz smoke: skipped (FUZZ_SECONDS=0)"
-	exit 77
-fi
+[ "$secs" != 0 ] || skip "fuzz smoke (FUZZ_SECONDS=0)"
 # At normal priority. At idle priority (SCHED_IDLE, or nice 19) a machine
 # busy on every CPU gave the harnesses no CPU at all, and the smoke never
 # finished; no test beside it depends on timing.
@@ -23,5 +19,5 @@ FUZZ_BUILD=$top_builddir/_fuzz FUZZ_CONFIG_DIR=$top_builddir \
 rc=$?
 case $rc in
 0 | 1 | 77) exit $rc ;;
-*) exit 99 ;; # the harnesses did not build: a hard error, not a finding
+*) hard_error "the harnesses did not build (exit $rc)" ;; # not a finding
 esac

@@ -4,7 +4,7 @@
 # (expected/) and its distribution list (files.mk) from the perfab binary
 # PERFAB. Run it only when a change of the ledger's output is intended,
 # and commit the new goldens with that change, so the diff shows every
-# byte that moved; tests/ledger_corpus.sh then holds them. Rendering is
+# byte that moved; tests/e2e/ledger_corpus.sh then holds them. Rendering is
 # render.sh's, shared with the test.
 set -eu
 perfab=${1:?usage: tests/data/ledger/regen.sh PERFAB}

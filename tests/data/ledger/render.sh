@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tests/data/ledger/render.sh — the one way the ledger corpus is rendered,
 # sourced by regen.sh (which writes the goldens in expected/) and by
-# tests/ledger_corpus.sh (which renders again and compares), so the two
+# tests/e2e/ledger_corpus.sh (which renders again and compares), so the two
 # cannot drift. Defines functions only; every variable it sets starts
 # with lc_. POSIX sh.
 #

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Children never outlive the run. Each child here starts a grandchild in
+# its process group and a setsid(1) daemon, and writes their PIDs down.
+# After a normal run, and after perfab is stopped by SIGTERM, SIGINT or
+# SIGKILL mid-child, every one of those PIDs must be gone (or a zombie,
+# which runs nothing), and perfab's scratch directory and cgroups removed.
+# Polls with generous deadlines; no timing is asserted.
+. "${top_srcdir}/tests/lib/test-lib.sh"
+
+cat >tree.sh <<'SH'
+#!/bin/sh
+# The measured child: a grandchild, a setsid daemon, then (HOLD=1) wait.
+own=$PIDS.$$
+echo $$ >>"$own"
+sleep 1000 &
+echo $! >>"$own"
+setsid sh -c 'echo $$ >>"$1"; exec sleep 1000' sh "$own" &
+# The daemon's PID is written by the daemon: wait for it to be there.
+i=0
+while [ "$(wc -l <"$own")" -lt 3 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+cat "$own" >>"$PIDS"
+touch "$PIDS.started"
+[ "${HOLD:-0}" = 1 ] && exec sleep 1000
+exit 0
+SH
+chmod +x tree.sh
+
+# alive PID: running (not gone, not a zombie).
+alive() {
+	st=$(sed -n 's/^[0-9]* (.*) \([A-Z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+# all_gone FILE: poll until no PID in FILE is alive; fail naming the first.
+all_gone() {
+	i=0
+	while [ $i -lt 300 ]; do
+		left=
+		for p in $(cat "$1"); do alive "$p" && left="$left $p"; done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	for p in $left; do ps -o pid,ppid,pgid,sid,args -p "$p" >&2; kill -9 "$p"; done
+	fail "$2: processes of the child's tree still alive:$left"
+}
+# no_leftovers DIR PID WHAT: poll until perfab's scratch directory in DIR
+# and cgroups named for PID are gone.
+no_leftovers() {
+	i=0
+	while [ $i -lt 300 ]; do
+		s=$(find "$1" -maxdepth 1 -name 'perfab-*')
+		c=$(find /sys/fs/cgroup -maxdepth 8 -type d -name "perfab-$2-*" 2>/dev/null || true)
+		[ -z "$s$c" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "$3: left behind: $s $c"
+}
+
+# A normal run: the setsid daemons of every child die with it.
+mkdir tmp0
+: >pids0
+export PIDS="$T/pids0" TMPDIR="$T/tmp0"
+expect_verdict "$PERFAB" run -q --arm base=./tree.sh \
+	--arm head=./tree.sh --reps 2 --out normal.json
+[ "$(wc -l <pids0)" -ge 12 ] || fail "the children did not record their trees"
+all_gone pids0 "after a normal run"
+no_leftovers tmp0 0 "after a normal run"
+
+# A signal mid-child. SIGINT must not be ignored in the background job
+# (POSIX shells ignore it there), so perfab starts with it at default.
+for sig in TERM INT KILL; do
+	mkdir "tmp$sig"
+	: >"pids$sig"
+	PIDS=$T/pids$sig HOLD=1 TMPDIR=$T/tmp$sig python3 -c '
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$PERFAB" run -q --arm base=./tree.sh \
+		--arm head=./tree.sh --reps 4 --out "sig$sig.json" >/dev/null 2>"sig$sig.err" &
+	pid=$!
+	i=0
+	while [ ! -e "pids$sig.started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "pids$sig.started" ] || fail "SIG$sig: the child never started"
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	case $sig in TERM) want=143 ;; INT) want=130 ;; KILL) want=137 ;; esac
+	[ "$rc" = "$want" ] || { cat "sig$sig.err" >&2; fail "SIG$sig: perfab exited $rc, not $want"; }
+	all_gone "pids$sig" "after SIG$sig of perfab"
+	no_leftovers "tmp$sig" "$pid" "after SIG$sig of perfab"
+	jq -e '.complete == false' "sig$sig.json" >/dev/null || fail "SIG$sig: the checkpoint is not intact"
+	echo "SIG$sig: nothing of the child's tree alive, nothing left behind"
+done
+grep -q "interrupted by signal 15" sigTERM.err || { cat sigTERM.err >&2; fail "no note of the signal"; }
+# What the signal interrupted resumes.
+export PIDS="$T/pidsR" TMPDIR="$T/tmp0"
+expect_verdict "$PERFAB" run -q --resume sigTERM.json \
+	--arm base=./tree.sh --arm head=./tree.sh
+all_gone pidsR "after the resumed run"
+exit 0

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# ledger --format markdown fits a PR comment: headline verdict and action,
+# one table, the intervals folded in <details>, the disposition last; and
+# with $GITHUB_STEP_SUMMARY set, ledger and gate append it there (a
+# summary that cannot be written warns, the verdict stands).
+. "${top_srcdir}/tests/lib/test-lib.sh"
+
+spin="$WL/perfab-spin drain_ms=10 release_bound_ms=20"
+expect_rc 1 "$PERFAB" run -q --null-arm --reps 12 --max-reps 12 --scale 0.05 --no-sanity-gate \
+	--arm "base=$spin slowdown_pct=0" --arm "head=$spin slowdown_pct=100" --out slow.json
+jq '.rows[0].name = "a|b*c"' slow.json >pipe.json
+
+expect_rc 1 "$PERFAB" ledger --format markdown slow.json
+mv "$T/out" pr.md
+head -1 pr.md | grep -q '^### perfab: .*FAIL — reject or revise' || fail "headline: $(head -1 pr.md)"
+grep -q '^| row | arm | n | verdict | throughput | cpu |' pr.md || fail "no table"
+grep -q '^| command | head | 12 | .*FAIL |' pr.md || fail "no row line"
+grep -q '^<details><summary>' pr.md && grep -q '^</details>$' pr.md || fail "details not folded"
+tail -1 pr.md | grep -q '^\*\*Disposition:\*\* reject or revise' || fail "last line: $(tail -1 pr.md)"
+# Every table line has the same number of cells as its header.
+awk -F'|' '/^\| row /{n=NF} /^\|/ && n && !/^\| metric/ {if (NF != n && !inner) {print; bad=1}} /^<details>/{inner=1} END{exit bad}' pr.md ||
+	fail "ragged table"
+
+# A '|' in a row name is escaped, not a new column.
+expect_rc 1 "$PERFAB" ledger --format markdown pipe.json
+grep -q '^| a\\|b\\\*c | head |' "$T/out" || fail "row name not escaped: $(grep '^| a' "$T/out")"
+
+# $GITHUB_STEP_SUMMARY: ledger and gate append (never truncate).
+echo "earlier step" >summary.md
+GITHUB_STEP_SUMMARY=$T/summary.md expect_rc 1 "$PERFAB" gate slow.json
+grep_out "^FAIL$"
+GITHUB_STEP_SUMMARY=$T/summary.md expect_rc 1 "$PERFAB" ledger slow.json
+grep_out "^overall: FAIL"
+[ "$(head -1 summary.md)" = "earlier step" ] || fail "the summary was truncated"
+[ "$(grep -c '^### perfab: ' summary.md)" = 2 ] || fail "summary: $(cat summary.md)"
+GITHUB_STEP_SUMMARY=/nonexistent/dir/summary.md expect_rc 1 "$PERFAB" gate slow.json
+grep_err "cannot append to \$GITHUB_STEP_SUMMARY"
+GITHUB_STEP_SUMMARY= expect_rc 1 "$PERFAB" gate slow.json
+[ ! -s "$T/err" ] || fail "an empty GITHUB_STEP_SUMMARY is not 'unset': $(cat "$T/err")"
+exit 0

@@ -1,0 +1,248 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/lib/test-lib.sh — the one helper library of perfab's shell tests
+# (tests/e2e/, tests/static/, tests/fuzz/smoke.sh). Every script starts
+#
+#   . "${top_srcdir}/tests/lib/test-lib.sh"
+#
+# The harness (AM_TESTS_ENVIRONMENT) exports top_srcdir, top_builddir,
+# PERFAB (the built binary) and PERFAB_WORKLOAD_DIR; by hand, run one test
+# with `make check TESTS=tests/e2e/NAME.sh`, or set top_srcdir (and
+# top_builddir for an out-of-tree build) and run it with sh.
+#
+# One convention for the result, automake's: exit 0 pass, 1 fail (fail),
+# 77 skip (skip: a tool the test needs is optional and absent, or the
+# machine cannot do it), 99 hard error (hard_error, require: the test
+# itself cannot run — a required tool is missing, a program is not
+# built). A failing check ends the test at once, with its message.
+#
+# Sections: core (every test), workloads (the workload programs run
+# through perfab-workload/1), pool (artifacts of tiny real runs, refusal
+# checks), memgate (a battery of scenarios and its baseline).
+set -u
+
+# ------------------------------------------------------------------ core
+
+: "${top_srcdir:?top_srcdir must point at the source tree}"
+: "${top_builddir:=$top_srcdir}"
+: "${PERFAB:=$top_builddir/src/perfab}"
+: "${PERFAB_WORKLOAD_DIR:=$top_builddir/workloads}"
+WL=$PERFAB_WORKLOAD_DIR
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+hard_error() {
+	echo "ERROR: $*" >&2
+	exit 99
+}
+
+# require TOOL...: a hard error unless every TOOL is on PATH.
+require() {
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null 2>&1 || hard_error "$tool is required"
+	done
+}
+
+# pass MSG: note a check that held (the log shows what was checked).
+pass() {
+	echo "ok: $*"
+}
+
+require jq
+
+# The scratch directory, removed on exit (a test that sets its own EXIT
+# trap removes it there); every test runs inside it.
+T=$(mktemp -d "${TMPDIR:-/tmp}/perfab-test.XXXXXX") || hard_error "no scratch directory"
+trap 'rm -rf "$T"' EXIT
+cd "$T" || hard_error "cannot enter '$T'"
+
+# expect_rc WANT CMD...: run CMD, fail unless it exits WANT. Output kept in
+# $T/out and $T/err for later greps.
+expect_rc() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "--- stdout" >&2; cat "$T/out" >&2
+		echo "--- stderr" >&2; cat "$T/err" >&2
+		fail "'$*' exited $rc, expected $want"
+	fi
+}
+
+# grep_err PATTERN: the last command's stderr must match PATTERN.
+grep_err() {
+	grep -q -- "$1" "$T/err" || { cat "$T/err" >&2; fail "stderr lacks '$1'"; }
+}
+
+grep_out() {
+	grep -q -- "$1" "$T/out" || { cat "$T/out" >&2; fail "stdout lacks '$1'"; }
+}
+
+# expect_verdict CMD...: a run or ledger that reached a verdict (exit 0 PASS,
+# 1 FAIL or 3 INCONCLUSIVE), whichever: for tests about mechanics, not
+# about which verdict noise produces.
+expect_verdict() {
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	case $rc in
+	0|1|3) ;;
+	*)
+		echo "--- stdout" >&2; cat "$T/out" >&2
+		echo "--- stderr" >&2; cat "$T/err" >&2
+		fail "'$*' exited $rc, expected a verdict (0, 1 or 3)" ;;
+	esac
+}
+
+# ------------------------------------------------------------- workloads
+# The workload programs (tests/e2e/workloads_*.sh run them directly).
+
+ALLOC="$WL/perfab-alloc"
+SPIN="$WL/perfab-spin"
+JEMALLOC=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
+
+# The allocator rows of the suite; workloads_suite.sh checks this list
+# against the programs' own --help, so a new row cannot be missed here.
+ALLOC_ROWS="large-class/8 large-class-ephemeral/8 random-large/8
+random-large-bursty/8 random-large/1 small/8 larson/1 larson/8"
+
+# Short drain windows and pauses keep every run well under a second; the
+# tests check relations and exact counts, never elapsed times.
+FAST="drain_ms=20 release_bound_ms=50"
+
+# need_workloads: a hard error unless the workload programs are built; a
+# note when jemalloc is absent (the jemalloc checks are then skipped).
+need_workloads() {
+	for p in "$ALLOC" "$SPIN"; do
+		[ -x "$p" ] || hard_error "'$p' is not built; run make first"
+	done
+	if [ ! -r "$JEMALLOC" ]; then
+		echo "note: $JEMALLOC not found (apt-get install libjemalloc2):" \
+			"the jemalloc checks are skipped" >&2
+	fi
+}
+
+# run_row OUT PROGRAM ROW [key=value...]: run ROW through the protocol
+# (environment as perfab sets it; PERFAB_SCALE, PERFAB_SEED and
+# PERFAB_MODE may be set by the caller) and leave the report in OUT.
+# Returns the program's exit status.
+run_row() {
+	out=$1 prog=$2 row=$3
+	shift 3
+	rm -f "$out"
+	PERFAB_PROTOCOL=perfab-workload/1 PERFAB_ROW="$row" \
+		PERFAB_SCALE="${PERFAB_SCALE:-0.05}" \
+		PERFAB_SEED="${PERFAB_SEED:-42}" \
+		PERFAB_MODE="${PERFAB_MODE:-throughput}" \
+		PERFAB_REPORT="$out" "$prog" "$@"
+}
+
+# jqr FILE FILTER: a field of a report, raw.
+jqr() {
+	jq -r "$2" "$1"
+}
+
+# The largest error of the kernel's per-CPU RSS counters, in bytes: each
+# CPU may hold up to max(32, 2 * ncpus) pages not yet folded into the
+# total that statm and VmHWM read (percpu_counter batch, Linux >= 6.2).
+rss_slack_bytes() {
+	n=$(getconf _NPROCESSORS_CONF 2>/dev/null || echo 2)
+	b=$((2 * n))
+	[ "$b" -lt 32 ] && b=32
+	s=$((n * b * 4096))
+	# Kernels before 6.2 cache RSS per task (SPLIT_RSS_COUNTING) and fold
+	# it in lazily: seen here as 266 KiB missing from a 64 MiB delta. Never
+	# allow less than 2 MiB (3% of the 64 MiB knobs the tests use).
+	[ "$s" -lt $((2 * 1048576)) ] && s=$((2 * 1048576))
+	echo "$s"
+}
+
+# ------------------------------------------------------------------ pool
+# Artifacts from real runs of the calibration workload, kept tiny (one
+# rotation block of three arms); refusal cases are jq edits of a real
+# artifact. The refusal rules themselves are unit-tested on committed
+# artifacts (tests/unit/test_pool.c); these helpers check the commands.
+
+SPIN_CMD="$SPIN work=1000 drain_ms=10 release_bound_ms=20"
+
+# fast_run OUT [ARGS...]: a complete, balanced artifact in one block.
+fast_run() {
+	out=$1
+	shift
+	expect_verdict "$PERFAB" run -q --null-arm --reps 3 --max-reps 3 --no-sanity-gate \
+		--arm "base=$SPIN_CMD" --arm "head=$SPIN_CMD" "$@" --out "$out"
+	[ -s "$out" ] || fail "no artifact '$out'"
+}
+
+# expect_refused PATTERN FILE...: pool, ledger and gate of FILE... all
+# refuse with exit 4 and a reason matching PATTERN, and pool writes nothing.
+expect_refused() {
+	pattern=$1
+	shift
+	rm -f pooled.json
+	expect_rc 4 "$PERFAB" pool "$@" -o pooled.json
+	grep_err "refused to pool"
+	grep_err "$pattern"
+	[ ! -e pooled.json ] || fail "a refused pool wrote pooled.json"
+	expect_rc 4 "$PERFAB" ledger "$@"
+	grep_err "$pattern"
+	[ ! -s "$T/out" ] || fail "a refused ledger printed a verdict"
+	expect_rc 4 "$PERFAB" gate "$@"
+	grep_err "$pattern"
+}
+
+# expect_pools FILE...: the same files pool (exit 0): the edit under test
+# really is the only difference.
+expect_pools() {
+	rm -f pooled.json
+	expect_rc 0 "$PERFAB" pool "$@" -o pooled.json
+}
+
+# --------------------------------------------------------------- memgate
+# A three-scenario battery of the calibration workload holding 4, 16 and
+# 24 MiB, and runs of it kept short (2 reps, 1000 iterations).
+
+# battery FILE [ROW_ARGS_FOR_large]: a config whose "large" row gets the
+# extra arguments (a leak, more memory) as a JSON array body, e.g.
+# '"leak_mib=16"'.
+battery() {
+	extra=${2:+, $2}
+	cat >"$1" <<JSON
+{"arms": [{"name": "base", "argv": ["$SPIN", "work=1000", "drain_ms=10", "release_bound_ms=20"]},
+          {"name": "head", "argv": ["$SPIN", "work=1000", "drain_ms=10", "release_bound_ms=20"]}],
+ "rows": [{"name": "small", "argv": ["extra_mib=4"]},
+          {"name": "medium", "argv": ["extra_mib=16"]},
+          {"name": "large", "argv": ["extra_mib=24"$extra]}]}
+JSON
+}
+
+# runs CONFIG PREFIX COUNT [ARGS...]: COUNT runs, PREFIX1.json ...
+runs() {
+	cfg=$1 prefix=$2 count=$3
+	shift 3
+	i=1
+	while [ "$i" -le "$count" ]; do
+		expect_verdict "$PERFAB" run -q --config "$cfg" --reps 2 --max-reps 2 --no-sanity-gate "$@" \
+			--out "$prefix$i.json"
+		i=$((i + 1))
+	done
+}
+
+# A baseline from three runs of the plain battery: baseline.json.
+make_baseline() {
+	battery plain.json
+	runs plain.json base 3
+	expect_rc 0 "$PERFAB" memgate record base1.json base2.json base3.json -o baseline.json
+	grep_err "only 3 runs"
+	jq -e '.schema == "perfab-memgate/1" and .arm == "head" and .runs == 3 and
+	       (.scenarios | keys_unsorted) == ["small", "medium", "large"] and
+	       (.scenarios | all(. > 1048576))' baseline.json >/dev/null ||
+		fail "baseline: $(cat baseline.json)"
+}

@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_pool.c — the pooling rules (src/model/pool.h) on one table of
+ * cases: what may be pooled, and the exact reason for every refusal.
+ *
+ * Each case takes real artifacts committed under tests/data/pool/ (tiny
+ * runs of the calibration workload; tests/data/pool/README.md says how
+ * they were made), edits one field of the second in memory — the jq edit
+ * the old one-script-per-case end-to-end tests made —, reads both through
+ * pab_artifact_parse() and pools them with pab_pool(), naming them with
+ * the file names those scripts used, so the reasons asserted here are the
+ * strings they grepped for. Some edits are refused earlier, by the
+ * artifact reader (an unknown protocol, an arm order that breaks the
+ * rotation): those cases assert the reader's reason. How the commands
+ * report a refusal (exit 4, nothing written, ledger and gate alike) is
+ * tests/e2e/pool_refuse.sh's.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "model/artifact.h"
+#include "model/experiment.h"
+#include "model/pool.h"
+#include "util.h"
+
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A fixture of tests/data/pool/ under $top_srcdir, parsed (caller deletes). */
+static cJSON *fixture(const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	size_t len;
+	char *text;
+	cJSON *root;
+
+	snprintf(path, sizeof(path), "%s/tests/data/pool/%s", top ? top : ".", name);
+	text = read_file_max(path, PAB_ARTIFACT_MAX_BYTES, &len);
+	if (!text)
+		ck_abort_msg("cannot read '%s' (is top_srcdir set?)", path);
+	root = cJSON_ParseWithLength(text, len);
+	free(text);
+	ck_assert_msg(root != NULL, "'%s' is not JSON", path);
+	return root;
+}
+
+/* ------------------------------------------------------------------ */
+/* Edits, one per case (the jq filter of the old test in each comment). */
+
+/* The item at a path like "arms[1].revision" (NULL when absent). */
+static cJSON *at(cJSON *root, const char *path)
+{
+	const char *p = path;
+
+	while (root && *p) {
+		size_t n = strcspn(p, ".[");
+		char key[64], *end;
+
+		if (n) {
+			snprintf(key, sizeof(key), "%.*s", (int)n, p);
+			root = cJSON_GetObjectItemCaseSensitive(root, key);
+			p += n;
+		}
+		if (*p == '[') {
+			long i = strtol(p + 1, &end, 10);
+
+			ck_assert_msg(*end == ']', "edit: bad path '%s'", path);
+			root = cJSON_GetArrayItem(root, (int)i);
+			p = end + 1;
+		}
+		if (*p == '.')
+			p++;
+	}
+	return root;
+}
+
+/* Set path (an object member) to the JSON text value; NULL deletes it. */
+static void set(cJSON *root, const char *path, const char *value)
+{
+	char parent[256];
+	const char *dot = strrchr(path, '.');
+	cJSON *obj, *v;
+
+	snprintf(parent, sizeof(parent), "%.*s", dot ? (int)(dot - path) : 0, path);
+	obj = dot ? at(root, parent) : root;
+	ck_assert_msg(cJSON_IsObject(obj), "edit: no object at '%s'", parent);
+	cJSON_DeleteItemFromObjectCaseSensitive(obj, dot ? dot + 1 : path);
+	if (!value)
+		return;
+	v = cJSON_Parse(value);
+	ck_assert_msg(v != NULL, "edit: '%s' is not JSON", value);
+	cJSON_AddItemToObject(obj, dot ? dot + 1 : path, v);
+}
+
+/* Rename the key old of object o to new, in place (keeps its position). */
+static void rename_key(cJSON *o, const char *old, const char *new)
+{
+	cJSON *it = cJSON_GetObjectItemCaseSensitive(o, old);
+
+	if (!it)
+		return;
+	free(it->string);
+	it->string = xstrdup(new);
+}
+
+/* .arms[1].name = "cand" | .rows[].reps[] |= (.order |= map(head -> cand)
+ *   | .results and .status: key head -> cand) */
+static void edit_rename_head(cJSON *b)
+{
+	cJSON *row, *rep, *name;
+
+	set(b, "arms[1].name", "\"cand\"");
+	cJSON_ArrayForEach(row, at(b, "rows"))
+		cJSON_ArrayForEach(rep, at(row, "reps")) {
+			cJSON_ArrayForEach(name, at(rep, "order"))
+				if (!strcmp(name->valuestring, "head"))
+					cJSON_SetValuestring(name, "cand");
+			rename_key(at(rep, "results"), "head", "cand");
+			rename_key(at(rep, "status"), "head", "cand");
+		}
+}
+
+/* .rows[].reps[].results[].tree_peak_rss = null */
+static void edit_no_tree_peak(cJSON *b)
+{
+	cJSON *row, *rep, *res;
+
+	cJSON_ArrayForEach(row, at(b, "rows"))
+		cJSON_ArrayForEach(rep, at(row, "reps"))
+			cJSON_ArrayForEach(res, at(rep, "results"))
+				set(res, "tree_peak_rss", "null");
+}
+
+/* .arms[1].argv += ["slowdown_pct=5"] */
+static void edit_head_argv(cJSON *b)
+{
+	cJSON_AddItemToArray(at(b, "arms[1].argv"), cJSON_CreateString("slowdown_pct=5"));
+}
+
+/* .arms[].argv[0] = "/elsewhere/perfab-spin" */
+static void edit_moved(cJSON *b)
+{
+	cJSON *arm;
+
+	cJSON_ArrayForEach(arm, at(b, "arms"))
+		cJSON_ReplaceItemInArray(at(arm, "argv"), 0,
+					 cJSON_CreateString("/elsewhere/perfab-spin"));
+}
+
+/* .rows[0].reps |= .[0:2] */
+static void edit_short(cJSON *b)
+{
+	cJSON *reps = at(b, "rows[0].reps");
+
+	while (cJSON_GetArraySize(reps) > 2)
+		cJSON_DeleteItemFromArray(reps, cJSON_GetArraySize(reps) - 1);
+}
+
+/* .rows[0].reps[1].order = .rows[0].reps[0].order */
+static void edit_skew(cJSON *b)
+{
+	cJSON_ReplaceItemInObjectCaseSensitive(at(b, "rows[0].reps[1]"), "order",
+					       cJSON_Duplicate(at(b, "rows[0].reps[0].order"), 1));
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                          */
+
+enum expect {
+	POOLS,       /* pab_pool() merges them */
+	REFUSED,     /* pab_pool() refuses, with the reasons below */
+	UNREADABLE,  /* the artifact reader refuses the edited artifact */
+	BAD_ORDER,   /* ... as data that breaks the protocol (PAB_ARTIFACT_BAD_PROTOCOL) */
+};
+
+struct pool_case {
+	const char *name;
+	const char *a, *la;      /* first input: fixture, label */
+	const char *b, *lb;      /* second input, edited below */
+	const char *set_path;    /* set this member of b ... */
+	const char *set_json;    /* ... to this JSON (NULL: delete it) */
+	void (*edit)(cJSON *b);  /* or edit b like this */
+	int swap;                /* pool (b, a) */
+	enum expect expect;
+	const char *reason[2];   /* substrings of the reason, in the old tests' words */
+};
+
+static const struct pool_case cases[] = {
+	/* pool_refuse_cpu.sh */
+	{ "two runs pool", "a.json", "a.json", "b.json", "b.json", NULL, NULL, NULL, 0, POOLS, { NULL } },
+	{ "another CPU model", "a.json", "a.json", "b.json", "cpu.json",
+	  "host.cpu_model", "\"Imaginary CPU 9000\"", NULL, 0, REFUSED,
+	  { "CPU model differs", "Imaginary CPU 9000" } },
+	{ "no CPU model", "a.json", "a.json", "b.json", "nocpu.json",
+	  "host.cpu_model", NULL, NULL, 0, REFUSED, { "records no CPU model" } },
+	/* pool_refuse_arms.sh */
+	{ "an arm renamed", "a.json", "a.json", "b.json", "renamed.json", NULL, NULL,
+	  edit_rename_head, 0, REFUSED,
+	  { "arms differ: arm 2 is 'head' in 'a.json' and 'cand'" } },
+	{ "another arm count", "a.json", "a.json", "two-arms.json", "two.json", NULL, NULL, NULL,
+	  0, REFUSED, { "arms differ: 'a.json' has 3 arms, 'two.json' has 2" } },
+	/* pool_refuse_revision.sh */
+	{ "another revision", "a.json", "a.json", "b.json", "rev.json",
+	  "arms[1].revision", "\"deadbeef\"", NULL, 0, REFUSED,
+	  { "arm 'head': revision differs", "deadbeef" } },
+	/* pool_refuse_sha256.sh */
+	{ "another executable", "a.json", "a.json", "b.json", "sha.json", "arms[1].sha256",
+	  "\"0000000000000000000000000000000000000000000000000000000000000000\"", NULL, 0,
+	  REFUSED, { "arm 'head': executable differs: sha256" } },
+	{ "another command", "a.json", "a.json", "b.json", "argv.json", NULL, NULL,
+	  edit_head_argv, 0, REFUSED, { "arm 'head': command differs" } },
+	{ "another environment", "a.json", "a.json", "b.json", "env.json",
+	  "arms[1].env", "{\"MALLOC_ARENA_MAX\": \"1\"}", NULL, 0, REFUSED,
+	  { "arm 'head': environment additions differ" } },
+	{ "the executable moved, same digest", "a.json", "a.json", "b.json", "moved.json",
+	  NULL, NULL, edit_moved, 0, POOLS, { NULL } },
+	/* pool_refuse_protocol.sh: the reader refuses another protocol or
+	 * none; `perfab pool` then names it (e2e/pool_refuse.sh). */
+	{ "another protocol", "a.json", "a.json", "b.json", "proto.json",
+	  "protocol", "\"forward-backward/0\"", NULL, 0, UNREADABLE,
+	  { "forward-backward/0" } },
+	{ "no protocol", "a.json", "a.json", "b.json", "noproto.json",
+	  "protocol", NULL, NULL, 0, UNREADABLE, { "protocol" } },
+	/* pool_refuse_params.sh */
+	{ "other parameters", "a.json", "a.json", "b.json", "params.json",
+	  "rows[0].params", "{\"work\": \"2000\"}", NULL, 0, REFUSED,
+	  { "row 'command': parameters differ between 'a.json' and 'params.json'" } },
+	{ "other row arguments", "a.json", "a.json", "b.json", "rowargv.json",
+	  "rows[0].argv", "[\"--extra\"]", NULL, 0, REFUSED,
+	  { "row 'command': its workload or arguments differ" } },
+	/* pool_refuse_control.sh */
+	{ "a control in one only", "a.json", "a.json", "b.json", "ctl.json",
+	  "rows[0].control", "true", NULL, 0, REFUSED,
+	  { "row 'command': a control in 'ctl.json' but not in 'a.json'" } },
+	/* pool_refuse_metrics.sh: either order names the artifact that has it */
+	{ "a metric never measured", "a.json", "a.json", "b.json", "nometric.json", NULL, NULL,
+	  edit_no_tree_peak, 0, REFUSED,
+	  { "metric set differs: row 'command' measured tree_peak_rss in 'a.json' and never in "
+	    "'nometric.json'" } },
+	{ "a metric never measured, other order", "a.json", "a.json", "b.json", "nometric.json",
+	  NULL, NULL, edit_no_tree_peak, 1, REFUSED,
+	  { "measured tree_peak_rss in 'a.json' and never in 'nometric.json'" } },
+	/* pool_refuse_incomplete.sh */
+	{ "incomplete", "a.json", "a.json", "b.json", "inc.json", "complete", "false", NULL, 0,
+	  REFUSED, { "'inc.json' is incomplete" } },
+	/* pool_refuse_unbalanced.sh */
+	{ "not whole blocks", "a.json", "a.json", "b.json", "short.json", NULL, NULL, edit_short,
+	  0, REFUSED, { "'short.json' is unbalanced" } },
+	{ "an arm order off the rotation", "a.json", "a.json", "b.json", "skew.json", NULL, NULL,
+	  edit_skew, 0, BAD_ORDER,
+	  { "row 'command' rep 2: the arm order is not the rotate-reverse/1 order" } },
+	/* pool_refuse_sanity.sh: a real run the gate stopped, and the same
+	 * marked complete */
+	{ "stopped by the sanity gate", "a.json", "a.json", "gated.json", "blown.json", NULL, NULL,
+	  NULL, 0, REFUSED, { "'blown.json' was stopped by the sanity gate" } },
+	{ "stopped by the gate, marked complete", "a.json", "a.json", "gated.json", "blown2.json",
+	  "complete", "true", NULL, 0, REFUSED, { "stopped by the sanity gate" } },
+	/* pool_refuse_overlap.sh: a full run and its first shard */
+	{ "rows overlap in part", "two-rows.json", "full.json", "shard1.json", "s1.json", NULL,
+	  NULL, NULL, 0, REFUSED,
+	  { "rows overlap only in part: row 'r2' is in 'full.json' but not in 's1.json'" } },
+	/* The settings that make the experiment (pool.h). */
+	{ "another scale", "a.json", "a.json", "b.json", "scale.json", "run.scale", "2", NULL, 0,
+	  REFUSED, { "workload scale differs: 1 in 'a.json', 2 in 'scale.json'" } },
+	{ "other rules", "a.json", "a.json", "b.json", "rules.json", "rules", "\"perfab/1\"",
+	  NULL, 0, REFUSED, { "rules differ: perfab/2 in 'a.json', perfab/1 in 'rules.json'" } },
+	{ "another tolerance", "a.json", "a.json", "b.json", "tol.json", "tolerance.cpu", "5",
+	  NULL, 0, REFUSED, { "tolerance for cpu differs: 2% in 'a.json', 5% in 'tol.json'" } },
+	{ "another equivalence margin", "a.json", "a.json", "b.json", "margin.json",
+	  "equivalence_margin", "5", NULL, 0, REFUSED,
+	  { "equivalence margin differs: 3% in 'a.json', 5% in 'margin.json'" } },
+};
+
+/* b of case c, edited, as text (caller frees). */
+static char *edited(const struct pool_case *c)
+{
+	cJSON *b = fixture(c->b);
+	char *text;
+
+	if (c->set_path)
+		set(b, c->set_path, c->set_json);
+	if (c->edit)
+		c->edit(b);
+	text = cJSON_PrintUnformatted(b);
+	cJSON_Delete(b);
+	return text;
+}
+
+static int parse_text(const char *text, struct pab_experiment *e, char **why)
+{
+	return pab_artifact_parse(text, strlen(text), e, why);
+}
+
+static int parse_fixture(const char *name, struct pab_experiment *e, char **why)
+{
+	cJSON *root = fixture(name);
+	char *text = cJSON_PrintUnformatted(root);
+	int ret = parse_text(text, e, why);
+
+	free(text);
+	cJSON_Delete(root);
+	return ret;
+}
+
+static void assert_reasons(const struct pool_case *c, const char *why)
+{
+	size_t k;
+
+	ck_assert_msg(why != NULL, "%s: no reason given", c->name);
+	for (k = 0; k < NELEMS(c->reason) && c->reason[k]; k++)
+		ck_assert_msg(strstr(why, c->reason[k]) != NULL, "%s: the reason\n  %s\nlacks\n  %s",
+			      c->name, why, c->reason[k]);
+}
+
+START_TEST(pool_table)
+{
+	const struct pool_case *c = &cases[_i];
+	struct pab_experiment ea, eb, out;
+	const struct pab_experiment *in[2];
+	const char *labels[2];
+	char *text = edited(c), *why = NULL;
+	int ret;
+
+	ck_assert_msg(!parse_fixture(c->a, &ea, &why), "%s: %s: %s", c->name, c->a, why);
+	ret = parse_text(text, &eb, &why);
+	free(text);
+	if (c->expect == UNREADABLE || c->expect == BAD_ORDER) {
+		ck_assert_msg(ret == (c->expect == BAD_ORDER ? PAB_ARTIFACT_BAD_PROTOCOL : -1),
+			      "%s: the reader returned %d (%s)", c->name, ret, why ? why : "");
+		assert_reasons(c, why);
+		free(why);
+		pab_experiment_release(&ea);
+		return;
+	}
+	ck_assert_msg(ret == 0, "%s: the edited artifact is unreadable: %s", c->name, why);
+	in[0] = c->swap ? &eb : &ea;
+	in[1] = c->swap ? &ea : &eb;
+	labels[0] = c->swap ? c->lb : c->la;
+	labels[1] = c->swap ? c->la : c->lb;
+	ret = pab_pool(in, labels, 2, &out, &why);
+	if (c->expect == POOLS) {
+		ck_assert_msg(ret == 0, "%s: refused: %s", c->name, why);
+		ck_assert_ptr_null(why);
+		ck_assert_uint_eq(out.n_rows, ea.n_rows);
+		ck_assert_uint_eq(out.rows[0].n_reps, ea.rows[0].n_reps + eb.rows[0].n_reps);
+		pab_experiment_release(&out);
+	} else {
+		ck_assert_msg(ret == -1, "%s: pooled, but should be refused", c->name);
+		assert_reasons(c, why);
+		free(why);
+	}
+	pab_experiment_release(&ea);
+	pab_experiment_release(&eb);
+}
+END_TEST
+
+/* Each edit alone leaves a valid artifact that pools with itself: what
+ * the table refuses is the difference, not damage (the old tests judged
+ * renamed.json on its own for this). */
+START_TEST(edits_alone_are_valid)
+{
+	const struct pool_case *c = &cases[_i];
+	struct pab_experiment e, out;
+	const struct pab_experiment *in[1];
+	char *text, *why = NULL;
+
+	if (c->expect != REFUSED || !strcmp(c->b, "gated.json") ||
+	    (c->set_path && !strcmp(c->set_path, "complete")) || c->edit == edit_short)
+		return; /* refused for what they are, alone too */
+	text = edited(c);
+	ck_assert_msg(!parse_text(text, &e, &why), "%s: unreadable: %s", c->name, why);
+	free(text);
+	in[0] = &e;
+	ck_assert_msg(!pab_pool(in, &c->lb, 1, &out, &why), "%s: alone: %s", c->name, why);
+	pab_experiment_release(&out);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* The fixtures are what the cases say they are. */
+START_TEST(fixtures_are_as_described)
+{
+	cJSON *a = fixture("a.json"), *g = fixture("gated.json"), *res, *rep;
+	int measured = 0;
+
+	/* pool_refuse_metrics.sh: "pick another probe" if this fails */
+	cJSON_ArrayForEach(rep, at(a, "rows[0].reps"))
+		cJSON_ArrayForEach(res, at(rep, "results"))
+			measured += cJSON_IsNumber(at(res, "tree_peak_rss"));
+	ck_assert_msg(measured > 0, "tree_peak_rss is not measured in a.json");
+	ck_assert_int_eq(cJSON_GetArraySize(at(a, "arms")), 3);
+	ck_assert(cJSON_IsTrue(at(a, "complete")));
+	/* pool_refuse_sanity.sh: the gate did stop the run */
+	ck_assert_str_eq(cJSON_GetStringValue(at(g, "stopped_by")), "sanity-gate");
+	cJSON_Delete(a);
+	cJSON_Delete(g);
+}
+END_TEST
+
+/* Pooling nothing is refused, not a crash or an empty artifact. */
+START_TEST(nothing_to_pool)
+{
+	struct pab_experiment out;
+	char *why = NULL;
+
+	ck_assert_int_eq(pab_pool(NULL, NULL, 0, &out, &why), -1);
+	ck_assert_str_eq(why, "nothing to pool");
+	free(why);
+}
+END_TEST
+
+/* Unlabelled inputs are named by their place. */
+START_TEST(unlabelled_inputs)
+{
+	struct pab_experiment ea, eb, out;
+	const struct pab_experiment *in[2] = { &ea, &eb };
+	char *why = NULL;
+	cJSON *b = fixture("b.json");
+	char *text;
+
+	ck_assert(!parse_fixture("a.json", &ea, &why));
+	set(b, "complete", "false");
+	text = cJSON_PrintUnformatted(b);
+	ck_assert(!parse_text(text, &eb, &why));
+	ck_assert_int_eq(pab_pool(in, NULL, 2, &out, &why), -1);
+	ck_assert_msg(strstr(why, "'artifact 2' is incomplete") != NULL, "%s", why);
+	free(why);
+	free(text);
+	cJSON_Delete(b);
+	pab_experiment_release(&ea);
+	pab_experiment_release(&eb);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("pool");
+	TCase *tc = tcase_create("refusals");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_loop_test(tc, pool_table, 0, (int)NELEMS(cases));
+	tcase_add_loop_test(tc, edits_alone_are_valid, 0, (int)NELEMS(cases));
+	tcase_add_test(tc, fixtures_are_as_described);
+	tcase_add_test(tc, nothing_to_pool);
+	tcase_add_test(tc, unlabelled_inputs);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
