@@ -17,6 +17,7 @@
 
 #include "model/experiment.h"
 #include "model/metrics.h"
+#include "builtin.h"
 #include "run/runconf.h"
 #include "util.h"
 
@@ -28,7 +29,7 @@ static int parse(const char *text, struct pab_experiment *e, struct pab_config_s
 		 char **why)
 {
 	pab_experiment_init(e);
-	return pab_config_parse(text, strlen(text), "test.json", e, s, why);
+	return pab_config_parse(text, strlen(text), "test.json", pab_run_options(), e, s, why);
 }
 
 static void release(struct pab_experiment *e, struct pab_config_settings *s)
@@ -147,7 +148,7 @@ START_TEST(defaults_and_spellings)
 
 	/* The text need not be NUL-terminated: only len bytes are read. */
 	pab_experiment_init(&e);
-	ck_assert(!pab_config_parse("{\"reps\": 7}garbage", 11, "t", &e, &s, &why));
+	ck_assert(!pab_config_parse("{\"reps\": 7}garbage", 11, "t", pab_run_options(), &e, &s, &why));
 	ck_assert(s.reps == 7);
 	release(&e, &s);
 }
