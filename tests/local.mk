@@ -12,7 +12,8 @@
 # and in fragments by subject: each names every kind of test of it.
 #
 # A unit test of libperfab is tests/unit/test_NAME.c (Check, its own
-# main()); register it in its subject's fragment with three lines:
+# main(); tests/unit/unit.h has what they share); register it in its
+# subject's fragment with three lines:
 #   unit_tests += tests/unit/test_NAME
 #   tests_unit_test_NAME_CPPFLAGS = $(UNIT_CPPFLAGS)
 #   tests_unit_test_NAME_LDADD = $(UNIT_LDADD)
@@ -21,6 +22,7 @@ UNIT_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
 unit_tests =
 
 dist_noinst_DATA += tests/lib/test-lib.sh
+EXTRA_DIST += tests/unit/unit.h
 
 include tests/stats.mk
 include tests/workloads.mk

@@ -21,7 +21,7 @@
 #include "probe/checklist.h"
 #include "util.h"
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#include "unit.h"
 
 static const char *const items[] = {
 	"governor", "turbo", "smt", "thp", "aslr", "isolated_cpus", "load", "memory",
@@ -259,15 +259,12 @@ END_TEST
  * checklist, judged again, is the one perfab stored with it. */
 START_TEST(real_fingerprint_recomputes)
 {
-	const char *top = getenv("top_srcdir");
-	char path[4096], *text;
+	char *text;
 	size_t len;
 	int i;
 	cJSON *root, *host, *list, *stored;
 
-	snprintf(path, sizeof(path), "%s/tests/data/pool/a.json", top ? top : ".");
-	text = read_file_max(path, (size_t)1 << 24, &len);
-	ck_assert_msg(text != NULL, "cannot read '%s' (is top_srcdir set?)", path);
+	text = unit_data("pool/a.json", &len);
 	root = cJSON_ParseWithLength(text, len);
 	host = cJSON_GetObjectItemCaseSensitive(root, "host");
 	stored = cJSON_DetachItemFromObjectCaseSensitive(host, "checklist");
@@ -293,17 +290,11 @@ int main(void)
 {
 	Suite *s = suite_create("checklist");
 	TCase *tc = tcase_create("rules");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, ideal_machine_is_all_ok);
 	tcase_add_loop_test(tc, checklist_table, 0, (int)NELEMS(cases));
 	tcase_add_test(tc, empty_fingerprint);
 	tcase_add_test(tc, real_fingerprint_recomputes);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -21,7 +21,7 @@
 #include "options.h"
 #include "util.h"
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#include "unit.h"
 
 static const char usage[] = "perfab try [-q] [--arm NAME=CMD]... [--reps N] FILE...";
 
@@ -201,15 +201,9 @@ int main(void)
 {
 	Suite *s = suite_create("options");
 	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, option_table, 0, (int)NELEMS(cases));
 	tcase_add_test(tc, strlist_grows);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

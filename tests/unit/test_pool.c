@@ -29,21 +29,18 @@
 #include "model/pool.h"
 #include "util.h"
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#include "unit.h"
 
-/* A fixture of tests/data/pool/ under $top_srcdir, parsed (caller deletes). */
+/* A fixture of tests/data/pool/, parsed (caller deletes). */
 static cJSON *fixture(const char *name)
 {
-	const char *top = getenv("top_srcdir");
-	char path[4096];
+	char path[256];
 	size_t len;
 	char *text;
 	cJSON *root;
 
-	snprintf(path, sizeof(path), "%s/tests/data/pool/%s", top ? top : ".", name);
-	text = read_file_max(path, PAB_ARTIFACT_MAX_BYTES, &len);
-	if (!text)
-		ck_abort_msg("cannot read '%s' (is top_srcdir set?)", path);
+	snprintf(path, sizeof(path), "pool/%s", name);
+	text = unit_data(path, &len);
 	root = cJSON_ParseWithLength(text, len);
 	free(text);
 	ck_assert_msg(root != NULL, "'%s' is not JSON", path);
@@ -442,8 +439,6 @@ int main(void)
 {
 	Suite *s = suite_create("pool");
 	TCase *tc = tcase_create("refusals");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, pool_table, 0, (int)NELEMS(cases));
 	tcase_add_loop_test(tc, edits_alone_are_valid, 0, (int)NELEMS(cases));
@@ -451,9 +446,5 @@ int main(void)
 	tcase_add_test(tc, nothing_to_pool);
 	tcase_add_test(tc, unlabelled_inputs);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

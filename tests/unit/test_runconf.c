@@ -21,7 +21,7 @@
 #include "run/runconf.h"
 #include "util.h"
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#include "unit.h"
 
 /* Parse text as config "test.json" into *e and *s (both released by the
  * caller); returns pab_config_parse()'s result, the reason in *why. */
@@ -330,8 +330,6 @@ int main(void)
 {
 	Suite *s = suite_create("runconf");
 	TCase *tc = tcase_create("config");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, documented_example);
 	tcase_add_test(tc, defaults_and_spellings);
@@ -340,9 +338,5 @@ int main(void)
 	tcase_add_test(tc, tolerance_items);
 	tcase_add_test(tc, durations);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }
