@@ -379,7 +379,7 @@ static int baseline_load(const char *path, struct baseline *b, char **why)
 	}
 	prefix = xasprintf("baseline '%s'", path);
 	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, prefix, NULL);
-	root = pab_json_in_parse(&in, text, len, "not a JSON object");
+	root = pab_json_in_parse(&in, text, len, NULL);
 	free(text);
 	if (root)
 		baseline_fields(&in, root, b);
