@@ -247,7 +247,7 @@ static int baseline_load(const char *path, struct pab_memgate_baseline *b, char 
 	}
 	prefix = xasprintf("baseline '%s'", path);
 	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, prefix, NULL);
-	root = pab_json_in_parse(&in, text, len, "not a JSON object");
+	root = pab_json_in_parse(&in, text, len, NULL);
 	free(text);
 	if (root)
 		baseline_fields(&in, root, b);
