@@ -31,7 +31,7 @@ static int check_judgeable(const char *path, struct pab_experiment *e)
 {
 	char *why;
 
-	if (e->stopped_by && !strcmp(e->stopped_by, "sanity-gate")) {
+	if (e->stopped_by == PAB_STOP_SANITY_GATE) {
 		cJSON *cell;
 
 		fprintf(stderr, "perfab: no verdict: '%s' was stopped by the sanity gate after rep 1:\n",

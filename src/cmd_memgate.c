@@ -118,7 +118,7 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 			free(why);
 			return pab_artifact_load_exit_code(lr);
 		}
-		if (e.stopped_by && !strcmp(e.stopped_by, "sanity-gate")) {
+		if (e.stopped_by == PAB_STOP_SANITY_GATE) {
 			fprintf(stderr, "perfab: no verdict: '%s' was stopped by the sanity gate: its "
 				"head's memory blew up at rep 1; fix that first, or rerun with "
 				"--no-sanity-gate to measure it\n", runs->v[i]);
