@@ -4,6 +4,7 @@ EXTRA_DIST += tests/lib.sh
 include tests/stats.mk
 include tests/workloads.mk
 include tests/cli.mk
+include tests/run.mk
 include tests/probes.mk
 include tests/docs.mk
 include tests/team.mk
