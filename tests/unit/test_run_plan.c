@@ -145,98 +145,86 @@ static void opts_release(struct pab_run_opts *o)
 	pab_strlist_release(&o->tolerances);
 }
 
-/* pab_plan_make(o) fails with kind and a reason containing want. */
-static void expect_refused(const struct pab_run_opts *o, enum pab_failure_kind kind,
-			   const char *want)
-{
-	struct pab_failure f = { 0 };
-	struct pab_plan p;
-
-	ck_assert_int_eq(pab_plan_make(&p, o, &f), -1);
-	ck_assert_int_eq(f.kind, kind);
-	ck_assert_ptr_nonnull(f.why);
-	ck_assert_msg(strstr(f.why, want), "'%s' lacks '%s'", f.why, want);
-	pab_failure_release(&f);
-	pab_plan_release(&p);
-}
+/* A bad combination of options and the reason the plan gives for it. */
+static const struct refusal {
+	const char *specs[2];       /* --arm (NULL: none) */
+	int null_arm, no_null_arm, no_cgroup;
+	uint64_t reps, max_reps;
+	const char *shard, *arms, *budget, *rules, *resume;
+	const char *head_env[2];
+	enum pab_failure_kind kind;
+	const char *want;           /* in the reason */
+} refusals[] = {
+#define BOTH { "base=/bin/true", "head=/bin/true" }
+	{ BOTH, .null_arm = 1, .no_null_arm = 1, .kind = PAB_FAIL_USAGE,
+	  .want = "--null-arm and --no-null-arm contradict each other" },
+	{ BOTH, .reps = 5, .max_reps = 2, .kind = PAB_FAIL_USAGE,
+	  .want = "--max-reps 2 is below --reps 5" },
+	{ BOTH, .shard = "3/2", .kind = PAB_FAIL_USAGE,
+	  .want = "--shard '3/2': write I/N with 1 <= I <= N <= 1000" },
+	{ BOTH, .shard = "2/1000", .kind = PAB_FAIL_USAGE,
+	  .want = "--shard 2/1000 gets no rows: there are only 1 rows" },
+	{ BOTH, .arms = "base,zz", .kind = PAB_FAIL_USAGE,
+	  .want = "unknown arm 'zz' in --arms (defined: 'base', 'head')" },
+	{ BOTH, .arms = "base,head,base", .kind = PAB_FAIL_USAGE,
+	  .want = "arm 'base' is listed twice in --arms" },
+	{ { "base=/bin/true" }, .no_null_arm = 1, .kind = PAB_FAIL_USAGE,
+	  .want = "one arm ('base') is nothing to compare" },
+	{ { "base=/bin/true" }, .head_env = { "A=1 || A=2" }, .kind = PAB_FAIL_USAGE,
+	  .want = "--head-env needs an arm called 'head' to vary" },
+	{ BOTH, .head_env = { "A=1 || A=2", "B=1 || B=2 || B=3" }, .kind = PAB_FAIL_USAGE,
+	  .want = "--head-env lists have 2 and 3 variants" },
+	{ BOTH, .head_env = { "A=1 || " }, .kind = PAB_FAIL_USAGE,
+	  .want = "--head-env 'A=1 || ' has an empty variant" },
+	{ { "base=/bin/true | wc", "head=/bin/true" }, .kind = PAB_FAIL_USAGE,
+	  .want = "arm 'base': '|' is shell syntax" },
+	{ BOTH, .budget = "xx", .kind = PAB_FAIL_USAGE,
+	  .want = "--budget 'xx': give seconds or a duration" },
+	{ BOTH, .rules = "perfab/9", .kind = PAB_FAIL_USAGE,
+	  .want = "--rules 'perfab/9': use perfab/2, perfab/1 or rule12" },
+	{ { NULL }, .kind = PAB_FAIL_USAGE, .want = "no arms: give two commands" },
+	/* --resume takes the run's own settings: refused before any file is read. */
+	{ { NULL }, .resume = "/nonexistent/perfab-unit.json", .reps = 3,
+	  .kind = PAB_FAIL_USAGE, .want = "--resume continues a run with its own settings" },
+	{ { NULL }, .resume = "/nonexistent/perfab-unit.json", .no_cgroup = 1,
+	  .kind = PAB_FAIL_USAGE, .want = "--resume continues a run with its own settings" },
+	{ { NULL }, .resume = "/nonexistent/perfab-unit.json", .kind = PAB_FAIL_LOAD,
+	  .want = "cannot resume: " },
+#undef BOTH
+};
 
 START_TEST(plan_refuses_bad_options)
 {
+	const struct refusal *c = &refusals[_i];
+	struct pab_failure f = { 0 };
 	struct pab_run_opts o;
+	struct pab_plan p;
+	size_t k;
 
-	opts_with_arms(&o, 2);
-	o.null_arm = o.no_null_arm = 1;
-	expect_refused(&o, PAB_FAIL_USAGE, "--null-arm and --no-null-arm contradict each other");
-	opts_release(&o);
-
-	opts_with_arms(&o, 2);
-	o.reps = 5;
-	o.max_reps = 2;
-	expect_refused(&o, PAB_FAIL_USAGE, "--max-reps 2 is below --reps 5");
-	opts_release(&o);
-
-	opts_with_arms(&o, 2);
-	o.shard = "3/2";
-	expect_refused(&o, PAB_FAIL_USAGE, "--shard '3/2': write I/N with 1 <= I <= N <= 1000");
-	o.shard = "2/1000";
-	expect_refused(&o, PAB_FAIL_USAGE, "--shard 2/1000 gets no rows: there are only 1 rows");
-	opts_release(&o);
-
-	opts_with_arms(&o, 2);
-	o.arms = "base,zz";
-	expect_refused(&o, PAB_FAIL_USAGE, "unknown arm 'zz' in --arms (defined: 'base', 'head')");
-	o.arms = "base,head,base";
-	expect_refused(&o, PAB_FAIL_USAGE, "arm 'base' is listed twice in --arms");
-	opts_release(&o);
-
-	opts_with_arms(&o, 1);
-	o.no_null_arm = 1;
-	expect_refused(&o, PAB_FAIL_USAGE, "one arm ('base') is nothing to compare");
-	pab_strlist_push(&o.head_env, "A=1 || A=2");
-	expect_refused(&o, PAB_FAIL_USAGE, "--head-env needs an arm called 'head' to vary");
-	opts_release(&o);
-
-	opts_with_arms(&o, 2);
-	pab_strlist_push(&o.head_env, "A=1 || A=2");
-	pab_strlist_push(&o.head_env, "B=1 || B=2 || B=3");
-	expect_refused(&o, PAB_FAIL_USAGE, "--head-env lists have 2 and 3 variants");
-	opts_release(&o);
-
-	opts_with_arms(&o, 2);
-	pab_strlist_push(&o.head_env, "A=1 || ");
-	expect_refused(&o, PAB_FAIL_USAGE, "--head-env 'A=1 || ' has an empty variant");
-	opts_release(&o);
-
-	opts_with_arms(&o, 0);
-	pab_strlist_push(&o.arm_specs, "base=/bin/true | wc");
-	pab_strlist_push(&o.arm_specs, "head=/bin/true");
-	expect_refused(&o, PAB_FAIL_USAGE, "arm 'base': '|' is shell syntax");
-	opts_release(&o);
-
-	opts_with_arms(&o, 2);
-	o.budget = "xx";
-	expect_refused(&o, PAB_FAIL_USAGE, "--budget 'xx': give seconds or a duration");
-	opts_release(&o);
-
-	opts_with_arms(&o, 2);
-	o.rules = "perfab/9";
-	expect_refused(&o, PAB_FAIL_USAGE, "--rules 'perfab/9': use perfab/2, perfab/1 or rule12");
-	opts_release(&o);
-
-	opts_with_arms(&o, 0);
-	expect_refused(&o, PAB_FAIL_USAGE, "no arms: give two commands");
-	opts_release(&o);
-
-	/* --resume takes the run's own settings: refused before any file is read. */
-	opts_with_arms(&o, 0);
-	o.resume = "/nonexistent/perfab-unit.json";
-	o.reps = 3;
-	expect_refused(&o, PAB_FAIL_USAGE, "--resume continues a run with its own settings");
-	o.reps = 0;
-	o.no_cgroup = 1;
-	expect_refused(&o, PAB_FAIL_USAGE, "--resume continues a run with its own settings");
-	o.no_cgroup = 0;
-	expect_refused(&o, PAB_FAIL_LOAD, "cannot resume: ");
+	pab_run_opts_init(&o);
+	o.quiet = 1;
+	for (k = 0; k < 2; k++) {
+		if (c->specs[k])
+			pab_strlist_push(&o.arm_specs, c->specs[k]);
+		if (c->head_env[k])
+			pab_strlist_push(&o.head_env, c->head_env[k]);
+	}
+	o.null_arm = c->null_arm;
+	o.no_null_arm = c->no_null_arm;
+	o.no_cgroup = c->no_cgroup;
+	o.reps = c->reps;
+	o.max_reps = c->max_reps;
+	o.shard = c->shard;
+	o.arms = c->arms;
+	o.budget = c->budget;
+	o.rules = c->rules;
+	o.resume = c->resume;
+	ck_assert_int_eq(pab_plan_make(&p, &o, &f), -1);
+	ck_assert_int_eq(f.kind, c->kind);
+	ck_assert_ptr_nonnull(f.why);
+	ck_assert_msg(strstr(f.why, c->want), "case %d: '%s' lacks '%s'", _i, f.why, c->want);
+	pab_failure_release(&f);
+	pab_plan_release(&p);
 	opts_release(&o);
 }
 END_TEST
@@ -419,7 +407,8 @@ int main(void)
 	tcase_add_test(tc, looks_next_and_first_target);
 	tcase_add_test(tc, looks_step_decides_rows);
 	tcase_add_test(tc, sanity_gate_trips_on_heads_only);
-	tcase_add_test(tc, plan_refuses_bad_options);
+	tcase_add_loop_test(tc, plan_refuses_bad_options, 0,
+			    (int)(sizeof(refusals) / sizeof(refusals[0])));
 	tcase_add_test(tc, plan_fresh_records_its_settings);
 	tcase_add_test(tc, plan_resume_command_quotes);
 	tcase_add_test(tc, run_settings_read_checks_ranges);
