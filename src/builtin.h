@@ -45,24 +45,4 @@ int pab_pool_load_input(const char *path, struct pab_experiment *e);
 struct pab_option;
 const struct pab_option *pab_run_options(void);
 
-/* The settings `perfab run --resume` reads back from an artifact's "run". */
-struct pab_resume_settings {
-	double interval_ms, timeout_s, scale;
-	double budget_s;      /* 0: none */
-	uint64_t max_procs;
-	int no_cgroup, no_sanity;
-	const char *counters, *cpus; /* borrowed from the cJSON tree, or NULL */
-};
-
-/*
- * pab_resume_settings_read (cmd_run.c): check and read run (an artifact's
- * "run" object). Every number is checked against the range of the option
- * that sets it (the one option table of `perfab run`) before any cast;
- * absent settings get the option's default. Returns 0, or -1 with a reason
- * (caller frees) in *why.
- */
-struct cJSON;
-int pab_resume_settings_read(const struct cJSON *run,
-			     struct pab_resume_settings *s, char **why);
-
 #endif /* PAB_BUILTIN_H */

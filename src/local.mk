@@ -11,7 +11,12 @@ src_libperfab_a_SOURCES = \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
 	common/banned.h common/suite.c common/suite.h \
+	src/run/failure.c src/run/failure.h \
+	src/run/measure.c src/run/measure.h \
+	src/run/plan.c src/run/plan.h \
+	src/run/progress.c src/run/progress.h \
 	src/run/runconf.c src/run/runconf.h \
+	src/run/runner.c src/run/runner.h \
 	src/run/workload.c src/run/workload.h \
 	src/probe/cgroup.c src/probe/cgroup.h \
 	src/probe/checklist.c src/probe/checklist.h \
@@ -31,6 +36,7 @@ src_libperfab_a_SOURCES = \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
+	src/model/run_settings.c src/model/run_settings.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \

@@ -28,6 +28,7 @@ include tests/stats.mk
 include tests/workloads.mk
 include tests/cli.mk
 include tests/ledger.mk
+include tests/run.mk
 include tests/probes.mk
 include tests/pool.mk
 include tests/memgate.mk

@@ -24,6 +24,7 @@
 #include "model/artifact.h"
 #include "model/journal.h"
 #include "model/json_in.h"
+#include "model/run_settings.h"
 #include "model/rotation.h"
 #include "util.h"
 
@@ -251,6 +252,7 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 	struct jw w = { f };
 	size_t i, r, m;
 	int first = 1;
+	cJSON *run;
 
 	fputs("{\n", f);
 	jw_key(&w, "schema"); jw_str(&w, e->schema); fputs(",\n", f);
@@ -280,10 +282,14 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 	fputs("},\n", f);
 	jw_key(&w, "equivalence_margin"); jw_num(&w, e->equivalence_margin); fputs(",\n", f);
 	fprintf(f, "\"reps\":%zu,\n\"max_reps\":%zu,\n", e->reps, e->max_reps);
-	jw_key(&w, "stopped_by"); jw_str_or_null(&w, e->stopped_by); fputs(",\n", f);
+	jw_key(&w, "stopped_by");
+	jw_str_or_null(&w, pab_stop_reason_name(e->stopped_by));
+	fputs(",\n", f);
 	jw_key(&w, "sanity"); jw_cjson(&w, e->sanity, 0); fputs(",\n", f);
 	jw_key(&w, "host"); jw_cjson(&w, e->host, 1); fputs(",\n", f);
-	jw_key(&w, "run"); jw_cjson(&w, e->run, 1); fputs(",\n", f);
+	run = pab_run_settings_json(&e->settings, e->run);
+	jw_key(&w, "run"); jw_cjson(&w, run, 1); fputs(",\n", f);
+	cJSON_Delete(run);
 	fputs("\"arms\":[\n", f);
 	for (i = 0; i < e->n_arms; i++) {
 		const struct pab_arm *arm = &e->arms[i];
@@ -376,7 +382,7 @@ enum pab_unjudgeable pab_artifact_judgeable(const struct pab_experiment *e,
 	char *inner;
 
 	*why = NULL;
-	if (e->stopped_by && !strcmp(e->stopped_by, "sanity-gate")) {
+	if (e->stopped_by == PAB_STOP_SANITY_GATE) {
 		*why = xasprintf("'%s' was stopped by the sanity gate: its head's memory "
 				 "blew up at rep 1", label);
 		return PAB_UNJUDGEABLE_SANITY;
@@ -810,9 +816,10 @@ static void load_records(const cJSON *root, struct pab_experiment *e)
 {
 	const cJSON *v;
 
+	/* Another string is reserved (section 8): judged as none, as before. */
 	v = cJSON_GetObjectItemCaseSensitive(root, "stopped_by");
-	if (cJSON_IsString(v))
-		e->stopped_by = xstrdup(v->valuestring);
+	if (cJSON_IsString(v) && !strcmp(v->valuestring, "sanity-gate"))
+		e->stopped_by = PAB_STOP_SANITY_GATE;
 	v = cJSON_GetObjectItemCaseSensitive(root, "sanity");
 	if (v && !cJSON_IsNull(v))
 		e->sanity = cJSON_Duplicate(v, 1);
@@ -820,6 +827,7 @@ static void load_records(const cJSON *root, struct pab_experiment *e)
 	e->host = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
 	v = cJSON_GetObjectItemCaseSensitive(root, "run");
 	e->run = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
+	pab_run_settings_read(e->run, &e->settings);
 }
 
 /* arms: 1 to 64 of them, names unique. */

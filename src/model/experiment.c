@@ -26,6 +26,64 @@ void pab_experiment_init(struct pab_experiment *e)
 	for (i = 0; i < PAB_M_COUNT; i++)
 		e->tolerance[i] = 2.0;
 	e->equivalence_margin = 3.0;
+	pab_run_settings_init(&e->settings);
+}
+
+void pab_run_settings_init(struct pab_run_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->sample_interval_ms = PAB_RUN_INTERVAL_DEFAULT_MS;
+	s->timeout_s = PAB_RUN_TIMEOUT_DEFAULT_S;
+	s->scale = 1.0;
+	s->max_procs = PAB_RUN_MAX_PROCS_DEFAULT;
+	s->cgroup = 1;
+	s->sanity_gate = 1;
+}
+
+void pab_run_settings_release(struct pab_run_settings *s)
+{
+	free(s->counters);
+	free(s->cpus);
+	free(s->invalid);
+	pab_run_settings_init(s);
+}
+
+static char *str_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void pab_run_settings_copy(struct pab_run_settings *dst,
+			   const struct pab_run_settings *src)
+{
+	*dst = *src;
+	dst->counters = str_or_null(src->counters);
+	dst->cpus = str_or_null(src->cpus);
+	dst->invalid = str_or_null(src->invalid);
+}
+
+static const char *const stop_names[] = {
+	[PAB_STOP_DECIDED] = "decided",
+	[PAB_STOP_MAX_REPS] = "max-reps",
+	[PAB_STOP_BUDGET] = "budget",
+	[PAB_STOP_SANITY_GATE] = "sanity-gate",
+};
+
+const char *pab_stop_reason_name(enum pab_stop_reason r)
+{
+	return (size_t)r < sizeof(stop_names) / sizeof(stop_names[0]) ? stop_names[r] : NULL;
+}
+
+int pab_stop_reason_parse(const char *s, enum pab_stop_reason *r)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(stop_names) / sizeof(stop_names[0]); i++)
+		if (stop_names[i] && !strcmp(s, stop_names[i])) {
+			*r = (enum pab_stop_reason)i;
+			return 0;
+		}
+	return -1;
 }
 
 void pab_kv_release(struct pab_kv *kv, size_t n)
@@ -166,8 +224,8 @@ void pab_experiment_release(struct pab_experiment *e)
 	free(e->schema);
 	free(e->perfab_version);
 	free(e->protocol);
-	free(e->stopped_by);
 	free(e->journal_id);
+	pab_run_settings_release(&e->settings);
 	cJSON_Delete(e->host);
 	cJSON_Delete(e->run);
 	cJSON_Delete(e->sanity);

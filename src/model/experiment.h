@@ -79,6 +79,96 @@ struct pab_row {
 			       * experiment's host (owned) */
 };
 
+/*
+ * Why a run ended. run.stop_reason holds any of them once the run ends;
+ * the top-level stopped_by only PAB_STOP_SANITY_GATE (or none).
+ */
+enum pab_stop_reason {
+	PAB_STOP_NONE = 0,    /* not ended, or not recorded (JSON null) */
+	PAB_STOP_DECIDED,     /* "decided": every row PASS or FAIL, or failed */
+	PAB_STOP_MAX_REPS,    /* "max-reps": undecided rows reached the last look */
+	PAB_STOP_BUDGET,      /* "budget": the run's budget was spent */
+	PAB_STOP_SANITY_GATE, /* "sanity-gate": a head's memory blew up at rep 1 */
+};
+
+/* The artifact's name of r ("decided", ...); NULL for PAB_STOP_NONE. */
+const char *pab_stop_reason_name(enum pab_stop_reason r);
+/* The reason called s into *r. Returns 0, or -1 when s names none. */
+int pab_stop_reason_parse(const char *s, enum pab_stop_reason *r);
+
+/*
+ * The ranges and defaults of the run settings. The options of `perfab
+ * run` that set them declare these ranges, and a setting read back from
+ * an artifact (--resume) is checked against the same ones.
+ */
+#define PAB_RUN_INTERVAL_MIN_MS 0.1
+#define PAB_RUN_INTERVAL_MAX_MS 60000.0
+#define PAB_RUN_INTERVAL_DEFAULT_MS 10.0
+#define PAB_RUN_TIMEOUT_MAX_S 1e7
+#define PAB_RUN_TIMEOUT_DEFAULT_S 600.0
+#define PAB_RUN_SCALE_MIN 1e-6
+#define PAB_RUN_SCALE_MAX 1e6
+#define PAB_RUN_MAX_PROCS_MAX 1000000
+#define PAB_RUN_MAX_PROCS_DEFAULT 512
+#define PAB_RUN_BUDGET_MAX_S (7 * 86400.0) /* a week */
+#define PAB_RUN_SHARD_MAX 1000
+#define PAB_MAX_LOOKS 64
+
+/* Which settings a struct pab_run_settings holds (its `given` bits). */
+enum pab_run_key {
+	PAB_RUN_INTERVAL = 1 << 0,    /* sample_interval_ms */
+	PAB_RUN_TIMEOUT = 1 << 1,     /* timeout_s */
+	PAB_RUN_SCALE = 1 << 2,       /* scale */
+	PAB_RUN_MAX_PROCS = 1 << 3,   /* max_procs */
+	PAB_RUN_CGROUP = 1 << 4,      /* cgroup */
+	PAB_RUN_SANITY_GATE = 1 << 5, /* sanity_gate */
+	PAB_RUN_SHARD = 1 << 6,       /* shard */
+	PAB_RUN_COUNTERS = 1 << 7,    /* counters */
+	PAB_RUN_CPUS = 1 << 8,        /* cpus */
+	PAB_RUN_BUDGET = 1 << 9,      /* budget_s */
+	PAB_RUN_LOOKS = 1 << 10,      /* looks */
+	PAB_RUN_STOP = 1 << 11,       /* stop_reason */
+	PAB_RUN_ELAPSED = 1 << 12,    /* elapsed_s */
+};
+/* What a fresh run records when it starts (stop_reason, elapsed_s: at its end). */
+#define PAB_RUN_AT_START ((1u << 11) - 1)
+
+/*
+ * How a run is carried out: the typed settings of the artifact's "run"
+ * object (doc/artifact-schema.md, section 3). A setting is recorded when
+ * its bit is in `given`; one not given keeps its default here (the
+ * defaults above; shard 0/0, counters and cpus NULL, no looks) and is
+ * not written. The strings are owned.
+ */
+struct pab_run_settings {
+	unsigned given;             /* enum pab_run_key bits */
+	double sample_interval_ms;  /* tree RSS/PSS sampling period */
+	double timeout_s;           /* per child; 0 = none */
+	double scale;               /* built-in workloads' work */
+	uint64_t max_procs;         /* process-tree limit per child */
+	int cgroup;                 /* children in memory cgroups of their own */
+	int sanity_gate;            /* the sanity gate is on */
+	unsigned shard_index;       /* --shard I/N: I (1-based), N; 0, 0: */
+	unsigned shard_count;       /*   every row (JSON null) */
+	char *counters;             /* --counters as given; NULL: the default */
+	char *cpus;                 /* --cpus as given; NULL: automatic */
+	double budget_s;            /* the whole run's time; 0 = none */
+	size_t looks[PAB_MAX_LOOKS];/* the planned looks */
+	size_t n_looks;
+	enum pab_stop_reason stop_reason; /* why the run ended */
+	double elapsed_s;           /* first rep to the end of the run */
+	char *invalid;              /* why the run object read back holds no
+				     * usable settings (owned), else NULL */
+};
+
+/* No setting given, each at its default. */
+void pab_run_settings_init(struct pab_run_settings *s);
+/* Free the strings s owns and set it to pab_run_settings_init()'s state. */
+void pab_run_settings_release(struct pab_run_settings *s);
+/* A deep copy of src into dst (which is initialised by the call). */
+void pab_run_settings_copy(struct pab_run_settings *dst,
+			   const struct pab_run_settings *src);
+
 struct pab_experiment {
 	char *schema;
 	char *perfab_version;
@@ -86,7 +176,13 @@ struct pab_experiment {
 	int complete;
 	uint64_t seed;
 	cJSON *host;          /* host fingerprint (owned) */
-	cJSON *run;           /* run settings: binding, interval, scale (owned) */
+	struct pab_run_settings settings; /* the typed part of "run" */
+	cJSON *run;           /* "run" beyond the settings: binding, metrics,
+			       * floors, sampler cost, pool, unknown keys
+			       * (owned). Read back, it holds every key as
+			       * the artifact has it; saved, a setting given
+			       * in `settings` is written in place of its key
+			       * here (model/run_settings.h) */
 	struct pab_arm *arms;
 	size_t n_arms;
 	struct pab_row *rows;
@@ -96,7 +192,7 @@ struct pab_experiment {
 	enum pab_rules rules; /* the artifact's "rules", pab_rules_name() */
 	double tolerance[PAB_M_COUNT]; /* percent, per metric */
 	double equivalence_margin;     /* percent, controls */
-	char *stopped_by;     /* NULL or "sanity-gate" */
+	enum pab_stop_reason stopped_by; /* PAB_STOP_NONE or _SANITY_GATE */
 	cJSON *sanity;        /* offending cells when the gate tripped (owned) */
 	/* The checkpoint journal bound to this artifact (journal.h): its id
 	 * (32 hex digits, owned; NULL: none) and the sequence number of the

@@ -150,7 +150,7 @@ static void copy_settings(struct pab_experiment *dst,
 	dst->max_reps = src->max_reps;
 	memcpy(dst->tolerance, src->tolerance, sizeof(dst->tolerance));
 	dst->equivalence_margin = src->equivalence_margin;
-	dst->stopped_by = strdup_or_null(src->stopped_by);
+	dst->stopped_by = src->stopped_by;
 	dst->sanity = src->sanity ? cJSON_Duplicate(src->sanity, 1) : NULL;
 	dst->arms = xcalloc(src->n_arms ? src->n_arms : 1, sizeof(*dst->arms));
 	for (i = 0; i < src->n_arms; i++)
@@ -778,7 +778,7 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 		sort_shards(out, &so);
 	for (i = 0; i < n; i++)
 		if (in[i]->stopped_by && !out->stopped_by)
-			out->stopped_by = xstrdup(in[i]->stopped_by);
+			out->stopped_by = in[i]->stopped_by;
 	record_pool(out, in, labels, n, n_groups);
 	free(so.keys);
 	free(group);

@@ -252,233 +252,321 @@ static void close_pair(int p[2])
 	p[0] = p[1] = -1;
 }
 
-int pab_spawn_measure(const struct pab_spawn_opts *o,
-		      struct pab_spawn_result *res)
-{
-	int gate[2] = { -1, -1 }, errp[2] = { -1, -1 }, outp[2] = { -1, -1 };
-	int errout[2] = { -1, -1 }, status = 0, traced, err = 0, sfd = -1;
-	int out_open, err_open;
+/* One spawn's state, in pab_spawn_measure()'s frame: the cloned child
+ * reads ca (it shares perfab's memory) until its exec. */
+struct spawn {
+	const struct pab_spawn_opts *o;
+	struct pab_spawn_result *res;
+	int gate[2], errp[2], outp[2], errout[2];
+	int sfd;
+	void *stack;
 	struct child_args ca;
-	void *stack = NULL;
-	int64_t t0, deadline = 0, kill_at = 0, held_ns = 0;
-	size_t tail_len = 0;
-	sigset_t chld;
-	ssize_t got;
 	pid_t pid;
-	char go = 'g';
+	int status, err;
+	int out_open, err_open;
+	int64_t t0, deadline, kill_at, held_ns;
+	size_t tail_len;
+};
 
-	memset(res, 0, sizeof(*res));
-	res->own_hwm_why = "not read";
+/* The pipes, the SIGCHLD signalfd and the child's stack; -1 (errno). */
+static int spawn_prepare(struct spawn *sp)
+{
+	sigset_t chld;
+
 	wait_set(&chld, 1);
-	res->interrupted = pab_spawn_pending_stop();
-	if (res->interrupted)
-		return 0; /* perfab is being stopped: start nothing */
-	if (pipe2(gate, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
-	    pipe2(outp, O_CLOEXEC) || pipe2(errout, O_CLOEXEC))
-		goto out_sys;
-	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0)
-		goto out_sys;
-	stack = mmap(NULL, CHILD_STACK_BYTES, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED) {
-		stack = NULL;
-		goto out_sys;
+	if (pipe2(sp->gate, O_CLOEXEC) || pipe2(sp->errp, O_CLOEXEC) ||
+	    pipe2(sp->outp, O_CLOEXEC) || pipe2(sp->errout, O_CLOEXEC))
+		return -1;
+	sp->sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sp->sfd < 0)
+		return -1;
+	sp->stack = mmap(NULL, CHILD_STACK_BYTES, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (sp->stack == MAP_FAILED) {
+		sp->stack = NULL;
+		return -1;
 	}
-	ca.o = o;
-	ca.gate = gate[0];
-	ca.errfd = errp[1];
-	ca.out_w = outp[1];
-	ca.err_w = errout[1];
-	ca.close_fds[0] = gate[1];
-	ca.close_fds[1] = errp[0];
-	ca.close_fds[2] = outp[0];
-	ca.close_fds[3] = errout[0];
-	ca.parent = getpid();
-	ca.max_fd = (int)(sysconf(_SC_OPEN_MAX) > 0 && sysconf(_SC_OPEN_MAX) < 65536 ?
-			  sysconf(_SC_OPEN_MAX) : 65536);
+	return 0;
+}
+
+/* Clone the child (held at the gate) and close its ends; -1 (errno). */
+static int spawn_clone(struct spawn *sp)
+{
+	struct child_args *ca = &sp->ca;
+
+	ca->o = sp->o;
+	ca->gate = sp->gate[0];
+	ca->errfd = sp->errp[1];
+	ca->out_w = sp->outp[1];
+	ca->err_w = sp->errout[1];
+	ca->close_fds[0] = sp->gate[1];
+	ca->close_fds[1] = sp->errp[0];
+	ca->close_fds[2] = sp->outp[0];
+	ca->close_fds[3] = sp->errout[0];
+	ca->parent = getpid();
+	ca->max_fd = (int)(sysconf(_SC_OPEN_MAX) > 0 && sysconf(_SC_OPEN_MAX) < 65536 ?
+			   sysconf(_SC_OPEN_MAX) : 65536);
 	if (under_valgrind()) {
 		/* valgrind refuses general clone(): a plain fork does the same
 		 * job, only with a dearer exec. */
-		pid = fork();
-		if (!pid)
-			child_main(&ca);
+		sp->pid = fork();
+		if (!sp->pid)
+			child_main(ca);
 	} else {
-		pid = clone(child_main, (char *)stack + CHILD_STACK_BYTES,
-			    CLONE_VM | SIGCHLD, &ca);
+		sp->pid = clone(child_main, (char *)sp->stack + CHILD_STACK_BYTES,
+				CLONE_VM | SIGCHLD, ca);
 	}
-	if (pid < 0)
-		goto out_sys;
-	close(gate[0]);
-	close(errp[1]);
-	close(outp[1]);
-	close(errout[1]);
-	gate[0] = errp[1] = outp[1] = errout[1] = -1;
-	fcntl(outp[0], F_SETFL, O_NONBLOCK);
-	fcntl(errout[0], F_SETFL, O_NONBLOCK);
-	setpgid(pid, pid);
-	/* EXITKILL: if perfab dies, the traced child dies with it. */
+	if (sp->pid < 0)
+		return -1;
+	close(sp->gate[0]);
+	close(sp->errp[1]);
+	close(sp->outp[1]);
+	close(sp->errout[1]);
+	sp->gate[0] = sp->errp[1] = sp->outp[1] = sp->errout[1] = -1;
+	fcntl(sp->outp[0], F_SETFL, O_NONBLOCK);
+	fcntl(sp->errout[0], F_SETFL, O_NONBLOCK);
+	setpgid(sp->pid, sp->pid);
+	return 0;
+}
+
+/* At the gate: ptrace (EXITKILL: if perfab dies, the traced child dies
+ * with it), the CPU binding, the caller's probes. */
+static void spawn_attach(struct spawn *sp)
+{
+	const struct pab_spawn_opts *o = sp->o;
+	struct pab_spawn_result *res = sp->res;
+
 	if (pab_test_without("ptrace")) {
-		traced = 0;
 		res->own_hwm_why = "not read (PERFAB_TEST_WITHOUT=ptrace)";
-	} else {
-		traced = !ptrace(PTRACE_SEIZE, pid, NULL,
-				 (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
-		if (!traced)
-			res->own_hwm_why = "ptrace is not permitted here (see /proc/sys/kernel/yama/ptrace_scope)";
+	} else if (ptrace(PTRACE_SEIZE, sp->pid, NULL,
+			  (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL))) {
+		res->own_hwm_why = "ptrace is not permitted here (see /proc/sys/kernel/yama/ptrace_scope)";
 	}
-	if (o->pin && !pab_test_without("pin") && pab_pin_child(o->pin, pid))
+	if (o->pin && !pab_test_without("pin") && pab_pin_child(o->pin, sp->pid))
 		warning("cannot bind the child to its CPUs: %s", strerror(errno));
 	if (o->at_gate)
-		o->at_gate(pid, o->at_gate_arg);
+		o->at_gate(sp->pid, o->at_gate_arg);
+}
 
-	t0 = now_monotonic_ns();
-	if (write(gate[1], &go, 1) != 1)
-		err = errno;
-	close(gate[1]);
-	gate[1] = -1;
+/* Open the gate: the clock starts; the exec's outcome, the sampler, the
+ * deadline. */
+static void spawn_release(struct spawn *sp)
+{
+	const struct pab_spawn_opts *o = sp->o;
+	struct pab_spawn_result *res = sp->res;
+	char go = 'g';
+	ssize_t got;
+
+	sp->t0 = now_monotonic_ns();
+	if (write(sp->gate[1], &go, 1) != 1)
+		sp->err = errno;
+	close(sp->gate[1]);
+	sp->gate[1] = -1;
 	/* Exec success closes errp (CLOEXEC); failure sends errno. */
 	do {
-		got = read(errp[0], &res->spawn_errno, sizeof(res->spawn_errno));
+		got = read(sp->errp[0], &res->spawn_errno, sizeof(res->spawn_errno));
 	} while (got < 0 && errno == EINTR);
 	if (got != (ssize_t)sizeof(res->spawn_errno))
-		res->spawn_errno = err;
+		res->spawn_errno = sp->err;
 	if (o->sampler && !res->spawn_errno)
-		pab_sampler_watch(o->sampler, pid, o->max_procs);
+		pab_sampler_watch(o->sampler, sp->pid, o->max_procs);
 	if (o->timeout_ns > 0)
-		deadline = t0 + o->timeout_ns;
+		sp->deadline = sp->t0 + o->timeout_ns;
+}
 
-	out_open = err_open = 1;
+/* A ptrace stop of the child: at its exit its own VmHWM (the mm still
+ * exists) and the sampler's last look; then on. The child is frozen
+ * from here to PTRACE_CONT: perfab's own work at the stop is left out of
+ * its wall time. */
+static void spawn_stopped(struct spawn *sp)
+{
+	const struct pab_spawn_opts *o = sp->o;
+	struct pab_spawn_result *res = sp->res;
+	int sig = WSTOPSIG(sp->status), event = sp->status >> 16;
+	int64_t held_from = now_monotonic_ns();
+
+	if (event == PTRACE_EVENT_EXIT) {
+		if (!pab_proc_status_bytes(sp->pid, "VmHWM", &res->own_hwm_bytes))
+			res->own_hwm_why = NULL;
+		else
+			res->own_hwm_why = "VmHWM unreadable at exit";
+		if (o->sampler && !res->spawn_errno)
+			pab_sampler_at_exit(o->sampler, sp->pid);
+		test_exit_hold();
+		sig = 0;
+	} else if (event) {
+		sig = 0; /* group-stop or other event: resume */
+	}
+	sp->held_ns += now_monotonic_ns() - held_from;
+	ptrace(PTRACE_CONT, sp->pid, NULL, (void *)(long)sig);
+}
+
+/* The timeout: SIGTERM to the group, SIGKILL after the grace. Returns
+ * how long the wait may last (ns). */
+static int64_t spawn_deadline(struct spawn *sp)
+{
+	int64_t wait_ns = 1000000000;
+
+	if (!sp->deadline)
+		return wait_ns;
+	if (!ns_left(sp->deadline)) {
+		if (!sp->res->timed_out) {
+			sp->res->timed_out = 1;
+			kill(-sp->pid, SIGTERM);
+			kill(sp->pid, SIGTERM);
+			sp->kill_at = now_monotonic_ns() + sp->o->kill_grace_ns;
+		} else if (sp->kill_at && !ns_left(sp->kill_at)) {
+			kill(-sp->pid, SIGKILL);
+			kill(sp->pid, SIGKILL);
+			sp->kill_at = 0;
+		}
+		return 10000000;
+	}
+	return ns_left(sp->deadline) < wait_ns ? ns_left(sp->deadline) : wait_ns;
+}
+
+/* Wait up to wait_ns for a signal or output: a stop signal kills the
+ * child's group at once; output is drained. Returns -1 when poll failed. */
+static int spawn_poll(struct spawn *sp, int64_t wait_ns)
+{
+	struct pab_spawn_result *res = sp->res;
+	struct signalfd_siginfo si;
+	struct pollfd pfd[3];
+
+	pfd[0].fd = sp->sfd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = sp->out_open ? sp->outp[0] : -1;
+	pfd[1].events = POLLIN;
+	pfd[2].fd = sp->err_open ? sp->errout[0] : -1;
+	pfd[2].events = POLLIN;
+	if (poll(pfd, 3, (int)((wait_ns + 999999) / 1000000)) < 0 && errno != EINTR)
+		return -1;
+	while (read(sp->sfd, &si, sizeof(si)) > 0) {
+		if (si.ssi_signo == SIGCHLD || res->interrupted)
+			continue;
+		/* perfab is asked to stop: the child's group goes now;
+		 * reap it, then the caller cleans up and stops. */
+		res->interrupted = (int)si.ssi_signo;
+		kill(-sp->pid, SIGKILL);
+		kill(sp->pid, SIGKILL);
+	}
+	if (sp->out_open && pfd[1].revents)
+		sp->out_open = drain(sp->outp[0], &res->stdout_bytes, NULL, NULL);
+	if (sp->err_open && pfd[2].revents)
+		sp->err_open = drain(sp->errout[0], &res->stderr_bytes, res->stderr_tail,
+				     &sp->tail_len);
+	return 0;
+}
+
+/* Until the child is reaped (or waiting fails: sp->err). */
+static void spawn_wait(struct spawn *sp)
+{
+	sp->out_open = sp->err_open = 1;
 	for (;;) {
-		struct pollfd pfd[3];
-		struct signalfd_siginfo si;
-		int64_t wait_ns = 1000000000;
-		pid_t w = wait4(pid, &status, WNOHANG | __WALL, &res->ru);
+		pid_t w = wait4(sp->pid, &sp->status, WNOHANG | __WALL, &sp->res->ru);
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0) {
-			err = errno;
+			sp->err = errno;
 			break;
 		}
-		if (w > 0 && WIFSTOPPED(status)) {
-			int sig = WSTOPSIG(status);
-			int event = status >> 16;
-			/* The child is frozen from here to PTRACE_CONT: perfab's own
-			 * work at the stop is left out of its wall time. */
-			int64_t held_from = now_monotonic_ns();
-
-			if (event == PTRACE_EVENT_EXIT) {
-				/* The mm still exists: this is the child's own peak. */
-				if (!pab_proc_status_bytes(pid, "VmHWM",
-							   &res->own_hwm_bytes))
-					res->own_hwm_why = NULL;
-				else
-					res->own_hwm_why = "VmHWM unreadable at exit";
-				if (o->sampler && !res->spawn_errno)
-					pab_sampler_at_exit(o->sampler, pid);
-				test_exit_hold();
-				sig = 0;
-			} else if (event) {
-				sig = 0; /* group-stop or other event: resume */
-			}
-			held_ns += now_monotonic_ns() - held_from;
-			ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+		if (w > 0 && WIFSTOPPED(sp->status)) {
+			spawn_stopped(sp);
 			continue;
 		}
 		if (w > 0)
 			break; /* exited or killed */
-		if (deadline) {
-			if (!ns_left(deadline)) {
-				if (!res->timed_out) {
-					res->timed_out = 1;
-					kill(-pid, SIGTERM);
-					kill(pid, SIGTERM);
-					kill_at = now_monotonic_ns() + o->kill_grace_ns;
-				} else if (kill_at && !ns_left(kill_at)) {
-					kill(-pid, SIGKILL);
-					kill(pid, SIGKILL);
-					kill_at = 0;
-				}
-				wait_ns = 10000000;
-			} else if (ns_left(deadline) < wait_ns) {
-				wait_ns = ns_left(deadline);
-			}
-		}
-		pfd[0].fd = sfd;
-		pfd[0].events = POLLIN;
-		pfd[1].fd = out_open ? outp[0] : -1;
-		pfd[1].events = POLLIN;
-		pfd[2].fd = err_open ? errout[0] : -1;
-		pfd[2].events = POLLIN;
-		if (poll(pfd, 3, (int)((wait_ns + 999999) / 1000000)) < 0 &&
-		    errno != EINTR) {
-			err = errno;
+		if (spawn_poll(sp, spawn_deadline(sp))) {
+			sp->err = errno;
 			break;
 		}
-		while (read(sfd, &si, sizeof(si)) > 0) {
-			if (si.ssi_signo == SIGCHLD || res->interrupted)
-				continue;
-			/* perfab is asked to stop: the child's group goes now;
-			 * reap it, then the caller cleans up and stops. */
-			res->interrupted = (int)si.ssi_signo;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-		if (out_open && pfd[1].revents)
-			out_open = drain(outp[0], &res->stdout_bytes, NULL, NULL);
-		if (err_open && pfd[2].revents)
-			err_open = drain(errout[0], &res->stderr_bytes,
-					 res->stderr_tail, &tail_len);
 	}
-	res->wall_ns = now_monotonic_ns() - t0 - held_ns;
-	res->held_ns = held_ns;
+}
+
+/* After the reap: the wall time, nothing of the child left behind, its
+ * last output, the sampler's peaks, how it ended. */
+static void spawn_collect(struct spawn *sp)
+{
+	const struct pab_spawn_opts *o = sp->o;
+	struct pab_spawn_result *res = sp->res;
+	size_t i;
+
+	res->wall_ns = now_monotonic_ns() - sp->t0 - sp->held_ns;
+	res->held_ns = sp->held_ns;
 	/* Leave nothing of the child behind to disturb the next rep. */
-	kill(-pid, SIGKILL);
+	kill(-sp->pid, SIGKILL);
 	/* What the child wrote last; descendants may hold the pipes: no wait. */
-	if (out_open)
-		drain(outp[0], &res->stdout_bytes, NULL, NULL);
-	if (err_open)
-		drain(errout[0], &res->stderr_bytes, res->stderr_tail, &tail_len);
+	if (sp->out_open)
+		drain(sp->outp[0], &res->stdout_bytes, NULL, NULL);
+	if (sp->err_open)
+		drain(sp->errout[0], &res->stderr_bytes, res->stderr_tail, &sp->tail_len);
 	/* Keep it printable: it ends up in messages and JSON. */
-	for (size_t i = 0; i < tail_len; i++) {
+	for (i = 0; i < sp->tail_len; i++) {
 		unsigned char c = (unsigned char)res->stderr_tail[i];
 
 		if ((c < 32 && c != '\n' && c != '\t') || c > 126)
 			res->stderr_tail[i] = '?';
 	}
-	res->stderr_tail[tail_len] = '\0';
+	res->stderr_tail[sp->tail_len] = '\0';
 	if (o->sampler && !res->spawn_errno) {
 		pab_sampler_unwatch(o->sampler, &res->tree);
 		res->tree_limit_hit = res->tree.limit_hit;
 	}
-	close_pair(errp);
-	close_pair(outp);
-	close_pair(errout);
-	close(sfd);
-	munmap(stack, CHILD_STACK_BYTES); /* the child has exec'd or is gone */
+	if (sp->err)
+		return; /* no status: the wait failed */
+	if (WIFEXITED(sp->status)) {
+		res->exit_code = WEXITSTATUS(sp->status);
+	} else if (WIFSIGNALED(sp->status)) {
+		res->exit_code = -1;
+		res->term_signal = WTERMSIG(sp->status);
+	}
+}
+
+/* Close what spawn_prepare() opened (the child has exec'd or is gone). */
+static void spawn_release_fds(struct spawn *sp)
+{
+	if (sp->stack)
+		munmap(sp->stack, CHILD_STACK_BYTES);
+	close_pair(sp->gate);
+	close_pair(sp->errp);
+	close_pair(sp->outp);
+	close_pair(sp->errout);
+	if (sp->sfd >= 0)
+		close(sp->sfd);
+}
+
+int pab_spawn_measure(const struct pab_spawn_opts *o,
+		      struct pab_spawn_result *res)
+{
+	struct spawn sp = {
+		.o = o, .res = res, .gate = { -1, -1 }, .errp = { -1, -1 },
+		.outp = { -1, -1 }, .errout = { -1, -1 }, .sfd = -1,
+	};
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	res->own_hwm_why = "not read";
+	res->interrupted = pab_spawn_pending_stop();
+	if (res->interrupted)
+		return 0; /* perfab is being stopped: start nothing */
+	if (spawn_prepare(&sp) || spawn_clone(&sp))
+		goto out_sys;
+	spawn_attach(&sp);
+	spawn_release(&sp);
+	spawn_wait(&sp);
+	err = sp.err;
+	spawn_collect(&sp);
+	spawn_release_fds(&sp);
 	if (err) {
 		errno = err;
 		return -1;
-	}
-	if (WIFEXITED(status)) {
-		res->exit_code = WEXITSTATUS(status);
-	} else if (WIFSIGNALED(status)) {
-		res->exit_code = -1;
-		res->term_signal = WTERMSIG(status);
 	}
 	return 0;
 
 out_sys:
 	err = errno;
-	if (stack)
-		munmap(stack, CHILD_STACK_BYTES);
-	close_pair(gate);
-	close_pair(errp);
-	close_pair(outp);
-	close_pair(errout);
-	if (sfd >= 0)
-		close(sfd);
+	spawn_release_fds(&sp);
 	errno = err;
 	return -1;
 }

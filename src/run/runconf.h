@@ -82,7 +82,7 @@ int pab_parse_tolerance(struct pab_experiment *e, const char *item,
  * pab_parse_duration: "90", "90s", "10m", "1.5h" into seconds (> 0, at
  * most PAB_MAX_DURATION_S, a week). Returns 0 or -1.
  */
-#define PAB_MAX_DURATION_S (7 * 86400.0)
+#define PAB_MAX_DURATION_S PAB_RUN_BUDGET_MAX_S
 int pab_parse_duration(const char *s, double *seconds);
 
 #endif /* PAB_RUNCONF_H */

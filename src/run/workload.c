@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wreport.c — the safe reader of workload reports (wreport.h).
+ * workload.c — the safe reader of workload reports (workload.h).
  */
 #include "config.h"
 
@@ -33,7 +33,7 @@ static const char *kind_of(mode_t m)
 	return "not a regular file";
 }
 
-int pab_report_read(const char *path, char **text, size_t *len, char **why)
+int pab_workload_report_read(const char *path, char **text, size_t *len, char **why)
 {
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
 	int64_t deadline = now_monotonic_ns() + PAB_REPORT_DEADLINE_NS;
@@ -174,8 +174,8 @@ static void report_p99(const cJSON *root, struct pab_arm_result *res)
 	free(xs);
 }
 
-int pab_report_parse(const char *text, size_t len, int latency,
-		     struct pab_arm_result *res, char **why)
+int pab_workload_report_parse(const char *text, size_t len, int latency,
+			      struct pab_arm_result *res, char **why)
 {
 	cJSON *root = report_root(text, len, why);
 	const cJSON *v;
@@ -230,4 +230,18 @@ int pab_report_parse(const char *text, size_t len, int latency,
 	}
 	cJSON_Delete(root);
 	return 1;
+}
+
+int pab_workload_report_collect(const char *path, int latency,
+				struct pab_arm_result *res, char **why)
+{
+	char *text;
+	size_t len;
+	int ret = pab_workload_report_read(path, &text, &len, why);
+
+	if (ret <= 0)
+		return ret;
+	ret = pab_workload_report_parse(text, len, latency, res, why);
+	free(text);
+	return ret;
 }

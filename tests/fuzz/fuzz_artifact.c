@@ -89,7 +89,7 @@ static void compare(const struct pab_experiment *a,
 
 	if (a->complete != b->complete || a->seed != b->seed ||
 	    a->reps != b->reps || a->max_reps != b->max_reps ||
-	    a->rules != b->rules || !same_str(a->stopped_by, b->stopped_by) ||
+	    a->rules != b->rules || a->stopped_by != b->stopped_by ||
 	    !same_num(a->equivalence_margin, b->equivalence_margin, exact))
 		broken("top-level fields changed", text);
 	for (m = 0; m < PAB_M_COUNT; m++)

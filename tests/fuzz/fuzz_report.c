@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fuzz_report.c — libFuzzer harness for the workload-report reader: the
- * raw bytes go to pab_report_parse() (what perfab does with the file a
- * child left at $PERFAB_REPORT, after pab_report_read()), in throughput
+ * raw bytes go to pab_workload_report_parse() (what perfab does with the file a
+ * child left at $PERFAB_REPORT, after pab_workload_report_read()), in throughput
  * and in latency mode, into a fresh result. Whatever it accepts must be
  * something an artifact can carry: every metric finite and within
  * PAB_METRIC_ABS_MAX, a checksum of bounded length, and a failure always
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int ret, m;
 
 		pab_arm_result_init(&r);
-		ret = pab_report_parse((const char *)data, size, latency, &r, &why);
+		ret = pab_workload_report_parse((const char *)data, size, latency, &r, &why);
 		if (ret != 1 && ret != -1)
 			abort();
 		if ((ret < 0) != (why != NULL))

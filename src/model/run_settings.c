@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * run_settings.c — the typed settings of a run to and from the artifact's
+ * "run" object (run_settings.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/run_settings.h"
+#include "util.h"
+
+/* The settings' keys, in the order of the schema (section 3). */
+static const struct run_key {
+	unsigned bit;
+	const char *name;
+} keys[] = {
+	{ PAB_RUN_INTERVAL, "sample_interval_ms" },
+	{ PAB_RUN_TIMEOUT, "timeout_s" },
+	{ PAB_RUN_SCALE, "scale" },
+	{ PAB_RUN_MAX_PROCS, "max_procs" },
+	{ PAB_RUN_CGROUP, "cgroup" },
+	{ PAB_RUN_SANITY_GATE, "sanity_gate" },
+	{ PAB_RUN_SHARD, "shard" },
+	{ PAB_RUN_COUNTERS, "counters" },
+	{ PAB_RUN_CPUS, "cpus" },
+	{ PAB_RUN_BUDGET, "budget_s" },
+	{ PAB_RUN_LOOKS, "looks" },
+	{ PAB_RUN_STOP, "stop_reason" },
+	{ PAB_RUN_ELAPSED, "elapsed_s" },
+};
+#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+int pab_shard_parse(const char *spec, unsigned *index, unsigned *count)
+{
+	const char *slash = strchr(spec, '/');
+	uint64_t k, n;
+	char *left;
+	int bad;
+
+	if (!slash)
+		return -1;
+	left = xstrndup(spec, (size_t)(slash - spec));
+	bad = parse_u64(left, 1, PAB_RUN_SHARD_MAX, &k) ||
+		parse_u64(slash + 1, 1, PAB_RUN_SHARD_MAX, &n) || k > n;
+	free(left);
+	if (bad)
+		return -1;
+	*index = (unsigned)k;
+	*count = (unsigned)n;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                            */
+
+/* The numbers --resume relies on, with the ranges of their options. */
+static const struct number_key {
+	unsigned bit;
+	const char *name, *option;
+	double min, max;
+	int whole;
+} numbers[] = {
+	{ PAB_RUN_INTERVAL, "sample_interval_ms", "sample-interval",
+	  PAB_RUN_INTERVAL_MIN_MS, PAB_RUN_INTERVAL_MAX_MS, 0 },
+	{ PAB_RUN_TIMEOUT, "timeout_s", "timeout", 0, PAB_RUN_TIMEOUT_MAX_S, 0 },
+	{ PAB_RUN_SCALE, "scale", "scale", PAB_RUN_SCALE_MIN, PAB_RUN_SCALE_MAX, 0 },
+	{ PAB_RUN_MAX_PROCS, "max_procs", "max-procs", 1, PAB_RUN_MAX_PROCS_MAX, 1 },
+	/* --budget takes a duration (at most a week); 0 or absent, as
+	 * artifacts before budgets have it: none. */
+	{ PAB_RUN_BUDGET, "budget_s", "budget", 0, PAB_RUN_BUDGET_MAX_S, 0 },
+};
+
+static double *number_field(struct pab_run_settings *s, unsigned bit)
+{
+	switch (bit) {
+	case PAB_RUN_INTERVAL: return &s->sample_interval_ms;
+	case PAB_RUN_TIMEOUT: return &s->timeout_s;
+	case PAB_RUN_SCALE: return &s->scale;
+	case PAB_RUN_BUDGET: return &s->budget_s;
+	default: return NULL;
+	}
+}
+
+static int absent(const cJSON *v)
+{
+	return !v || cJSON_IsNull(v);
+}
+
+/*
+ * The range-checked settings of run into s, given bits set. Returns 0, or
+ * -1 with the first problem in *why (new string); s may then hold some.
+ */
+static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why)
+{
+	static const unsigned flags[] = { PAB_RUN_CGROUP, PAB_RUN_SANITY_GATE };
+	static const unsigned strings[] = { PAB_RUN_COUNTERS, PAB_RUN_CPUS };
+	size_t i;
+
+	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		const struct number_key *k = &numbers[i];
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, k->name);
+		double x;
+
+		if (absent(v))
+			continue;
+		x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+		if (!isfinite(x) || x < k->min || x > k->max || (k->whole && x != floor(x))) {
+			*why = xasprintf("run.%s must be %s in [%g, %g] (the range of --%s)", k->name,
+					 k->whole ? "a whole number" : "a number", k->min, k->max,
+					 k->option);
+			return -1;
+		}
+		if (k->bit == PAB_RUN_MAX_PROCS)
+			s->max_procs = (uint64_t)x;
+		else
+			*number_field(s, k->bit) = x;
+		s->given |= k->bit;
+	}
+	for (i = 0; i < 2; i++) {
+		const char *name = flags[i] == PAB_RUN_CGROUP ? "cgroup" : "sanity_gate";
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, name);
+
+		if (absent(v))
+			continue;
+		if (!cJSON_IsBool(v)) {
+			*why = xasprintf("run.%s must be true or false", name);
+			return -1;
+		}
+		*(flags[i] == PAB_RUN_CGROUP ? &s->cgroup : &s->sanity_gate) = cJSON_IsTrue(v);
+		s->given |= flags[i];
+	}
+	for (i = 0; i < 2; i++) {
+		const char *name = strings[i] == PAB_RUN_COUNTERS ? "counters" : "cpus";
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, name);
+
+		if (v && !cJSON_IsString(v) && !cJSON_IsNull(v)) {
+			*why = xasprintf("run.%s must be a string or null", name);
+			return -1;
+		}
+		if (!v)
+			continue;
+		if (cJSON_IsString(v))
+			*(strings[i] == PAB_RUN_COUNTERS ? &s->counters : &s->cpus) =
+				xstrdup(v->valuestring);
+		s->given |= strings[i];
+	}
+	return 0;
+}
+
+/* shard, looks, stop_reason, elapsed_s: typed when they read cleanly. */
+static void read_plain(const cJSON *run, struct pab_run_settings *s)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "shard"), *it;
+	size_t n = 0;
+
+	if (cJSON_IsNull(v) ||
+	    (cJSON_IsString(v) && !pab_shard_parse(v->valuestring, &s->shard_index,
+						   &s->shard_count)))
+		s->given |= PAB_RUN_SHARD;
+	v = cJSON_GetObjectItemCaseSensitive(run, "looks");
+	if (cJSON_IsArray(v) && cJSON_GetArraySize(v) <= PAB_MAX_LOOKS) {
+		cJSON_ArrayForEach(it, v) {
+			if (!cJSON_IsNumber(it) || !(it->valuedouble >= 1) ||
+			    it->valuedouble > 1e9 || it->valuedouble != floor(it->valuedouble))
+				break;
+			s->looks[n++] = (size_t)it->valuedouble;
+		}
+		if (!it) {
+			s->n_looks = n;
+			s->given |= PAB_RUN_LOOKS;
+		}
+	}
+	v = cJSON_GetObjectItemCaseSensitive(run, "stop_reason");
+	if (cJSON_IsString(v) && !pab_stop_reason_parse(v->valuestring, &s->stop_reason))
+		s->given |= PAB_RUN_STOP;
+	v = cJSON_GetObjectItemCaseSensitive(run, "elapsed_s");
+	if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0) {
+		s->elapsed_s = v->valuedouble;
+		s->given |= PAB_RUN_ELAPSED;
+	}
+}
+
+void pab_run_settings_read(const cJSON *run, struct pab_run_settings *s)
+{
+	char *why = NULL;
+
+	pab_run_settings_init(s);
+	if (!cJSON_IsObject(run))
+		return;
+	if (read_checked(run, s, &why)) {
+		pab_run_settings_release(s); /* none of them */
+		s->invalid = why;
+	}
+	read_plain(run, s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                            */
+
+static cJSON *string_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+/* The JSON value of the setting bit of s. */
+static cJSON *setting_json(const struct pab_run_settings *s, unsigned bit)
+{
+	cJSON *arr;
+	char *shard;
+	size_t i;
+
+	switch (bit) {
+	case PAB_RUN_INTERVAL: return cJSON_CreateNumber(s->sample_interval_ms);
+	case PAB_RUN_TIMEOUT: return cJSON_CreateNumber(s->timeout_s);
+	case PAB_RUN_SCALE: return cJSON_CreateNumber(s->scale);
+	case PAB_RUN_MAX_PROCS: return cJSON_CreateNumber((double)s->max_procs);
+	case PAB_RUN_CGROUP: return cJSON_CreateBool(s->cgroup);
+	case PAB_RUN_SANITY_GATE: return cJSON_CreateBool(s->sanity_gate);
+	case PAB_RUN_COUNTERS: return string_or_null(s->counters);
+	case PAB_RUN_CPUS: return string_or_null(s->cpus);
+	case PAB_RUN_BUDGET: return cJSON_CreateNumber(s->budget_s);
+	case PAB_RUN_STOP: return string_or_null(pab_stop_reason_name(s->stop_reason));
+	case PAB_RUN_ELAPSED: return cJSON_CreateNumber(s->elapsed_s);
+	case PAB_RUN_SHARD:
+		if (!s->shard_count)
+			return cJSON_CreateNull();
+		shard = xasprintf("%u/%u", s->shard_index, s->shard_count);
+		arr = cJSON_CreateString(shard);
+		free(shard);
+		return arr;
+	case PAB_RUN_LOOKS:
+		arr = cJSON_CreateArray();
+		for (i = 0; i < s->n_looks; i++)
+			cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)s->looks[i]));
+		return arr;
+	default:
+		BUG("no run setting %#x", bit);
+	}
+}
+
+/* The bit of the setting called name, or 0 when it is none. */
+static unsigned key_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_KEYS; i++)
+		if (!strcmp(keys[i].name, name))
+			return keys[i].bit;
+	return 0;
+}
+
+cJSON *pab_run_settings_json(const struct pab_run_settings *s,
+			     const cJSON *rest)
+{
+	cJSON *out = cJSON_CreateObject();
+	const cJSON *it;
+	size_t i;
+
+	if (!out)
+		BUG("out of memory");
+	if (!cJSON_IsObject(rest))
+		rest = NULL;
+	for (i = 0; i < N_KEYS; i++)
+		if ((s->given & keys[i].bit) &&
+		    !cJSON_GetObjectItemCaseSensitive(rest, keys[i].name))
+			cJSON_AddItemToObject(out, keys[i].name, setting_json(s, keys[i].bit));
+	cJSON_ArrayForEach(it, rest) {
+		unsigned bit = key_bit(it->string);
+
+		cJSON_AddItemToObject(out, it->string, bit & s->given ? setting_json(s, bit) :
+				      cJSON_Duplicate(it, 1));
+	}
+	return out;
+}

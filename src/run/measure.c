@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * measure.c — one arm of one rep (measure.h): argv and environment, the
+ * probes at the gate, the spawn, and the child's cost into its result.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/suite.h"
+#include "probe/counters.h"
+#include "probe/guard.h"
+#include "probe/runchild.h"
+#include "run/measure.h"
+#include "run/workload.h"
+#include "util.h"
+
+extern char **environ;
+
+/* ------------------------------------------------------------------ */
+/* The run's shared state                                             */
+
+static void build_base_env(struct pab_measure *m)
+{
+	char **p;
+
+	for (p = environ; *p; p++)
+		if (strncmp(*p, "PERFAB_", 7))
+			m->n_base_env++;
+	m->base_env = xcalloc(m->n_base_env + 1, sizeof(*m->base_env));
+	m->n_base_env = 0;
+	for (p = environ; *p; p++)
+		if (strncmp(*p, "PERFAB_", 7))
+			m->base_env[m->n_base_env++] = *p;
+}
+
+int pab_measure_start(struct pab_measure *m, size_t n_arms, struct pab_failure *f)
+{
+	m->n_arms = n_arms;
+	m->cg = xcalloc(n_arms ? n_arms : 1, sizeof(*m->cg));
+	m->cg_why = xcalloc(n_arms ? n_arms : 1, sizeof(*m->cg_why));
+	build_base_env(m);
+	m->tmpdir = pab_scratch_create();
+	if (!m->tmpdir)
+		return pab_fail_errno(f, "cannot create a temporary directory in '%s'",
+				      getenv("TMPDIR") && *getenv("TMPDIR") ?
+				      getenv("TMPDIR") : "/tmp");
+	m->report_path = xasprintf("%s/report.json", m->tmpdir);
+	return 0;
+}
+
+/* Kill what is in arm's cgroup, remove it, tell the guard. */
+static void release_cgroup(struct pab_measure *m, size_t arm)
+{
+	if (!m->cg[arm])
+		return;
+	pab_guard_cgroup_done(pab_cgroup_path(m->cg[arm]));
+	if (pab_cgroup_freezer_path(m->cg[arm]))
+		pab_guard_cgroup_done(pab_cgroup_freezer_path(m->cg[arm]));
+	pab_cgroup_free(m->cg[arm]);
+	m->cg[arm] = NULL;
+}
+
+void pab_measure_end(struct pab_measure *m)
+{
+	size_t a;
+
+	for (a = 0; m->cg && a < m->n_arms; a++) {
+		release_cgroup(m, a);
+		free(m->cg_why[a]);
+	}
+	free(m->cg);
+	free(m->cg_why);
+	m->cg = NULL;
+	m->cg_why = NULL;
+	pab_kill_orphans();
+	if (m->tmpdir)
+		pab_scratch_remove(m->tmpdir);
+	free(m->report_path);
+	free(m->tmpdir);
+	m->report_path = m->tmpdir = NULL;
+	free(m->base_env);
+	m->base_env = NULL;
+	m->n_base_env = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The child's command                                                */
+
+static const char *workload_dir(void)
+{
+	const char *d = getenv("PERFAB_WORKLOAD_DIR");
+
+	return d && *d ? d : PKGLIBEXECDIR;
+}
+
+char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **why)
+{
+	char *exe, *cand;
+
+	*why = NULL;
+	if (arm->argc) {
+		exe = pab_resolve_exe(arm->argv[0]);
+		if (!exe)
+			*why = xasprintf("arm '%s': cannot run '%s': %s (give a path or put it on PATH)",
+					 arm->name, arm->argv[0], strerror(errno));
+		return exe;
+	}
+	if (!row->program) {
+		*why = xasprintf("arm '%s' has no command, and row '%s' is not a built-in workload",
+				 arm->name, pab_term_safe(row->name));
+		return NULL;
+	}
+	cand = xasprintf("%s/%s", workload_dir(), row->program);
+	exe = pab_resolve_exe(cand);
+	if (!exe)
+		*why = xasprintf("built-in program '%s' not found (%s); set PERFAB_WORKLOAD_DIR",
+				 cand, strerror(errno));
+	free(cand);
+	return exe;
+}
+
+static char *params_string(const struct pab_row *row)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < row->n_params; i++)
+		pab_strbuf_addf(&sb, "%s%s=%s", i ? "," : "", row->params[i].key,
+				row->params[i].value);
+	return pab_strbuf_detach(&sb);
+}
+
+/* The child's command line and complete environment. */
+struct child_cmd {
+	char *exe;
+	char **argv;  /* the arm's words (or exe), then the row's */
+	char **env;   /* base env (less what the arm sets), the arm's, the protocol's */
+	char **own;   /* the strings of env allocated here, NULL-terminated */
+};
+
+/* The environment for (row, arm, mode) into cmd. */
+static void make_env(const struct pab_measure *m, const struct pab_row *row,
+		     const struct pab_arm *arm, const char *mode, uint64_t seed,
+		     struct child_cmd *cmd)
+{
+	size_t n = 0, i, k, n_own = 0;
+	char **env = xcalloc(m->n_base_env + arm->n_env + 8, sizeof(*env));
+	char **own = xcalloc(arm->n_env + 8, sizeof(*own));
+	char *params = params_string(row);
+
+	for (i = 0; i < m->n_base_env; i++) {
+		const char *v = m->base_env[i];
+		int overridden = 0;
+
+		for (k = 0; k < arm->n_env; k++) {
+			size_t kl = strlen(arm->env[k].key);
+
+			if (!strncmp(v, arm->env[k].key, kl) && v[kl] == '=')
+				overridden = 1;
+		}
+		if (!overridden)
+			env[n++] = (char *)v;
+	}
+	for (k = 0; k < arm->n_env; k++)
+		env[n++] = own[n_own++] = xasprintf("%s=%s", arm->env[k].key,
+						    arm->env[k].value);
+	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_PROTOCOL,
+					    PAB_WORKLOAD_PROTOCOL);
+	/* Only built-in rows name a suite row; a plain command keeps its own. */
+	if (row->workload) {
+		env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_ROW, row->workload);
+		env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_PARAMS, params);
+	}
+	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_MODE, mode);
+	env[n++] = own[n_own++] = xasprintf("%s=%llu", PAB_ENV_SEED,
+					    (unsigned long long)seed);
+	env[n++] = own[n_own++] = xasprintf("%s=%.17g", PAB_ENV_SCALE, m->scale);
+	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_REPORT, m->report_path);
+	free(params);
+	cmd->env = env;
+	cmd->own = own;
+}
+
+static char **make_argv(const struct pab_arm *arm, const struct pab_row *row,
+			const char *exe)
+{
+	size_t n = (arm->argc ? arm->argc : 1) + row->argc, i, k = 0;
+	char **argv = xcalloc(n + 1, sizeof(*argv));
+
+	if (arm->argc)
+		for (i = 0; i < arm->argc; i++)
+			argv[k++] = arm->argv[i];
+	else
+		argv[k++] = (char *)exe;
+	for (i = 0; i < row->argc; i++)
+		argv[k++] = row->argv[i];
+	return argv;
+}
+
+static void child_cmd_release(struct child_cmd *cmd)
+{
+	char **p;
+
+	for (p = cmd->own; p && *p; p++)
+		free(*p);
+	free(cmd->own);
+	free(cmd->env);
+	free(cmd->argv);
+	free(cmd->exe);
+	memset(cmd, 0, sizeof(*cmd));
+}
+
+/* ------------------------------------------------------------------ */
+/* Probes at the gate                                                 */
+
+/* What at_gate() attached to one child. */
+struct gate_probes {
+	struct pab_measure *m;
+	size_t arm;
+	pid_t pid;
+	struct pab_counters *counters;
+	struct pab_cgroup *cgroup;
+	const char *cgroup_why;
+};
+
+/* The arm's cgroup, made at its first child and reused; NULL + why. */
+static struct pab_cgroup *arm_cgroup(struct pab_measure *m, size_t arm)
+{
+	if (!m->cg[arm] && !m->cg_why[arm]) {
+		m->cg[arm] = pab_cgroup_new(&m->cg_why[arm]);
+		if (m->cg[arm])
+			pab_guard_cgroup(pab_cgroup_path(m->cg[arm]));
+		if (m->cg[arm] && pab_cgroup_freezer_path(m->cg[arm]))
+			pab_guard_cgroup(pab_cgroup_freezer_path(m->cg[arm]));
+	}
+	return m->cg[arm];
+}
+
+/* Runs while the child waits at the gate: counters and cgroup on it. */
+static void at_gate(pid_t pid, void *arg)
+{
+	struct gate_probes *g = arg;
+	struct pab_measure *m = g->m;
+
+	g->pid = pid;
+	pab_guard_group(pid);
+	if (!pab_test_without("counters"))
+		g->counters = pab_counters_open(pid, m->events, m->n_events);
+	if (!m->use_cgroup) {
+		g->cgroup_why = "cgroup placement disabled (--no-cgroup)";
+		return;
+	}
+	g->cgroup = arm_cgroup(m, g->arm);
+	g->cgroup_why = m->cg_why[g->arm];
+	if (g->cgroup && pab_cgroup_attach(g->cgroup, pid)) {
+		free(m->cg_why[g->arm]);
+		m->cg_why[g->arm] = xasprintf("cannot move the child into '%s': %s",
+					      pab_cgroup_path(g->cgroup), strerror(errno));
+		g->cgroup_why = m->cg_why[g->arm];
+		release_cgroup(m, g->arm);
+		g->cgroup = NULL;
+	}
+}
+
+/* A latency replay's gate: no probes, only the guard told of its group. */
+static void at_gate_group(pid_t pid, void *arg)
+{
+	struct gate_probes *g = arg;
+
+	g->pid = pid;
+	pab_guard_group(pid);
+}
+
+/*
+ * Read what at_gate() attached into res: the counters (then closed) and
+ * the cgroup's peak. The cgroup is emptied for the next child of the arm
+ * (or released, and a new one made then, when it cannot be).
+ */
+static void collect_probes(struct gate_probes *g, struct pab_arm_result *res)
+{
+	size_t i;
+
+	for (i = 0; g->counters && i < pab_counters_count(g->counters); i++) {
+		const struct pab_metric *met =
+			pab_metric_find(pab_counters_name(g->counters, i));
+		const char *why;
+		double v;
+
+		if (!met)
+			continue;
+		if (!pab_counters_read(g->counters, i, &v, &why))
+			res->m[met->id] = v;
+		else
+			pab_arm_result_null(res, met->id, why);
+	}
+	pab_counters_close(g->counters);
+	g->counters = NULL;
+	if (g->cgroup) {
+		const char *why;
+		double peak;
+
+		if (!pab_cgroup_peak(g->cgroup, &peak, &why))
+			res->m[PAB_M_CGROUP_PEAK] = peak;
+		else
+			pab_arm_result_null(res, PAB_M_CGROUP_PEAK, why);
+		if (pab_cgroup_reset(g->cgroup))
+			release_cgroup(g->m, g->arm); /* a new one for the next child */
+	} else {
+		pab_arm_result_null(res, PAB_M_CGROUP_PEAK,
+				    g->cgroup_why ? g->cgroup_why : "no cgroup");
+	}
+}
+
+/* After a child: nothing it started runs on, whatever happened (perfab
+ * is the subreaper of every orphan it left). */
+static void end_child(struct gate_probes *g)
+{
+	pab_counters_close(g->counters);
+	g->counters = NULL;
+	if (g->cgroup)
+		pab_cgroup_kill(g->cgroup);
+	pab_kill_orphans();
+	if (g->pid > 0)
+		pab_guard_group_done(g->pid);
+}
+
+/* ------------------------------------------------------------------ */
+/* One child                                                          */
+
+/* Spawn cmd with m's limits and the probes at its gate; 0 or -1 (errno). */
+static int spawn(struct pab_measure *m, const struct child_cmd *cmd, int latency,
+		 struct gate_probes *probes, struct pab_spawn_result *sr)
+{
+	struct pab_spawn_opts o = { 0 };
+
+	unlink(m->report_path);
+	o.exe = cmd->exe;
+	o.argv = cmd->argv;
+	o.envp = cmd->env;
+	o.pin = m->pin;
+	o.sampler = latency || pab_test_without("sampler") ? NULL : m->sampler;
+	o.timeout_ns = m->timeout_ns;
+	o.kill_grace_ns = 2000000000;
+	o.max_procs = m->max_procs;
+	o.at_gate = latency ? at_gate_group : at_gate;
+	o.at_gate_arg = probes;
+	return pab_spawn_measure(&o, sr);
+}
+
+/* How the child ended. */
+static void record_status(struct pab_arm_result *res, const struct pab_spawn_result *sr)
+{
+	res->exit_code = sr->exit_code;
+	res->term_signal = sr->term_signal;
+	res->timed_out = sr->timed_out;
+	res->tree_limit = sr->tree_limit_hit;
+	res->failed = sr->exit_code != 0 || sr->term_signal || sr->timed_out;
+	if (res->failed && sr->stderr_tail[0]) {
+		free(res->stderr_tail);
+		res->stderr_tail = xstrdup(sr->stderr_tail);
+	}
+}
+
+/* The child's rusage, own peak and sampled tree peaks. */
+static void record_rusage(struct pab_arm_result *res, const struct pab_spawn_result *sr)
+{
+	const char *tree_why = sr->tree.why ? sr->tree.why : "not sampled";
+
+	res->m[PAB_M_WALL] = (double)sr->wall_ns / 1e9;
+	res->m[PAB_M_USER] = (double)sr->ru.ru_utime.tv_sec + sr->ru.ru_utime.tv_usec / 1e6;
+	res->m[PAB_M_SYS] = (double)sr->ru.ru_stime.tv_sec + sr->ru.ru_stime.tv_usec / 1e6;
+	res->m[PAB_M_CPU] = res->m[PAB_M_USER] + res->m[PAB_M_SYS];
+	res->m[PAB_M_MINOR_FAULTS] = (double)sr->ru.ru_minflt;
+	res->m[PAB_M_MAJOR_FAULTS] = (double)sr->ru.ru_majflt;
+	res->m[PAB_M_VOL_CTX] = (double)sr->ru.ru_nvcsw;
+	res->m[PAB_M_INVOL_CTX] = (double)sr->ru.ru_nivcsw;
+	if (!sr->own_hwm_why)
+		res->m[PAB_M_PEAK_RSS] = (double)sr->own_hwm_bytes;
+	if (sr->tree.samples) {
+		res->m[PAB_M_TREE_PEAK_RSS] = (double)sr->tree.rss_bytes;
+		res->m[PAB_M_TREE_PEAK_PSS] = (double)sr->tree.pss_bytes;
+	} else {
+		pab_arm_result_null(res, PAB_M_TREE_PEAK_RSS, tree_why);
+		pab_arm_result_null(res, PAB_M_TREE_PEAK_PSS, tree_why);
+	}
+}
+
+/*
+ * A throughput run's report into res; without one (or a refused one) the
+ * throughput is 1/wall and the report's metrics are null with the reason.
+ * Returns pab_workload_report_collect()'s value; a refusal's reason goes
+ * to out->report_why.
+ */
+static int record_report(const struct pab_measure *m, const struct pab_spawn_result *sr,
+			 struct pab_arm_result *res, struct pab_measured *out)
+{
+	static const enum pab_metric_id by_report[] = {
+		PAB_M_DRAIN_RSS, PAB_M_RELEASE_BOUND_RSS, PAB_M_RELEASE_MS,
+		PAB_M_RSS_FLOOR, PAB_M_P99,
+	};
+	char *why = NULL;
+	int spoke = pab_workload_report_collect(m->report_path, 0, res, &why);
+	size_t i;
+
+	if (spoke <= 0) {
+		res->m[PAB_M_THROUGHPUT] = sr->wall_ns > 0 ? 1e9 / (double)sr->wall_ns : NAN;
+		for (i = 0; i < sizeof(by_report) / sizeof(by_report[0]); i++)
+			pab_arm_result_null(res, by_report[i], spoke < 0 && why ? why :
+					    "the command does not speak perfab-workload/1");
+	}
+	if (spoke < 0)
+		out->report_why = why;
+	else
+		free(why);
+	return spoke;
+}
+
+/* Whatever is still NaN without a reason gets one: never a silent null. */
+static void fill_not_probed(struct pab_arm_result *res, const struct pab_spawn_result *sr)
+{
+	size_t i;
+
+	if (!isfinite(res->m[PAB_M_PEAK_RSS]))
+		pab_arm_result_null(res, PAB_M_PEAK_RSS,
+				    sr->own_hwm_why ? sr->own_hwm_why : "not read");
+	for (i = 0; i < PAB_M_COUNT; i++)
+		if (!isfinite(res->m[i]) && !res->reason[i])
+			pab_arm_result_null(res, (enum pab_metric_id)i,
+					    "not measured for this arm");
+}
+
+/* A latency replay's report: p99, else null with the reason. */
+static int record_latency(const struct pab_measure *m, struct pab_arm_result *res)
+{
+	char *why = NULL;
+	int spoke = pab_workload_report_collect(m->report_path, 1, res, &why);
+
+	if (spoke <= 0)
+		pab_arm_result_null(res, PAB_M_P99,
+				    why ? why : "the latency replay wrote no report");
+	free(why);
+	return spoke;
+}
+
+int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
+		    const struct pab_row *row, size_t arm_idx, int latency, uint64_t seed,
+		    struct pab_arm_result *res, struct pab_measured *out,
+		    struct pab_failure *f)
+{
+	const struct pab_arm *arm = &e->arms[arm_idx];
+	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
+	struct pab_spawn_result sr;
+	struct child_cmd cmd = { 0 };
+	char *why;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	cmd.exe = pab_arm_exe(arm, row, &why);
+	if (!cmd.exe) {
+		pab_fail(f, PAB_FAIL_USAGE, "%s", why);
+		free(why);
+		return -1;
+	}
+	cmd.argv = make_argv(arm, row, cmd.exe);
+	make_env(m, row, arm, latency ? "latency" : "throughput", seed, &cmd);
+	if (spawn(m, &cmd, latency, &probes, &sr)) {
+		ret = pab_fail_errno(f, "cannot run arm '%s' of row '%s'",
+				     pab_term_safe(arm->name), pab_term_safe(row->name));
+		goto out;
+	}
+	/* A replay, a stop or a failed exec reads no probes: still no child of
+	 * this one may run on. */
+	if (latency || sr.interrupted || sr.spawn_errno)
+		end_child(&probes);
+	out->interrupted = sr.interrupted;
+	if (sr.interrupted)
+		goto out;
+	if (sr.spawn_errno) {
+		ret = pab_fail(f, PAB_FAIL_USAGE, "arm '%s': cannot execute '%s': %s", arm->name,
+			       cmd.exe, strerror(sr.spawn_errno));
+		goto out;
+	}
+	record_status(res, &sr);
+	if (latency) {
+		out->spoke = record_latency(m, res) > 0;
+		goto out;
+	}
+	collect_probes(&probes, res);
+	end_child(&probes);
+	record_rusage(res, &sr);
+	out->spoke = record_report(m, &sr, res, out) > 0;
+	fill_not_probed(res, &sr);
+out:
+	child_cmd_release(&cmd);
+	return ret;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * measure.h — one arm of one rep: the child's argv and environment, its
+ * spawn (probe/runchild.h), the probes attached while it waits at the
+ * gate (counters, its arm's cgroup), its rusage and the workload's report
+ * (run/workload.h) turned into one struct pab_arm_result.
+ *
+ * A struct pab_measure holds what every child of a run shares: the CPU
+ * binding, the RSS sampler, the limits, the inherited environment, the
+ * scratch directory the report goes to, and one cgroup per arm (made at
+ * the arm's first child, reused, emptied after every child). After each
+ * child nothing it started runs on.
+ */
+#ifndef PAB_RUN_MEASURE_H
+#define PAB_RUN_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/experiment.h"
+#include "probe/cgroup.h"
+#include "probe/pin.h"
+#include "probe/sampler.h"
+#include "run/failure.h"
+
+struct pab_measure {
+	/* Set by the caller before pab_measure_start(), borrowed: */
+	struct pab_pin *pin;
+	struct pab_sampler *sampler;
+	int64_t timeout_ns;        /* per child; 0 = none */
+	long max_procs;            /* process-tree limit per child */
+	double scale;              /* PERFAB_SCALE for built-in workloads */
+	const char *const *events; /* --counters; NULL: the default set */
+	size_t n_events;
+	int use_cgroup;            /* a cgroup per arm (else --no-cgroup) */
+	/* Owned, made by pab_measure_start(): */
+	char **base_env;           /* perfab's environment minus PERFAB_* */
+	size_t n_base_env;
+	char *tmpdir, *report_path;
+	struct pab_cgroup **cg;    /* per arm, or NULL before its first child */
+	char **cg_why;             /* per arm: why it has no cgroup */
+	size_t n_arms;
+};
+
+/* What pab_measure_arm() tells besides the result. */
+struct pab_measured {
+	int spoke;        /* the child spoke perfab-workload/1 */
+	int interrupted;  /* a stop signal (SIGTERM, ...) ended the child: stop */
+	char *report_why; /* throughput run: its report was refused, why (owned) */
+};
+
+/*
+ * pab_measure_start: the scratch directory, the inherited environment and
+ * n_arms empty cgroup slots. Returns 0, or -1 with f filled (the scratch
+ * directory could not be made); pab_measure_end() releases either way.
+ */
+int pab_measure_start(struct pab_measure *m, size_t n_arms, struct pab_failure *f);
+
+/* Kill and remove every arm's cgroup, kill every orphan, remove the
+ * scratch directory, free what pab_measure_start() made. Safe to call
+ * twice. */
+void pab_measure_end(struct pab_measure *m);
+
+/*
+ * pab_measure_arm: run arm arm of e for row once — a throughput run, or
+ * with latency a latency replay (p99 only, no probes) — with workload
+ * seed seed, into res (whose slots start "not measured"). A failed child
+ * is no error: res says how it failed. Returns 0 (see *out), or -1 with f
+ * filled when the arm's program cannot be found or executed
+ * (PAB_FAIL_USAGE) or the child could not be spawned (PAB_FAIL_SYSTEM).
+ */
+int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
+		    const struct pab_row *row, size_t arm, int latency, uint64_t seed,
+		    struct pab_arm_result *res, struct pab_measured *out,
+		    struct pab_failure *f);
+
+/*
+ * pab_arm_exe: the executable arm runs for row: its command's program
+ * (looked up on PATH), else row's built-in program in
+ * $PERFAB_WORKLOAD_DIR (default PKGLIBEXECDIR). New string, or NULL with
+ * a reason (caller frees) in *why.
+ */
+char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **why);
+
+#endif /* PAB_RUN_MEASURE_H */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * plan.h — the experiment `perfab run` is about to carry out, from its
+ * options, the --config file and, with --resume, the interrupted run's
+ * artifact: arms (argv, env, executables and their digests), rows, reps
+ * and looks, seed, rules, tolerances, and the settings the run records
+ * (struct pab_run_settings) and runs with.
+ *
+ * Nothing here prints or exits: a plan that cannot be made returns -1 with
+ * a struct pab_failure (run/failure.h) the command reports, and what the
+ * command should tell on the way (notes, warnings, the --resume listing of
+ * what will run) is collected in the plan's messages, in order.
+ */
+#ifndef PAB_RUN_PLAN_H
+#define PAB_RUN_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/experiment.h"
+#include "model/metrics.h"
+#include "options.h"
+#include "run/failure.h"
+
+/* Adaptive by default: the first look, the cap, the whole run's budget. */
+#define PAB_DEFAULT_FIRST_LOOK 12
+#define PAB_DEFAULT_MAX_REPS 96
+#define PAB_DEFAULT_BUDGET_S 600.0
+#define PAB_DEFAULT_OUT "perfab-run.json"
+
+/*
+ * The options of `perfab run` as parsed (cmd_run.c's option table fills
+ * them). Zero, NULL or negative means "not given" (pab_run_opts_init()),
+ * so --resume can refuse what it would ignore. Strings are borrowed.
+ */
+struct pab_run_opts {
+	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
+	const char *counters, *resume, *shard, *preserve, *budget, *metrics;
+	struct pab_strlist arm_specs, tolerances, head_env;
+	int null_arm, no_null_arm, no_sanity, quiet, no_cgroup, literal_argv, trust;
+	uint64_t reps, max_reps, max_procs;
+	uint64_t seed;      /* UINT64_MAX: not given */
+	double timeout_s;   /* < 0: not given */
+	double interval_ms, scale;
+	double margin;      /* < 0: not given */
+	/* The option table that filled these: its ranges bound the same
+	 * settings in a config (pab_config_load). */
+	const struct pab_option *table;
+};
+
+/* Every option "not given". */
+void pab_run_opts_init(struct pab_run_opts *o);
+
+enum pab_plan_msg_kind {
+	PAB_PLAN_NOTE,    /* "perfab: note: TEXT" */
+	PAB_PLAN_WARNING, /* "perfab: warning: TEXT" */
+	PAB_PLAN_TEXT,    /* TEXT as it is (whole lines) */
+};
+
+struct pab_plan_msg {
+	enum pab_plan_msg_kind kind;
+	char *text;       /* owned */
+};
+
+struct pab_plan {
+	struct pab_experiment e;     /* the experiment to run (owned) */
+	const char *out;             /* the artifact's path (borrowed) */
+	int resumed;                 /* e was read back from out (--resume) */
+	/* What this invocation runs with: e's settings, and on --resume
+	 * --timeout and --cpus from the command line over the artifact's
+	 * (which e keeps as they were). */
+	struct pab_run_settings use;
+	char **events;               /* use.counters split and checked, or NULL */
+	size_t n_events;
+	int quiet;
+	struct pab_plan_msg *msgs;   /* to tell, in order */
+	size_t n_msgs;
+};
+
+/*
+ * pab_plan_make: plan what o asks for into p (initialised by the call): a
+ * fresh experiment from the options and --config, or with o->resume the
+ * artifact's own experiment, checked against the arms and rows the options
+ * define again (or taken as recorded with --trust-artifact), its every
+ * executable against the digest recorded at the start, its settings
+ * against their options' ranges. Returns 0, or -1 with f filled:
+ * PAB_FAIL_USAGE for bad options, a bad definition or a damaged artifact,
+ * PAB_FAIL_REFUSED when the artifact does not match or a program changed,
+ * PAB_FAIL_SYSTEM when a program cannot be read or copied, PAB_FAIL_LOAD
+ * when the artifact does not load. Either way p's messages hold what to
+ * tell first, and the caller releases p. Digests the executables, takes
+ * the host's fingerprint and copies --preserve-builds; runs nothing.
+ */
+int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_failure *f);
+
+/* Free everything p owns. */
+void pab_plan_release(struct pab_plan *p);
+
+/*
+ * pab_plan_resume_command: the arguments of `perfab run` that continue
+ * this run: --resume out and the options that defined its arms and rows,
+ * as given, or --trust-artifact where that is how it was resumed. Each
+ * word terminal-safe, the whole quoted for a shell (new string).
+ */
+char *pab_plan_resume_command(const struct pab_run_opts *o, const char *out);
+
+#endif /* PAB_RUN_PLAN_H */

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * progress.c — a run's progress lines and medians table (progress.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pab_stats.h"
+#include "report/format.h"
+#include "run/progress.h"
+#include "util.h"
+
+/* Flush stderr when 100 ms passed since the last flush, or when the child
+ * before took 50 ms or more (then a line waiting behind a long child would
+ * mislead, and one write per child costs nothing). */
+static void flush_progress(void)
+{
+	static int64_t flushed_ns, last_ns;
+	int64_t now = now_monotonic_ns();
+
+	if (now - flushed_ns >= 100000000 || now - last_ns >= 50000000) {
+		fflush(stderr);
+		flushed_ns = now;
+	}
+	last_ns = now;
+}
+
+/* Reps still planned and recorded, rows marked failed left out. */
+static size_t reps_planned(const struct pab_progress *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->e->n_rows; i++)
+		if (!p->e->rows[i].failed)
+			n += p->row_target[i];
+	return n;
+}
+
+static size_t reps_recorded(const struct pab_progress *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->e->n_rows; i++)
+		if (!p->e->rows[i].failed)
+			n += p->e->rows[i].n_reps;
+	return n;
+}
+
+/* Every rep of every row, failed rows included: what a checkpoint holds. */
+static size_t reps_held(const struct pab_progress *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->e->n_rows; i++)
+		n += p->e->rows[i].n_reps;
+	return n;
+}
+
+/* "0:42 elapsed · ETA 1:10" (the ETA once a rep is done). The ETA scales
+ * the time so far by the reps still planned (adaptive reps may add more). */
+static void elapsed_eta(const struct pab_progress *p, char *buf, size_t len)
+{
+	double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
+	size_t planned = reps_planned(p), have = reps_recorded(p);
+	int n = snprintf(buf, len, "%d:%02d elapsed", (int)el / 60, (int)el % 60);
+
+	if (p->reps_done && planned > have && n > 0 && (size_t)n < len) {
+		double eta = el / (double)p->reps_done * (double)(planned - have);
+
+		snprintf(buf + n, len - (size_t)n, " \u00b7 ETA %d:%02d", (int)eta / 60,
+			 (int)eta % 60);
+	}
+}
+
+void pab_progress_clear(struct pab_progress *p)
+{
+	if (p->status_shown) {
+		fputs("\r\033[K", stderr);
+		p->status_shown = 0;
+	}
+}
+
+/*
+ * Where the run stands, for the last line pab_progress_interrupted()
+ * prints: set before the first rep, inside every rep (which the row
+ * already counts, so the reps completed are one fewer) and after each
+ * rep's checkpoint.
+ */
+static void set_stop_where(struct pab_progress *p, const char *where, size_t completed)
+{
+	snprintf(p->stop_where, sizeof(p->stop_where), "%s", where);
+	p->stop_completed = completed;
+}
+
+void pab_progress_plan(struct pab_progress *p)
+{
+	const struct pab_experiment *e = p->e;
+	size_t planned = reps_planned(p), have = reps_recorded(p);
+	char upto[96] = "";
+
+	p->t0_ns = now_monotonic_ns();
+	set_stop_where(p, "before the next rep", reps_held(p));
+	if (p->quiet)
+		return;
+	if (e->max_reps > e->reps)
+		snprintf(upto, sizeof(upto), " (up to %zu reps per row while cells stay undecided)",
+			 e->max_reps);
+	fprintf(stderr, "perfab: plan: %zu row%s \u00d7 %zu arms \u00d7 %zu reps = %zu children"
+		"%s; an estimate of the time follows the first block\n", e->n_rows,
+		e->n_rows == 1 ? "" : "s", e->n_arms, planned > have ?
+		(planned - have) / (e->n_rows ? e->n_rows : 1) : 0,
+		(planned - have) * e->n_arms, upto);
+}
+
+void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t arm,
+			const char *what)
+{
+	const struct pab_experiment *e = p->e;
+	char times[64], where[512];
+
+	snprintf(where, sizeof(where), "at row %zu/%zu '%s', rep %zu/%zu, arm %s", row + 1,
+		 e->n_rows, pab_term_safe(e->rows[row].name), rep + 1, p->row_target[row],
+		 e->arms[arm].name);
+	set_stop_where(p, where, reps_held(p) - 1);
+	if (p->quiet || !p->tty) {
+		flush_progress(); /* the per-rep lines of a log */
+		return;
+	}
+	elapsed_eta(p, times, sizeof(times));
+	fprintf(stderr, "\r\033[K%srow %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 arm %s%s \u00b7 %s%s",
+		p->color ? "\033[2m" : "", row + 1, e->n_rows, pab_term_safe(e->rows[row].name),
+		rep + 1, p->row_target[row], e->arms[arm].name, what, times,
+		p->color ? "\033[0m" : "");
+	p->status_shown = 1;
+}
+
+void pab_progress_rep_saved(struct pab_progress *p, size_t row)
+{
+	const struct pab_experiment *e = p->e;
+	char where[512];
+
+	snprintf(where, sizeof(where), "after rep %zu/%zu of row %zu/%zu '%s'",
+		 e->rows[row].n_reps, p->row_target[row], row + 1, e->n_rows,
+		 pab_term_safe(e->rows[row].name));
+	set_stop_where(p, where, reps_held(p));
+}
+
+void pab_progress_rep_done(struct pab_progress *p, size_t row)
+{
+	const struct pab_experiment *e = p->e;
+	char times[64];
+
+	p->reps_done++;
+	if (p->quiet)
+		return;
+	elapsed_eta(p, times, sizeof(times));
+	if (!p->tty)
+		fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu done \u00b7 %s\n", row + 1,
+			e->n_rows, pab_term_safe(e->rows[row].name), e->rows[row].n_reps,
+			p->row_target[row], times);
+	if (!p->estimated && p->reps_done >= e->n_arms * e->n_rows) {
+		double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
+		double left = el / (double)p->reps_done *
+			(double)(reps_planned(p) - reps_recorded(p));
+		char a[32], b[32];
+
+		p->estimated = 1;
+		pab_fmt_duration(a, sizeof(a), el);
+		pab_fmt_duration(b, sizeof(b), left);
+		pab_progress_clear(p);
+		fprintf(stderr, "perfab: the first block took %s; about %s more for the planned reps\n",
+			a, b);
+	}
+}
+
+/* "exited with status 2", "was killed by signal 11 (...)", "timed out". */
+static char *describe_failure(const struct pab_arm *arm, size_t rep,
+			      const struct pab_arm_result *res)
+{
+	if (res->timed_out)
+		return xasprintf("arm '%s' rep %zu timed out", arm->name, rep + 1);
+	if (res->tree_limit)
+		return xasprintf("arm '%s' rep %zu was killed: its process tree passed --max-procs",
+				 arm->name, rep + 1);
+	if (res->term_signal)
+		return xasprintf("arm '%s' rep %zu was killed by signal %d (%s)",
+				 arm->name, rep + 1, res->term_signal,
+				 strsignal(res->term_signal));
+	return xasprintf("arm '%s' rep %zu exited with status %d", arm->name,
+			 rep + 1, res->exit_code);
+}
+
+/* Print the last lines a failed child wrote to stderr, indented. */
+static void show_stderr_tail(const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+	const char *q, *line;
+	int lines = 0;
+
+	if (!len)
+		return;
+	for (q = text + len; q > text && lines < 6; q--)
+		if (q[-1] == '\n' && q != text + len)
+			lines++;
+	for (line = q; *line;) {
+		const char *nl = strchr(line, '\n');
+
+		fprintf(stderr, "  | %.*s\n", (int)(nl ? nl - line : (long)strlen(line)), line);
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+}
+
+char *pab_progress_child_failed(struct pab_progress *p, size_t row, size_t rep, size_t arm,
+				const struct pab_arm_result *res)
+{
+	char *what = describe_failure(&p->e->arms[arm], rep, res);
+
+	pab_progress_clear(p);
+	warning("row '%s': %s; the row is marked failed and gets no more reps",
+		pab_term_safe(p->e->rows[row].name), what);
+	show_stderr_tail(res->stderr_tail);
+	return what;
+}
+
+void pab_progress_interrupted(struct pab_progress *p, int sig, const char *out,
+			      const char *resume_cmd)
+{
+	pab_progress_clear(p);
+	fprintf(stderr, "perfab: interrupted by signal %d (%s) %s; '%s' keeps the %zu reps "
+		"completed before it; resume with: perfab run %s\n", sig, strsignal(sig),
+		p->stop_where[0] ? p->stop_where : "before the first rep",
+		pab_term_safe(out), p->stop_completed,
+		resume_cmd ? resume_cmd : "--resume FILE");
+}
+
+void pab_print_medians(FILE *f, const struct pab_experiment *e)
+{
+	static const enum pab_metric_id shown[] = {
+		PAB_M_THROUGHPUT, PAB_M_WALL, PAB_M_CPU, PAB_M_PEAK_RSS,
+		PAB_M_MINOR_FAULTS,
+	};
+	size_t ri, a, k, rep;
+
+	fprintf(f, "%-24s %-6s %4s %14s %10s %10s %10s %9s   (medians)\n", "row", "arm", "n",
+		"throughput", "wall", "cpu", "peak RSS", "minor flt");
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_row *row = &e->rows[ri];
+
+		for (a = 0; a < e->n_arms; a++) {
+			char cell[5][32];
+			double *xs = xcalloc(row->n_reps ? row->n_reps : 1, sizeof(*xs));
+
+			for (k = 0; k < 5; k++) {
+				double med;
+
+				for (rep = 0; rep < row->n_reps; rep++)
+					xs[rep] = row->reps[rep].result[a].m[shown[k]];
+				if (pab_median(xs, row->n_reps, &med))
+					med = NAN;
+				pab_fmt_value(cell[k], sizeof(cell[k]), shown[k], med);
+			}
+			free(xs);
+			fprintf(f, "%-24s %-6s %4zu %14s %10s %10s %10s %9s\n",
+				pab_term_safe(row->name), e->arms[a].name, row->n_reps, cell[0],
+				cell[1], cell[2], cell[3], cell[4]);
+		}
+	}
+}

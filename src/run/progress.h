@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * progress.h — what a run tells while it runs, on stderr: a plan line
+ * first; on a terminal one status line rewritten in place before every
+ * child (row, rep, arm, elapsed, ETA), otherwise one line per completed
+ * rep; the first block's estimate; a failed child's last stderr lines;
+ * where the run stands, for the line an interrupted run ends with. And
+ * the medians table a run prints on stdout at its end.
+ *
+ * stderr is fully buffered during a run (cmd_run), so progress costs no
+ * write per child: it is flushed when 100 ms passed since the last flush,
+ * or when the child before took 50 ms or more.
+ */
+#ifndef PAB_RUN_PROGRESS_H
+#define PAB_RUN_PROGRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/experiment.h"
+
+struct pab_progress {
+	const struct pab_experiment *e; /* borrowed: the experiment running */
+	const size_t *row_target;       /* borrowed: reps each row should reach */
+	int quiet;                      /* no progress lines (notes still come) */
+	int color;                      /* dim the status line */
+	int tty;                        /* stderr is a terminal: a status line */
+	int status_shown;               /* a status line is on screen */
+	int estimated;                  /* the first block's estimate was printed */
+	int64_t t0_ns;                  /* the loop's start */
+	size_t reps_done;               /* reps completed in this invocation */
+	char stop_where[512];           /* where the run stands */
+	size_t stop_completed;          /* reps the checkpoint holds there */
+};
+
+/* The plan line; starts the clock. */
+void pab_progress_plan(struct pab_progress *p);
+/* Before a child: rep rep of row, arm arm running (what: " (latency replay)"). */
+void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t arm,
+			const char *what);
+/* Row's rep was checkpointed: the stop line moves past it. */
+void pab_progress_rep_saved(struct pab_progress *p, size_t row);
+/* After a rep of row: the line a log keeps, and the first block's estimate. */
+void pab_progress_rep_done(struct pab_progress *p, size_t row);
+/* Clear the status line before other stderr output. */
+void pab_progress_clear(struct pab_progress *p);
+
+/* Arm arm failed in rep rep of row: a warning and its last stderr lines.
+ * Returns the failure described ("arm 'x' rep 3 timed out"; caller frees). */
+char *pab_progress_child_failed(struct pab_progress *p, size_t row, size_t rep, size_t arm,
+				const struct pab_arm_result *res);
+
+/* The last line of a run a stop signal ended: where, how many reps the
+ * artifact out keeps, and resume_cmd (the arguments that continue it). */
+void pab_progress_interrupted(struct pab_progress *p, int sig, const char *out,
+			      const char *resume_cmd);
+
+/* Per row and arm: the median of the headline metrics, fit for 100 columns. */
+void pab_print_medians(FILE *f, const struct pab_experiment *e);
+
+#endif /* PAB_RUN_PROGRESS_H */

@@ -1,0 +1,603 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * runner.c — the rotation loop with its checkpoints, the sanity gate and
+ * adaptive reps (runner.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "model/artifact.h"
+#include "model/digest.h"
+#include "model/rotation.h"
+#include "pab_stats.h"
+#include "probe/guard.h"
+#include "probe/proc.h"
+#include "probe/runchild.h"
+#include "run/runner.h"
+#include "util.h"
+
+/* ------------------------------------------------------------------ */
+/* The policy                                                         */
+
+size_t pab_looks_next(const size_t *looks, size_t n_looks, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n_looks; k++)
+		if (looks[k] > n)
+			return looks[k];
+	return 0;
+}
+
+size_t pab_looks_first_target(const size_t *looks, size_t n_looks, size_t first,
+			      size_t n_arms, size_t n_reps)
+{
+	size_t done = pab_rotation_round_up(n_arms, n_reps);
+	size_t look = done > first ? pab_looks_next(looks, n_looks, done - 1) : 0;
+
+	if (done <= first || !n_reps)
+		return first;
+	return look ? look : done;
+}
+
+int pab_looks_step(const size_t *looks, size_t n_looks, const int *decided, size_t n_rows,
+		   int budget_spent, size_t *target, size_t *undecided)
+{
+	size_t ri;
+	int more = 0;
+
+	*undecided = 0;
+	for (ri = 0; ri < n_rows; ri++) {
+		size_t next;
+
+		if (decided[ri])
+			continue;
+		++*undecided;
+		next = pab_looks_next(looks, n_looks, target[ri]);
+		if (!next || budget_spent)
+			continue;
+		target[ri] = next;
+		more = 1;
+	}
+	return more;
+}
+
+/* Cell {row, arm, metric, base, head} of a tripped gate. */
+static cJSON *sanity_cell(const struct pab_experiment *e, size_t ri, size_t a,
+			  enum pab_metric_id m, double b, double h)
+{
+	cJSON *cell = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(cell, "row", e->rows[ri].name);
+	cJSON_AddStringToObject(cell, "arm", e->arms[a].name);
+	cJSON_AddStringToObject(cell, "metric", pab_metrics[m].name);
+	cJSON_AddNumberToObject(cell, "base", b);
+	cJSON_AddNumberToObject(cell, "head", h);
+	return cell;
+}
+
+size_t pab_sanity_gate(struct pab_experiment *e)
+{
+	static const enum pab_metric_id checked[] = {
+		PAB_M_PEAK_RSS, PAB_M_DRAIN_RSS, PAB_M_RELEASE_BOUND_RSS,
+	};
+	int base = pab_ledger_base_arm(e);
+	size_t ri, a, i, tripped = 0;
+
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_rep *rep = &e->rows[ri].reps[0];
+
+		for (a = 0; a < e->n_arms; a++) {
+			if ((int)a == base || !strcmp(e->arms[a].name, "null"))
+				continue;
+			for (i = 0; i < 3; i++) {
+				double b = rep->result[base].m[checked[i]];
+				double h = rep->result[a].m[checked[i]];
+
+				if (!isfinite(b) || !isfinite(h) ||
+				    h <= PAB_SANITY_FACTOR * b + PAB_SANITY_SLACK_BYTES)
+					continue;
+				if (!e->sanity)
+					e->sanity = cJSON_CreateArray();
+				cJSON_AddItemToArray(e->sanity, sanity_cell(e, ri, a, checked[i], b, h));
+				tripped++;
+			}
+		}
+	}
+	return tripped;
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup                                                              */
+
+int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_failure *f)
+{
+	const struct pab_run_settings *use = &plan->use;
+	struct pab_experiment *e = &plan->e;
+	struct pab_measure *m = &r->m;
+	char *why;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->plan = plan;
+	r->e = e;
+	m->pin = pab_pin_new(use->cpus, &why);
+	if (!m->pin) {
+		pab_fail(f, PAB_FAIL_USAGE, "%s", why);
+		free(why);
+		return -1;
+	}
+	m->timeout_ns = (int64_t)(use->timeout_s * 1e9);
+	m->scale = use->scale;
+	m->max_procs = (long)use->max_procs;
+	m->use_cgroup = use->cgroup;
+	m->events = (const char *const *)plan->events;
+	m->n_events = plan->n_events;
+	pab_spawn_setup();
+	/* Before any thread: the guard is forked. The sampler thread
+	 * inherits the blocked stop signals (pab_spawn_setup): only the main
+	 * thread takes them, where the run stands is known. */
+	if (pab_guard_start())
+		warning("cannot start the guard process (%s): if perfab is killed with "
+			"SIGKILL, processes its children started may run on", strerror(errno));
+	r->guard_started = 1;
+	if (m->use_cgroup)
+		pab_cgroup_clean_stale();
+	m->sampler = pab_sampler_new(m->pin, (int64_t)(use->sample_interval_ms * 1e6));
+	if (!m->sampler)
+		return pab_fail_errno(f, "cannot start the RSS sampler thread");
+	if (!pab_test_without("runner-pin") && pab_pin_runner_thread(m->pin))
+		warning("cannot bind perfab to the children's CPUs: %s", strerror(errno));
+	if (pab_measure_start(m, e->n_arms, f))
+		return -1;
+	cJSON_DeleteItemFromObject(e->run, "binding");
+	cJSON_AddItemToObject(e->run, "binding", pab_pin_describe(m->pin));
+	r->n_looks = pab_looks_plan(e->reps, e->max_reps, e->n_arms, r->looks, PAB_MAX_LOOKS);
+	r->budget_ns = (int64_t)(use->budget_s * 1e9);
+	r->start_ns = now_monotonic_ns();
+	r->row_target = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_target));
+	for (i = 0; i < e->n_rows; i++)
+		r->row_target[i] = pab_looks_first_target(r->looks, r->n_looks, e->reps, e->n_arms,
+							  e->rows[i].n_reps);
+	r->pg.e = e;
+	r->pg.row_target = r->row_target;
+	r->pg.quiet = plan->quiet;
+	r->pg.color = use_color(STDERR_FILENO);
+	return 0;
+}
+
+void pab_runner_release(struct pab_runner *r)
+{
+	pab_sampler_free(r->m.sampler);
+	r->m.sampler = NULL;
+	pab_measure_end(&r->m);
+	if (r->guard_started)
+		pab_guard_done();
+	r->guard_started = 0;
+	pab_journal_close(r->journal);
+	r->journal = NULL;
+	free(r->journal_path);
+	r->journal_path = NULL;
+	pab_pin_free(r->m.pin);
+	r->m.pin = NULL;
+	free(r->row_target);
+	r->row_target = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Checkpoints                                                        */
+
+/* What a checkpoint that cannot be written leaves, for its message. */
+static const char *checkpoint_advice(size_t written)
+{
+	return written ? "the previous checkpoint is intact: free space, then perfab run "
+		"--resume it" : "nothing was measured yet: choose another --out";
+}
+
+/* Fold: the whole artifact, with every rep so far (artifact.h). */
+static int checkpoint(struct pab_runner *r, struct pab_failure *f)
+{
+	char *why;
+
+	if (r->journal)
+		r->e->journal_folded = pab_journal_last_seq(r->journal);
+	if (pab_artifact_save(r->e, r->plan->out, &why)) {
+		pab_fail(f, PAB_FAIL_SYSTEM, "cannot write checkpoint '%s': %s (%s)", r->plan->out,
+			 why, checkpoint_advice(r->checkpoints));
+		free(why);
+		return -1;
+	}
+	r->checkpoints++;
+	r->folded_reps = r->total_reps;
+	return 0;
+}
+
+/* A new journal id: 32 hex digits, random. */
+static char *new_journal_id(void)
+{
+	uint64_t w[2];
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (getrandom(&w[i], sizeof(w[i]), 0) != (ssize_t)sizeof(w[i]))
+			w[i] = (uint64_t)now_monotonic_ns() ^ ((uint64_t)getpid() << 32) ^ i;
+	return xasprintf("%016llx%016llx", (unsigned long long)w[0],
+			 (unsigned long long)w[1]);
+}
+
+/*
+ * The first checkpoint: the artifact with everything measured so far (none
+ * on a fresh run, all the interrupted run's reps on --resume), then a new
+ * journal bound to it by its id and seed, numbered on from the last record
+ * the artifact holds (doc/artifact-schema.md, the journal).
+ */
+static int start_journal(struct pab_runner *r, struct pab_failure *f)
+{
+	struct pab_experiment *e = r->e;
+	char *header, *why;
+	size_t len, i;
+	int ret = 0;
+
+	for (i = 0; i < e->n_rows; i++)
+		r->total_reps += e->rows[i].n_reps;
+	r->journal_path = pab_artifact_journal_path(r->plan->out);
+	if (!e->journal_id) {
+		/* A new run: an old run's journal at the path goes before the
+		 * new artifact names its own (a resumed run's journal is read
+		 * already, and stays until the fold below holds its reps). */
+		if (pab_journal_remove(r->journal_path, &why)) {
+			pab_fail(f, PAB_FAIL_SYSTEM, "%s: remove it or choose another --out", why);
+			free(why);
+			return -1;
+		}
+		e->journal_id = new_journal_id();
+	}
+	if (checkpoint(r, f))
+		return -1;
+	header = pab_artifact_journal_header(e, &len, &why);
+	if (!header || pab_journal_create(r->journal_path, e->journal_folded, header, len,
+					  &r->journal, &why)) {
+		ret = pab_fail(f, PAB_FAIL_SYSTEM, "cannot write checkpoint '%s': %s (%s)",
+			       r->journal_path, why, checkpoint_advice(r->total_reps));
+		free(why);
+	}
+	free(header);
+	return ret;
+}
+
+/*
+ * Row ri completed a rep: append its record to the journal (one rep's
+ * bytes, synced), and fold the journal into the artifact when the reps
+ * since the last fold reach the reps folded then — at 8, 16, 32, ...
+ * reps (PAB_FOLD_FIRST_REPS, so a short run pays few whole-file syncs) —
+ * so all folds together rewrite less than twice the final artifact: a
+ * checkpoint costs O(1) bytes per rep, amortised, at rep 10 as at rep
+ * 1000 (tests/cli_journal.sh measures it). SIGTERM, SIGINT and SIGHUP
+ * are taken only while a child runs or between children (runchild.h),
+ * never in here: the stop line always counts exactly the reps the files
+ * on disk hold, and no record is cut by the signal.
+ */
+static int checkpoint_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
+{
+	char *rec, *why;
+	size_t len;
+
+	rec = pab_artifact_rep_record(r->e, ri, &len, &why);
+	if (!rec || pab_journal_append(r->journal, rec, len, &why)) {
+		pab_fail(f, PAB_FAIL_SYSTEM, "cannot write checkpoint '%s': %s (the previous "
+			 "checkpoint is intact: free space, then perfab run --resume %s)",
+			 r->journal_path, why, r->plan->out);
+		free(why);
+		free(rec);
+		return -1;
+	}
+	free(rec);
+	r->total_reps++;
+	if (r->total_reps >= 2 * r->folded_reps && r->total_reps >= PAB_FOLD_FIRST_REPS &&
+	    checkpoint(r, f))
+		return -1;
+	pab_progress_rep_saved(&r->pg, ri);
+	return 0;
+}
+
+/* After the last checkpoint: the artifact alone is the result. */
+static void end_journal(struct pab_runner *r)
+{
+	char *why;
+
+	pab_journal_close(r->journal);
+	r->journal = NULL;
+	pab_crash_point("journal: artifact final, journal not removed");
+	if (pab_journal_remove(r->journal_path, &why)) {
+		warning("%s; the artifact '%s' is complete without it", why, r->plan->out);
+		free(why);
+	}
+	free(r->journal_path);
+	r->journal_path = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The loop                                                           */
+
+/*
+ * Arm a of row ri, rep rep_idx, into its result slot; a failed child
+ * marks the row failed. Returns 0 (*spoke: it spoke the protocol), or -1
+ * with f filled; a stop signal sets r->interrupted.
+ */
+static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a, int latency,
+		   uint64_t seed, int *spoke, struct pab_failure *f)
+{
+	struct pab_row *row = &r->e->rows[ri];
+	struct pab_arm_result *res = &row->reps[rep_idx].result[a];
+	struct pab_measured out;
+
+	pab_progress_child(&r->pg, ri, rep_idx, a, latency ? " (latency replay)" : "");
+	pab_crash_point(latency ? "before a latency replay" : "before a child");
+	if (pab_measure_arm(&r->m, r->e, row, a, latency, seed, res, &out, f))
+		return -1;
+	*spoke = out.spoke;
+	r->interrupted = out.interrupted;
+	if (out.report_why) {
+		warning("row '%s' arm '%s': %s", pab_term_safe(row->name),
+			pab_term_safe(r->e->arms[a].name), out.report_why);
+		free(out.report_why);
+	}
+	if (!latency && res->failed) {
+		char *what = pab_progress_child_failed(&r->pg, ri, rep_idx, a, res);
+
+		if (!row->failed) {
+			row->failed = 1;
+			row->fail_reason = what;
+		} else {
+			free(what);
+		}
+	}
+	return 0;
+}
+
+/* One rep of row ri: every arm in rotation order, then latency replays
+ * (p99 from a separate replay, so the throughput run has no clocks). */
+static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
+{
+	struct pab_row *row = &r->e->rows[ri];
+	size_t n = r->e->n_arms, k, rep_idx = row->n_reps;
+	struct pab_rep *rep = pab_row_add_rep(row, n);
+	uint64_t seed = (r->e->seed + rep_idx) & ((1ULL << 53) - 1);
+	int spoke, all_spoke = 1;
+
+	rep->block = pab_rotation_block(n, rep_idx);
+	pab_rotation_order(n, rep_idx, rep->order);
+	for (k = 0; k < n; k++) {
+		if (run_arm(r, ri, rep_idx, rep->order[k], 0, seed, &spoke, f))
+			return -1;
+		if (r->interrupted)
+			return 0;
+		all_spoke &= spoke;
+	}
+	for (k = 0; all_spoke && !row->failed && k < n; k++) {
+		if (run_arm(r, ri, rep_idx, rep->order[k], 1, seed, &spoke, f))
+			return -1;
+		if (r->interrupted)
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * Adaptive reps at a look (pab_looks_step() on the ledger's row
+ * verdicts). Returns 1 when any row's target rose; sets r->undecided.
+ * A ledger that cannot be built decides nothing more.
+ */
+static int adaptive_step(struct pab_runner *r)
+{
+	struct pab_experiment *e = r->e;
+	struct pab_ledger l;
+	struct pab_ledger_opts lo;
+	size_t ri, *before;
+	int more, *decided;
+	char *why;
+
+	r->undecided = 0;
+	pab_ledger_opts_init(&lo, e);
+	if (pab_ledger_build(e, &lo, &l, &why)) {
+		free(why);
+		return 0;
+	}
+	decided = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*decided));
+	before = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*before));
+	for (ri = 0; ri < e->n_rows; ri++) {
+		enum pab_verdict v = pab_ledger_row_verdict(&l, ri);
+
+		decided[ri] = e->rows[ri].failed || v == PAB_PASS || v == PAB_FAIL;
+		before[ri] = r->row_target[ri];
+	}
+	pab_ledger_release(&l);
+	more = pab_looks_step(r->looks, r->n_looks, decided, e->n_rows, r->budget_spent,
+			      r->row_target, &r->undecided);
+	for (ri = 0; ri < e->n_rows; ri++) {
+		if (r->row_target[ri] == before[ri])
+			continue;
+		pab_progress_clear(&r->pg);
+		if (!r->pg.quiet)
+			note("row '%s' is undecided after %zu reps: next look at %zu",
+			     pab_term_safe(e->rows[ri].name), before[ri], r->row_target[ri]);
+	}
+	free(decided);
+	free(before);
+	return more;
+}
+
+/*
+ * 1 when the run's budget is spent. A row in the middle of a block still
+ * completes it: the rotation stays balanced.
+ */
+static int over_budget(struct pab_runner *r)
+{
+	if (!r->budget_spent && r->budget_ns > 0 &&
+	    now_monotonic_ns() - r->start_ns >= r->budget_ns) {
+		r->budget_spent = 1;
+		if (!r->pg.quiet)
+			note("the run's budget of %.0f s is spent: finishing the current blocks",
+			     (double)r->budget_ns / 1e9);
+	}
+	return r->budget_spent;
+}
+
+static void record_stop(struct pab_runner *r, enum pab_stop_reason why)
+{
+	struct pab_run_settings *s = &r->e->settings;
+
+	s->stop_reason = why;
+	s->elapsed_s = (double)(now_monotonic_ns() - r->start_ns) / 1e9;
+	s->given |= PAB_RUN_STOP | PAB_RUN_ELAPSED;
+}
+
+/* Print the cells the gate added (e->sanity from index from on). */
+static void print_sanity(const struct pab_experiment *e, size_t from)
+{
+	size_t i, n = (size_t)cJSON_GetArraySize(e->sanity);
+
+	for (i = from; i < n; i++) {
+		const cJSON *c = cJSON_GetArrayItem(e->sanity, (int)i);
+		const char *row = cJSON_GetStringValue(cJSON_GetObjectItem(c, "row"));
+
+		fprintf(stderr, "perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
+			"(more than 1.5x base + 8 MiB)\n",
+			cJSON_GetStringValue(cJSON_GetObjectItem(c, "arm")), pab_term_safe(row),
+			cJSON_GetStringValue(cJSON_GetObjectItem(c, "metric")),
+			cJSON_GetNumberValue(cJSON_GetObjectItem(c, "base")) / 1048576.0,
+			cJSON_GetNumberValue(cJSON_GetObjectItem(c, "head")) / 1048576.0);
+	}
+}
+
+/* The sanity gate after the first pass: 1 when it stopped the run. */
+static int apply_sanity_gate(struct pab_runner *r)
+{
+	size_t before = r->e->sanity ? (size_t)cJSON_GetArraySize(r->e->sanity) : 0;
+
+	if (!pab_sanity_gate(r->e))
+		return 0;
+	print_sanity(r->e, before);
+	r->e->stopped_by = PAB_STOP_SANITY_GATE;
+	record_stop(r, PAB_STOP_SANITY_GATE);
+	return 1;
+}
+
+/* Rep-major: one rep of every row that still needs one. Returns 1 when
+ * a rep ran, 0 when none did, -1 with f filled. */
+static int run_pass(struct pab_runner *r, struct pab_failure *f)
+{
+	struct pab_experiment *e = r->e;
+	size_t ri;
+	int any = 0;
+
+	for (ri = 0; ri < e->n_rows; ri++) {
+		if (e->rows[ri].n_reps >= r->row_target[ri] || e->rows[ri].failed)
+			continue;
+		if (e->rows[ri].n_reps % e->n_arms == 0 && e->rows[ri].n_reps > 0 &&
+		    over_budget(r))
+			continue;
+		if (run_rep(r, ri, f))
+			return -1;
+		if (r->interrupted)
+			return 1;
+		if (checkpoint_rep(r, ri, f))
+			return -1;
+		pab_progress_rep_done(&r->pg, ri);
+		any = 1;
+	}
+	return any;
+}
+
+/* The loop: passes until every row reached its target and no look
+ * raises one, or the sanity gate or a stop signal stops the run. */
+static enum pab_run_end run_loop(struct pab_runner *r, struct pab_failure *f)
+{
+	int first_pass = 1, any;
+
+	for (;;) {
+		any = run_pass(r, f);
+		if (any < 0)
+			return PAB_RUN_ERROR;
+		if (r->interrupted)
+			return PAB_RUN_INTERRUPTED;
+		if (first_pass && r->plan->use.sanity_gate && apply_sanity_gate(r))
+			return checkpoint(r, f) ? PAB_RUN_ERROR : PAB_RUN_GATED;
+		first_pass = 0;
+		if (!any && !adaptive_step(r))
+			break;
+	}
+	record_stop(r, !r->undecided ? PAB_STOP_DECIDED : r->budget_spent ? PAB_STOP_BUDGET :
+		    PAB_STOP_MAX_REPS);
+	return PAB_RUN_ENDED;
+}
+
+enum pab_run_end pab_runner_run(struct pab_runner *r, struct pab_failure *f)
+{
+	enum pab_run_end end;
+
+	if (start_journal(r, f)) /* the first checkpoint, before any measurement */
+		return PAB_RUN_ERROR;
+	r->pg.tty = isatty(STDERR_FILENO);
+	pab_progress_plan(&r->pg);
+	end = run_loop(r, f);
+	/* A stop signal that came after the last child still stops the run. */
+	if (end == PAB_RUN_ENDED || end == PAB_RUN_GATED) {
+		r->interrupted = pab_spawn_pending_stop();
+		if (r->interrupted)
+			end = PAB_RUN_INTERRUPTED;
+	}
+	return end;
+}
+
+/* Record the binding actually obtained, the sampler's cost and perfab's
+ * own high-water mark (measuring must stay small). */
+static void record_costs(struct pab_runner *r)
+{
+	cJSON *run = r->e->run;
+	int64_t cpu_ns;
+	uint64_t samples, own_hwm;
+
+	pab_sampler_cost(r->m.sampler, &cpu_ns, &samples);
+	cJSON_ReplaceItemInObject(run, "binding", pab_pin_describe(r->m.pin));
+	cJSON_DeleteItemFromObject(run, "sampler_cpu_s");
+	cJSON_DeleteItemFromObject(run, "sampler_samples");
+	cJSON_AddNumberToObject(run, "sampler_cpu_s", (double)cpu_ns / 1e9);
+	cJSON_AddNumberToObject(run, "sampler_samples", (double)samples);
+	cJSON_DeleteItemFromObject(run, "perfab_peak_rss");
+	if (!pab_proc_status_bytes(getpid(), "VmHWM", &own_hwm))
+		cJSON_AddNumberToObject(run, "perfab_peak_rss", (double)own_hwm);
+}
+
+int pab_runner_finish(struct pab_runner *r, enum pab_run_end end, struct pab_failure *f)
+{
+	struct pab_experiment *e = r->e;
+	size_t i;
+
+	pab_progress_clear(&r->pg);
+	record_costs(r);
+	if (end == PAB_RUN_ENDED) {
+		/* Preserved copies must still match what ran. */
+		for (i = 0; i < e->n_arms; i++) {
+			char *now = pab_sha256_file(e->arms[i].exe);
+
+			if (!now || strcmp(now, e->arms[i].sha256))
+				warning("arm '%s': '%s' changed during the run (sha256 now %s); "
+					"the artifact records the digest it started with",
+					e->arms[i].name, e->arms[i].exe, now ? now : "unreadable");
+			free(now);
+		}
+		e->complete = 1;
+		if (checkpoint(r, f))
+			return -1;
+	}
+	end_journal(r);
+	return 0;
+}
