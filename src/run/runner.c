@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "judge/ledger.h"
 #include "model/artifact.h"
 #include "model/digest.h"
 #include "model/rotation.h"
@@ -466,14 +467,14 @@ static void print_sanity(const struct pab_experiment *e, size_t from)
 
 	for (i = from; i < n; i++) {
 		const cJSON *c = cJSON_GetArrayItem(e->sanity, (int)i);
-		const char *row = cJSON_GetStringValue(cJSON_GetObjectItem(c, "row"));
+		const char *row = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "row"));
 
 		fprintf(stderr, "perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
 			"(more than 1.5x base + 8 MiB)\n",
-			cJSON_GetStringValue(cJSON_GetObjectItem(c, "arm")), pab_term_safe(row),
-			cJSON_GetStringValue(cJSON_GetObjectItem(c, "metric")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(c, "base")) / 1048576.0,
-			cJSON_GetNumberValue(cJSON_GetObjectItem(c, "head")) / 1048576.0);
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "arm")), pab_term_safe(row),
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "metric")),
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "base")) / 1048576.0,
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "head")) / 1048576.0);
 	}
 }
 

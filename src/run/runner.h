@@ -19,7 +19,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "judge/ledger.h"
 #include "model/journal.h"
 #include "run/failure.h"
 #include "run/measure.h"
