@@ -534,11 +534,57 @@ static int row_key_cmp(const void *pa, const void *pb)
 }
 
 /* Every input checked on its own, then each against the first. */
+/* 1 when reps x and y (of rows with n_arms arms) hold the same measured
+ * wall time in every arm: one rep of one run, not two (independent runs
+ * never agree to the nanosecond in every arm). */
+static int same_rep(const struct pab_rep *x, const struct pab_rep *y, size_t n_arms)
+{
+	size_t a;
+
+	for (a = 0; a < n_arms; a++) {
+		double wx = x->result[a].m[PAB_M_WALL], wy = y->result[a].m[PAB_M_WALL];
+
+		if (!isfinite(wx) || wx != wy)
+			return 0;
+	}
+	return 1;
+}
+
+/* Refuse a and b (labels la, lb) when they share a rep: the same run given
+ * twice, or a pooled artifact and one of its sources. Pooling them would
+ * count the same measurements twice and narrow every interval. */
+static int distinct_runs(const struct pab_experiment *a, const char *la,
+			 const struct pab_experiment *b, const char *lb, char **why)
+{
+	size_t r, i, j;
+
+	for (r = 0; r < a->n_rows; r++) {
+		int rb = find_row(b, a->rows[r].name);
+		const struct pab_row *x = &a->rows[r], *y;
+
+		if (rb < 0)
+			continue;
+		y = &b->rows[rb];
+		for (i = 0; i < x->n_reps; i++)
+			for (j = 0; j < y->n_reps; j++)
+				if (same_rep(&x->reps[i], &y->reps[j], a->n_arms)) {
+					*why = xasprintf("'%s' and '%s' hold the same measurements "
+							 "(row '%s', rep %zu of '%s' is rep %zu of "
+							 "'%s'): the same run given twice, or a pooled "
+							 "artifact with one of its sources; give each "
+							 "run once", la, lb, pab_term_safe(x->name),
+							 i + 1, la, j + 1, lb);
+					return -1;
+				}
+	}
+	return 0;
+}
+
 static int check_inputs(const struct pab_experiment *const *in,
 			const char *const *labels, size_t n, char **why)
 {
 	char b1[32], b2[32];
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < n; i++)
 		if (pab_pool_check_input(in[i], label_of(labels, i, b1, sizeof(b1)), why))
@@ -547,6 +593,11 @@ static int check_inputs(const struct pab_experiment *const *in,
 		if (same_experiment(in[0], label_of(labels, 0, b1, sizeof(b1)), in[i],
 				    label_of(labels, i, b2, sizeof(b2)), why))
 			return -1;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (distinct_runs(in[i], label_of(labels, i, b1, sizeof(b1)), in[j],
+					  label_of(labels, j, b2, sizeof(b2)), why))
+				return -1;
 	return 0;
 }
 

@@ -24,6 +24,10 @@
  *
  * Every input must be complete, balanced and not stopped by the sanity
  * gate: such data can be resumed, never pooled (PRODUCT.md "Artifacts").
+ * No two inputs may share a rep (the same wall time, to the nanosecond, in
+ * every arm of a row's rep): that is one run given twice, or a pooled
+ * artifact given with one of its sources, whose measurements would count
+ * twice.
  *
  * The result records what was pooled in its "run" object under "pool":
  *   { "artifacts": N, "seeds": [each input's seed, in input order],

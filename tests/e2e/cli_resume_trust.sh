@@ -42,7 +42,7 @@ mkdir wl
 cp "$WL/perfab-alloc" "$WL/perfab-spin" wl/
 cat >rows.json <<'CFG'
 { "arms": [ { "name": "base" }, { "name": "head" } ],
-  "workloads": "=small/8|=spin", "reps": 2, "scale": 0.001 }
+  "workloads": "=small/8|=spin", "reps": 2, "max_reps": 2, "scale": 0.001 }
 CFG
 PERFAB_WORKLOAD_DIR=$T/wl expect_verdict "$PERFAB" run -q --no-sanity-gate --config rows.json \
 	--out rows-done.json

@@ -3,7 +3,8 @@
 # Two half runs of a large injected effect (head does twice the work),
 # pooled, give the same verdict as one full run; n adds up; the pooled
 # artifact is complete and balanced, its blocks continue, its seeds are
-# recorded; `ledger`/`gate` given both halves pool them the same way.
+# recorded; `ledger`/`gate` given both halves pool them the same way; the
+# same run given twice (or a pool with its own source) is refused.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
 spin="$WL/perfab-spin drain_ms=10 release_bound_ms=20"
@@ -58,9 +59,19 @@ grep_out "pooled from 2 artifacts (blocks)"
 grep_out "n=24"
 
 # Pooling a pool with another half records every seed once per input run.
-expect_rc 0 "$PERFAB" pool pooled.json half1.json -o again.json
+expect_rc 1 "$PERFAB" run $common --arm "base=$spin slowdown_pct=0" \
+	--arm "head=$spin slowdown_pct=100" --out half3.json
+expect_rc 0 "$PERFAB" pool pooled.json half3.json -o again.json
 jq -e '(.run.pool.seeds | length) == 3 and (.rows[0].reps | length) == 36' again.json >/dev/null ||
 	fail "pool of a pool: seeds or reps wrong"
+# ... but a pool with one of its own sources would count that run twice.
+for cmd in "pool pooled.json half1.json -o twice.json" "ledger pooled.json half1.json" \
+	"ledger half2.json half2.json"; do
+	# shellcheck disable=SC2086 # a command line
+	expect_rc 4 "$PERFAB" $cmd
+	grep_err "hold the same measurements"
+done
+[ ! -e twice.json ] || fail "a pool of a run with itself was written"
 
 # Usage: -o is required and may not overwrite an input.
 expect_rc 2 "$PERFAB" pool half1.json half2.json

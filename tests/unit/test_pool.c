@@ -262,6 +262,11 @@ static const struct pool_case cases[] = {
 	{ "rows overlap in part", "two-rows.json", "full.json", "shard1.json", "s1.json", NULL,
 	  NULL, NULL, 0, REFUSED,
 	  { "rows overlap only in part: row 'r2' is in 'full.json' but not in 's1.json'" } },
+	/* The same measurements twice: one run given twice. */
+	{ "the same run twice", "a.json", "a.json", "a.json", "again.json", NULL, NULL, NULL,
+	  0, REFUSED,
+	  { "'a.json' and 'again.json' hold the same measurements (row 'command', rep 1 of "
+	    "'a.json' is rep 1 of 'again.json')", "give each run once" } },
 	/* The settings that make the experiment (pool.h). */
 	{ "another scale", "a.json", "a.json", "b.json", "scale.json", "run.scale", "2", NULL, 0,
 	  REFUSED, { "workload scale differs: 1 in 'a.json', 2 in 'scale.json'" } },
