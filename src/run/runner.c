@@ -86,11 +86,8 @@ static cJSON *sanity_cell(const struct pab_experiment *e, size_t ri, size_t a,
 
 size_t pab_sanity_gate(struct pab_experiment *e)
 {
-	static const enum pab_metric_id checked[] = {
-		PAB_M_PEAK_RSS, PAB_M_DRAIN_RSS, PAB_M_RELEASE_BOUND_RSS,
-	};
 	int base = pab_ledger_base_arm(e);
-	size_t ri, a, i, tripped = 0;
+	size_t ri, a, m, tripped = 0;
 
 	for (ri = 0; ri < e->n_rows; ri++) {
 		const struct pab_rep *rep = &e->rows[ri].reps[0];
@@ -98,16 +95,18 @@ size_t pab_sanity_gate(struct pab_experiment *e)
 		for (a = 0; a < e->n_arms; a++) {
 			if ((int)a == base || !strcmp(e->arms[a].name, "null"))
 				continue;
-			for (i = 0; i < 3; i++) {
-				double b = rep->result[base].m[checked[i]];
-				double h = rep->result[a].m[checked[i]];
+			/* The metrics the table marks for the gate, in its order. */
+			for (m = 0; m < PAB_M_COUNT; m++) {
+				double b = rep->result[base].m[m];
+				double h = rep->result[a].m[m];
 
-				if (!isfinite(b) || !isfinite(h) ||
+				if (!pab_metrics[m].sanity_gate || !isfinite(b) || !isfinite(h) ||
 				    h <= PAB_SANITY_FACTOR * b + PAB_SANITY_SLACK_BYTES)
 					continue;
 				if (!e->sanity)
 					e->sanity = cJSON_CreateArray();
-				cJSON_AddItemToArray(e->sanity, sanity_cell(e, ri, a, checked[i], b, h));
+				cJSON_AddItemToArray(e->sanity, sanity_cell(e, ri, a,
+									    (enum pab_metric_id)m, b, h));
 				tripped++;
 			}
 		}
