@@ -158,33 +158,13 @@ static void jw_kv(struct jw *w, const struct pab_kv *kv, size_t n)
 	fputc('}', w->f);
 }
 
-static void jw_rep(struct jw *w, const struct pab_experiment *e,
-		   const struct pab_rep *rep)
+/* "status":{ARM:{exit_code, signal, timed_out, tree_limit, failed[, stderr_tail]}} */
+static void jw_rep_status(struct jw *w, const struct pab_experiment *e,
+			  const struct pab_rep *rep)
 {
-	size_t k, a, m;
-	int any;
+	size_t a;
 
-	fprintf(w->f, "{\"block\":%zu,\"order\":[", rep->block);
-	for (k = 0; k < e->n_arms; k++) {
-		if (k)
-			fputc(',', w->f);
-		jw_str(w, e->arms[rep->order[k]].name);
-	}
-	fputs("],\n\"results\":{", w->f);
-	for (a = 0; a < e->n_arms; a++) {
-		if (a)
-			fputc(',', w->f);
-		jw_key(w, e->arms[a].name);
-		fputc('{', w->f);
-		for (m = 0; m < PAB_M_COUNT; m++) {
-			if (m)
-				fputc(',', w->f);
-			jw_key(w, pab_metrics[m].name);
-			jw_num(w, rep->result[a].m[m]);
-		}
-		fputc('}', w->f);
-	}
-	fputs("},\n\"status\":{", w->f);
+	fputs("\"status\":{", w->f);
 	for (a = 0; a < e->n_arms; a++) {
 		const struct pab_arm_result *r = &rep->result[a];
 
@@ -206,14 +186,22 @@ static void jw_rep(struct jw *w, const struct pab_experiment *e,
 		}
 		fputc('}', w->f);
 	}
-	fputs("},\n\"null_reasons\":{", w->f);
-	any = 0;
+	fputc('}', w->f);
+}
+
+/* "null_reasons":{ARM:{METRIC:why}} for the metrics an arm did not measure. */
+static void jw_rep_null_reasons(struct jw *w, const struct pab_experiment *e,
+				const struct pab_rep *rep)
+{
+	size_t a, m;
+	int any = 0;
+
+	fputs("\"null_reasons\":{", w->f);
 	for (a = 0; a < e->n_arms; a++) {
+		const struct pab_arm_result *r = &rep->result[a];
 		int first = 1;
 
 		for (m = 0; m < PAB_M_COUNT; m++) {
-			const struct pab_arm_result *r = &rep->result[a];
-
 			if (isfinite(r->m[m]) || !r->reason[m])
 				continue;
 			if (first) {
@@ -233,7 +221,38 @@ static void jw_rep(struct jw *w, const struct pab_experiment *e,
 			fputc('}', w->f);
 	}
 	fputc('}', w->f);
-	any = 0;
+}
+
+static void jw_rep(struct jw *w, const struct pab_experiment *e,
+		   const struct pab_rep *rep)
+{
+	size_t k, a, m;
+	int any = 0;
+
+	fprintf(w->f, "{\"block\":%zu,\"order\":[", rep->block);
+	for (k = 0; k < e->n_arms; k++) {
+		if (k)
+			fputc(',', w->f);
+		jw_str(w, e->arms[rep->order[k]].name);
+	}
+	fputs("],\n\"results\":{", w->f);
+	for (a = 0; a < e->n_arms; a++) {
+		if (a)
+			fputc(',', w->f);
+		jw_key(w, e->arms[a].name);
+		fputc('{', w->f);
+		for (m = 0; m < PAB_M_COUNT; m++) {
+			if (m)
+				fputc(',', w->f);
+			jw_key(w, pab_metrics[m].name);
+			jw_num(w, rep->result[a].m[m]);
+		}
+		fputc('}', w->f);
+	}
+	fputs("},\n", w->f);
+	jw_rep_status(w, e, rep);
+	fputs(",\n", w->f);
+	jw_rep_null_reasons(w, e, rep);
 	for (a = 0; a < e->n_arms; a++) {
 		if (!rep->result[a].checksum)
 			continue;
@@ -247,108 +266,138 @@ static void jw_rep(struct jw *w, const struct pab_experiment *e,
 	fputc('}', w->f);
 }
 
-static void write_artifact(FILE *f, const struct pab_experiment *e)
+/* The top level up to "run": identity, journal, rules, the run's state. */
+static void write_settings(struct jw *w, const struct pab_experiment *e)
 {
-	struct jw w = { f };
-	size_t i, r, m;
+	FILE *f = w->f;
 	int first = 1;
+	size_t m;
 	cJSON *run;
 
-	fputs("{\n", f);
-	jw_key(&w, "schema"); jw_str(&w, e->schema); fputs(",\n", f);
-	jw_key(&w, "perfab_version"); jw_str(&w, e->perfab_version); fputs(",\n", f);
-	jw_key(&w, "protocol"); jw_str(&w, e->protocol); fputs(",\n", f);
+	jw_key(w, "schema"); jw_str(w, e->schema); fputs(",\n", f);
+	jw_key(w, "perfab_version"); jw_str(w, e->perfab_version); fputs(",\n", f);
+	jw_key(w, "protocol"); jw_str(w, e->protocol); fputs(",\n", f);
 	fprintf(f, "\"complete\":%s,\n", e->complete ? "true" : "false");
-	jw_key(&w, "seed"); jw_num(&w, (double)e->seed); fputs(",\n", f);
-	jw_key(&w, "journal");
+	jw_key(w, "seed"); jw_num(w, (double)e->seed); fputs(",\n", f);
+	jw_key(w, "journal");
 	if (e->journal_id) {
 		fputc('{', f);
-		jw_key(&w, "id"); jw_str(&w, e->journal_id);
+		jw_key(w, "id"); jw_str(w, e->journal_id);
 		fprintf(f, ",\"folded\":%llu}", (unsigned long long)e->journal_folded);
 	} else {
 		fputs("null", f);
 	}
 	fputs(",\n", f);
-	jw_key(&w, "rules"); jw_str(&w, pab_rules_name(e->rules)); fputs(",\n", f);
+	jw_key(w, "rules"); jw_str(w, pab_rules_name(e->rules)); fputs(",\n", f);
 	fputs("\"tolerance\":{", f);
 	for (m = 0; m < PAB_M_COUNT; m++)
 		if (pab_metrics[m].judged || e->tolerance[m] != 2.0) {
 			if (!first)
 				fputc(',', f);
-			jw_key(&w, pab_metrics[m].name);
-			jw_num(&w, e->tolerance[m]);
+			jw_key(w, pab_metrics[m].name);
+			jw_num(w, e->tolerance[m]);
 			first = 0;
 		}
 	fputs("},\n", f);
-	jw_key(&w, "equivalence_margin"); jw_num(&w, e->equivalence_margin); fputs(",\n", f);
+	jw_key(w, "equivalence_margin"); jw_num(w, e->equivalence_margin); fputs(",\n", f);
 	fprintf(f, "\"reps\":%zu,\n\"max_reps\":%zu,\n", e->reps, e->max_reps);
-	jw_key(&w, "stopped_by");
-	jw_str_or_null(&w, pab_stop_reason_name(e->stopped_by));
+	jw_key(w, "stopped_by");
+	jw_str_or_null(w, pab_stop_reason_name(e->stopped_by));
 	fputs(",\n", f);
-	jw_key(&w, "sanity"); jw_cjson(&w, e->sanity, 0); fputs(",\n", f);
-	jw_key(&w, "host"); jw_cjson(&w, e->host, 1); fputs(",\n", f);
+	jw_key(w, "sanity"); jw_cjson(w, e->sanity, 0); fputs(",\n", f);
+	jw_key(w, "host"); jw_cjson(w, e->host, 1); fputs(",\n", f);
 	run = pab_run_settings_json(&e->settings, e->run);
-	jw_key(&w, "run"); jw_cjson(&w, run, 1); fputs(",\n", f);
+	jw_key(w, "run"); jw_cjson(w, run, 1); fputs(",\n", f);
 	cJSON_Delete(run);
+}
+
+static void write_arm(struct jw *w, const struct pab_arm *arm)
+{
+	FILE *f = w->f;
+
+	jw_key(w, "name"); jw_str(w, arm->name);
+	fputc(',', f); jw_key(w, "argv"); jw_argv(w, arm->argv, arm->argc);
+	fputc(',', f); jw_key(w, "env"); jw_kv(w, arm->env, arm->n_env);
+	fputc(',', f); jw_key(w, "revision"); jw_str_or_null(w, arm->revision);
+	fputc(',', f); jw_key(w, "exe"); jw_str_or_null(w, arm->exe);
+	fputc(',', f); jw_key(w, "sha256"); jw_str_or_null(w, arm->sha256);
+	fputc(',', f); jw_key(w, "preserved"); jw_str_or_null(w, arm->preserved);
+}
+
+/* ,"executables":{ARM:{"path":..,"sha256":..},...} of a row that has them. */
+static void write_executables(struct jw *w, const struct pab_experiment *e,
+			      const struct pab_row *row)
+{
+	FILE *f = w->f;
+	size_t a, k = 0;
+
+	if (!row->exe_sha256)
+		return;
+	fputc(',', f);
+	jw_key(w, "executables");
+	fputc('{', f);
+	for (a = 0; a < e->n_arms; a++) {
+		if (!row->exe_sha256[a])
+			continue;
+		if (k++)
+			fputc(',', f);
+		jw_key(w, e->arms[a].name);
+		fputc('{', f);
+		jw_key(w, "path");
+		jw_str_or_null(w, row->exes ? row->exes[a] : NULL);
+		fputc(',', f);
+		jw_key(w, "sha256");
+		jw_str(w, row->exe_sha256[a]);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
+static void write_row(struct jw *w, const struct pab_experiment *e,
+		      const struct pab_row *row)
+{
+	FILE *f = w->f;
+	size_t r;
+
+	jw_key(w, "name"); jw_str(w, row->name);
+	fputc(',', f); jw_key(w, "workload"); jw_str_or_null(w, row->workload);
+	fputc(',', f); jw_key(w, "program"); jw_str_or_null(w, row->program);
+	fputc(',', f); jw_key(w, "argv"); jw_argv(w, row->argv, row->argc);
+	fputc(',', f); jw_key(w, "params"); jw_kv(w, row->params, row->n_params);
+	write_executables(w, e, row);
+	fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
+		row->failed ? "true" : "false");
+	jw_key(w, "fail_reason"); jw_str_or_null(w, row->fail_reason);
+	if (row->host) {
+		fputc(',', f); jw_key(w, "host"); jw_cjson(w, row->host, 1);
+	}
+	fputs(",\"reps\":[\n", f);
+	for (r = 0; r < row->n_reps; r++) {
+		if (r)
+			fputs(",\n", f);
+		jw_rep(w, e, &row->reps[r]);
+	}
+	fputs("]", f);
+}
+
+static void write_artifact(FILE *f, const struct pab_experiment *e)
+{
+	struct jw w = { f };
+	size_t i;
+
+	fputs("{\n", f);
+	write_settings(&w, e);
 	fputs("\"arms\":[\n", f);
 	for (i = 0; i < e->n_arms; i++) {
-		const struct pab_arm *arm = &e->arms[i];
-
 		fputs(i ? ",\n{" : "{", f);
-		jw_key(&w, "name"); jw_str(&w, arm->name);
-		fputc(',', f); jw_key(&w, "argv"); jw_argv(&w, arm->argv, arm->argc);
-		fputc(',', f); jw_key(&w, "env"); jw_kv(&w, arm->env, arm->n_env);
-		fputc(',', f); jw_key(&w, "revision"); jw_str_or_null(&w, arm->revision);
-		fputc(',', f); jw_key(&w, "exe"); jw_str_or_null(&w, arm->exe);
-		fputc(',', f); jw_key(&w, "sha256"); jw_str_or_null(&w, arm->sha256);
-		fputc(',', f); jw_key(&w, "preserved"); jw_str_or_null(&w, arm->preserved);
+		write_arm(&w, &e->arms[i]);
 		fputc('}', f);
 	}
 	fputs("],\n\"rows\":[\n", f);
 	for (i = 0; i < e->n_rows; i++) {
-		const struct pab_row *row = &e->rows[i];
-
 		fputs(i ? ",\n{" : "{", f);
-		jw_key(&w, "name"); jw_str(&w, row->name);
-		fputc(',', f); jw_key(&w, "workload"); jw_str_or_null(&w, row->workload);
-		fputc(',', f); jw_key(&w, "program"); jw_str_or_null(&w, row->program);
-		fputc(',', f); jw_key(&w, "argv"); jw_argv(&w, row->argv, row->argc);
-		fputc(',', f); jw_key(&w, "params"); jw_kv(&w, row->params, row->n_params);
-		if (row->exe_sha256) {
-			size_t a, k = 0;
-
-			fputc(',', f);
-			jw_key(&w, "executables");
-			fputc('{', f);
-			for (a = 0; a < e->n_arms; a++) {
-				if (!row->exe_sha256[a])
-					continue;
-				if (k++)
-					fputc(',', f);
-				jw_key(&w, e->arms[a].name);
-				fputc('{', f);
-				jw_key(&w, "path");
-				jw_str_or_null(&w, row->exes ? row->exes[a] : NULL);
-				fputc(',', f);
-				jw_key(&w, "sha256");
-				jw_str(&w, row->exe_sha256[a]);
-				fputc('}', f);
-			}
-			fputc('}', f);
-		}
-		fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
-			row->failed ? "true" : "false");
-		jw_key(&w, "fail_reason"); jw_str_or_null(&w, row->fail_reason);
-		if (row->host) {
-			fputc(',', f); jw_key(&w, "host"); jw_cjson(&w, row->host, 1);
-		}
-		fputs(",\"reps\":[\n", f);
-		for (r = 0; r < row->n_reps; r++) {
-			if (r)
-				fputs(",\n", f);
-			jw_rep(&w, e, &row->reps[r]);
-		}
-		fputs("]}", f);
+		write_row(&w, e, &e->rows[i]);
+		fputc('}', f);
 	}
 	fputs("]\n}\n", f);
 }
