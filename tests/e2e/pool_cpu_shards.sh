@@ -8,15 +8,8 @@
 # fingerprint comes from the documented test hook PERFAB_TEST_CPU_MODEL.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
-cat >cfg.json <<JSON
-{"arms": [{"name": "base", "argv": ["$WL/perfab-spin", "work=1000", "drain_ms=10", "release_bound_ms=20"]},
-          {"name": "head", "argv": ["$WL/perfab-spin", "work=1000", "drain_ms=10", "release_bound_ms=20"]}],
- "rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]},
-          {"name": "r3", "argv": ["extra_mib=2"]}]}
-JSON
-run="$PERFAB run -q --config cfg.json --null-arm --reps 3 --max-reps 3"
-PERFAB_TEST_CPU_MODEL="Test CPU Alpha" expect_verdict $run --shard 1/2 --out s1.json
-PERFAB_TEST_CPU_MODEL="Test CPU Beta" expect_verdict $run --shard 2/2 --out s2.json
+PERFAB_TEST_CPU_MODEL="Test CPU Alpha" shard_run --shard 1/2 --out s1.json
+PERFAB_TEST_CPU_MODEL="Test CPU Beta" shard_run --shard 2/2 --out s2.json
 jq -e '.host.cpu_model == "Test CPU Alpha"' s1.json >/dev/null || fail "the hook did not set host.cpu_model"
 jq -e '.host.cpu_model == "Test CPU Beta"' s2.json >/dev/null || fail "the hook did not set host.cpu_model"
 jq -e '[.rows[] | has("host")] == [false, false]' s1.json >/dev/null ||
@@ -57,19 +50,19 @@ jq -e '.rows[1].host.cpu_model == "Test CPU Beta" and .rows[0].host == null' aga
 	fail "a re-pooled artifact lost its row hosts"
 
 # Blocks of one row across CPU models: refused.
-PERFAB_TEST_CPU_MODEL="Test CPU Beta" expect_verdict $run --shard 1/2 --out s1beta.json
+PERFAB_TEST_CPU_MODEL="Test CPU Beta" shard_run --shard 1/2 --out s1beta.json
 expect_rc 4 "$PERFAB" pool s1.json s1beta.json -o refused.json
 grep_err "CPU model differs"
 grep_err "Test CPU Beta"
 [ ! -e refused.json ] || fail "a refused pool wrote its output"
 # ... also when the other model is a row's own host in a pooled input:
 # row r2 of union.json ran on Beta, an unsharded attempt all on Alpha.
-PERFAB_TEST_CPU_MODEL="Test CPU Alpha" expect_verdict $run --out allalpha.json
+PERFAB_TEST_CPU_MODEL="Test CPU Alpha" shard_run --out allalpha.json
 expect_rc 4 "$PERFAB" pool union.json allalpha.json -o refused.json
 grep_err "row 'r2' ran on \"Test CPU Beta\""
 # A second attempt on the same models per row adds blocks as before.
-PERFAB_TEST_CPU_MODEL="Test CPU Alpha" expect_verdict $run --shard 1/2 --out s1alpha.json
-PERFAB_TEST_CPU_MODEL="Test CPU Beta" expect_verdict $run --shard 2/2 --out s2beta.json
+PERFAB_TEST_CPU_MODEL="Test CPU Alpha" shard_run --shard 1/2 --out s1alpha.json
+PERFAB_TEST_CPU_MODEL="Test CPU Beta" shard_run --shard 2/2 --out s2beta.json
 expect_rc 0 "$PERFAB" pool s1alpha.json s2beta.json -o union2.json
 expect_rc 0 "$PERFAB" pool union.json union2.json -o all.json
 jq -e '[.rows[].reps | length] == [6, 6, 6] and .rows[1].host.cpu_model == "Test CPU Beta"' all.json >/dev/null ||

@@ -6,15 +6,8 @@
 # union.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
-cat >cfg.json <<JSON
-{"arms": [{"name": "base", "argv": ["$WL/perfab-spin", "work=1000", "drain_ms=10", "release_bound_ms=20"]},
-          {"name": "head", "argv": ["$WL/perfab-spin", "work=1000", "drain_ms=10", "release_bound_ms=20"]}],
- "rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]},
-          {"name": "r3", "argv": ["extra_mib=2"]}]}
-JSON
-run="$PERFAB run -q --config cfg.json --null-arm --reps 3 --max-reps 3"
-expect_verdict $run --shard 1/2 --out s1.json
-expect_verdict $run --shard 2/2 --out s2.json
+shard_run --shard 1/2 --out s1.json
+shard_run --shard 2/2 --out s2.json
 jq -e '[.rows[].name] == ["r1", "r3"] and .run.shard == "1/2"' s1.json >/dev/null || fail "shard 1/2 rows"
 jq -e '[.rows[].name] == ["r2"]' s2.json >/dev/null || fail "shard 2/2 rows"
 
@@ -35,8 +28,8 @@ jq -e '[.rows[].row] == ["r1", "r2", "r3"]' "$T/out" >/dev/null || fail "ledger 
 expect_verdict "$PERFAB" gate s1.json s2.json
 
 # A second attempt of both shards: blocks and shards at once, n adds up.
-expect_verdict $run --shard 1/2 --out s1b.json
-expect_verdict $run --shard 2/2 --out s2b.json
+shard_run --shard 1/2 --out s1b.json
+shard_run --shard 2/2 --out s2b.json
 expect_rc 0 "$PERFAB" pool s1.json s2.json s1b.json s2b.json -o all.json
 jq -e '[.rows[].name] == ["r1", "r2", "r3"] and .run.pool.mode == "blocks+shards" and
        ([.rows[].reps | length] == [6, 6, 6]) and (.run.pool.seeds | length) == 4' all.json >/dev/null ||

@@ -181,6 +181,19 @@ fast_run() {
 	[ -s "$out" ] || fail "no artifact '$out'"
 }
 
+# shard_run ARGS...: one run of the three-row experiment (rows r1..r3 of
+# the calibration workload, 0, 1 and 2 MiB more) the shard tests split,
+# in one block of base, head and null.
+shard_run() {
+	[ -s cfg.json ] || cat >cfg.json <<JSON
+{"arms": [{"name": "base", "argv": ["$SPIN", "work=1000", "drain_ms=10", "release_bound_ms=20"]},
+          {"name": "head", "argv": ["$SPIN", "work=1000", "drain_ms=10", "release_bound_ms=20"]}],
+ "rows": [{"name": "r1", "argv": ["extra_mib=0"]}, {"name": "r2", "argv": ["extra_mib=1"]},
+          {"name": "r3", "argv": ["extra_mib=2"]}]}
+JSON
+	expect_verdict "$PERFAB" run -q --config cfg.json --null-arm --reps 3 --max-reps 3 "$@"
+}
+
 # expect_refused PATTERN FILE...: pool, ledger and gate of FILE... all
 # refuse with exit 4 and a reason matching PATTERN, and pool writes nothing.
 expect_refused() {

@@ -22,6 +22,8 @@
 #include "run/runconf.h"
 #include "util.h"
 
+#include "unit.h"
+
 /* Every arm in every position exactly once per block, for 1..6 arms. */
 START_TEST(rotation_balance)
 {
@@ -633,8 +635,6 @@ int main(void)
 {
 	Suite *s = suite_create("cli-units");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, rotation_balance);
 	tcase_add_test(tc, rotation_three_arms_all_permutations);
@@ -655,9 +655,5 @@ int main(void)
 	tcase_add_test(tc, own_temp_names);
 	tcase_add_test(tc, protocol_check_rejects);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -22,6 +22,8 @@
 #include "run/runconf.h"
 #include "util.h"
 
+#include "unit.h"
+
 /* pab_json_parse(s): NULL expected, and the reason; returns the reason (new). */
 static char *parse_refused(const char *s)
 {
@@ -382,8 +384,6 @@ int main(void)
 {
 	Suite *s = suite_create("json-in");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, parse_refuses_what_readers_disagree_on);
 	tcase_add_test(tc, cursor_names_the_path);
@@ -392,9 +392,5 @@ int main(void)
 	tcase_add_test(tc, artifact_loader_names_the_field);
 	tcase_add_test(tc, config_reader_names_the_field);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -22,6 +22,8 @@
 #include "model/experiment.h"
 #include "util.h"
 
+#include "unit.h"
+
 #define MIB 1048576.0
 
 /* A small deterministic jitter of rep r of arm a, as a fraction of amp. */
@@ -511,8 +513,6 @@ int main(void)
 {
 	Suite *s = suite_create("ledger");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, equal_arms_accept);
 	tcase_add_test(tc, cpu_regression_rejects);
@@ -529,9 +529,5 @@ int main(void)
 	tcase_add_test(tc, failed_build_leaves_nothing);
 	tcase_add_test(tc, metric_table_columns);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -19,6 +19,8 @@
 #include "run/runner.h"
 #include "util.h"
 
+#include "unit.h"
+
 static const size_t looks4[] = { 12, 24, 48, 96 };
 
 START_TEST(looks_next_and_first_target)
@@ -400,8 +402,6 @@ int main(void)
 {
 	Suite *s = suite_create("run-plan");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, looks_next_and_first_target);
@@ -415,9 +415,5 @@ int main(void)
 	tcase_add_test(tc, run_settings_round_trip_keeps_keys);
 	tcase_add_test(tc, stop_reasons_and_shards_parse);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }
