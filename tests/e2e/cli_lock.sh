@@ -30,7 +30,7 @@ grep_err "is in use: another perfab run writes it"
 [ "$(cat shared.json)" = "$before" ] || fail "the second run wrote the first run's artifact"
 expect_rc 7 "$PERFAB" run -q --resume shared.json --arm base=./hold.sh --arm head=./hold.sh --no-null-arm
 grep_err "is in use"
-expect_rc 7 "$PERFAB" pool done.json done.json -o shared.json
+expect_rc 7 "$PERFAB" pool done.json -o shared.json
 grep_err "is in use"
 touch go
 wait $first

@@ -58,7 +58,7 @@ chmod 600 mode.json
 expect_verdict run --out mode.json
 [ "$(stat -c %a mode.json)" = 600 ] || fail "mode 600 became $(stat -c %a mode.json)"
 chmod 640 ok2.json
-expect_rc 0 "$PERFAB" pool ok.json ok.json -o ok2.json
+expect_rc 0 "$PERFAB" pool ok.json -o ok2.json
 [ "$(stat -c %a ok2.json)" = 640 ] || fail "pool -o: mode 640 became $(stat -c %a ok2.json)"
 
 # --resume cleans only its own stale temp files: the exact name pattern,
