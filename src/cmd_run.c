@@ -31,7 +31,7 @@ static const char run_usage[] =
 	"perfab run [OPTIONS] CMD_BASE CMD_HEAD\n"
 	"       perfab run [--config FILE] [--arms base,head] [--no-null-arm] [--arm NAME=COMMAND]...\n"
 	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
-	"                  [--budget DURATION] [--metrics LIST]\n"
+	"                  [--budget DURATION] [--metrics LIST] [--require LIST]\n"
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
@@ -57,6 +57,7 @@ static const struct pab_option run_options[] = {
 	OPT_U64(0, "max-reps", &opt.max_reps, "N", "cap of the looks (doubling from --reps) for undecided rows (default 96)", 1, 1000000),
 	OPT_STRING(0, "budget", &opt.budget, "DURATION", "time for the whole run, e.g. 90s, 10m (default 10m)"),
 	OPT_STRING(0, "metrics", &opt.metrics, "LIST", "judged metrics, e.g. cpu,peak_rss (default: see METRICS)"),
+	OPT_STRING(0, "require", &opt.require, "LIST", "cells that must PASS for a row to PASS; other judged cells guard (default cpu, + throughput a workload reports)"),
 	OPT_STRING('o', "out", &opt.out, "FILE", "artifact path (default perfab-run.json)"),
 	OPT_STRING(0, "resume", &opt.resume, "FILE", "continue an interrupted run from its checkpoint"),
 	OPT_FLAG(0, "trust-artifact", &opt.trust, "--resume: run the arms and rows the artifact records unchecked"),
@@ -217,12 +218,10 @@ static int print_results(const struct pab_experiment *e, const char *out, enum p
 	int ret;
 
 	pab_print_medians(stdout, e);
-	if (end == PAB_RUN_GATED) {
-		fprintf(stderr, "perfab: the sanity gate stopped the run after rep 1; the artifact "
-			"'%s' keeps the samples (rerun with --no-sanity-gate to measure anyway)\n",
-			out);
-		return PAB_EXIT_SANITY;
-	}
+	if (end == PAB_RUN_GATED)
+		fprintf(stderr, "perfab: the sanity gate stopped the run after rep 1: the rows that "
+			"tripped it FAIL; the artifact '%s' keeps the samples (rerun with "
+			"--no-sanity-gate to measure anyway)\n", out);
 	pab_ledger_opts_init(&lo, e);
 	if (pab_ledger_build(e, &lo, &l, &why)) {
 		fprintf(stderr, "perfab: no verdict: %s\n", why);

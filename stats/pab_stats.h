@@ -280,10 +280,11 @@ struct pab_cell_result {
  *               credit-eligible metrics, tolerance otherwise;
  *               rule12:   max(credit, noise) / noise.
  *   FAIL  perfab/2: when change.lo > allowance AND, with a null arm that
- *         has pairs, head_null.lo > allowance (an intersection-union test:
- *         head is worse than both copies of the base; a head-vs-null
- *         interval that does not exist blocks FAIL); without a null arm
- *         change.lo > allowance alone (fail_guarded = 0).
+ *         has pairs with head, head_null.lo > allowance (an
+ *         intersection-union test: head is worse than both copies of the
+ *         base; a head-vs-null interval of fewer than 6 pairs blocks
+ *         FAIL); without a null arm, or when no rep holds both a head and
+ *         a null value, change.lo > allowance alone (fail_guarded = 0).
  *         perfab/1: change.lo > fail_threshold = max(allowance, noise);
  *         rule12: change.lo > allowance;
  *   PASS  when change.hi <= allowance;
@@ -317,6 +318,56 @@ int pab_judge_cell(const struct pab_cell_input *in,
  * else PASS if any is PASS, else NOT_MEASURED (nothing judged).
  */
 enum pab_verdict pab_combine_verdicts(const enum pab_verdict *v, size_t n);
+
+/*
+ * What a judged cell does for its row's verdict, declared before the run
+ * (doc/method.md, "Required and guarding cells"):
+ *   REQUIRED  the row PASSes only when it PASSes
+ *   GUARD     it FAILs the row when it proves a regression; undecided, it
+ *             is accepted uncertainty (listed with its interval), never a
+ *             PASS and never a hold on the row's PASS
+ *   SHOWN     reported with its interval, no part of the verdict
+ */
+enum pab_cell_role {
+	PAB_ROLE_REQUIRED = 0,
+	PAB_ROLE_GUARD = 1,
+	PAB_ROLE_SHOWN = 2,
+};
+/* "required", "guard", "shown" ("invalid" otherwise). */
+const char *pab_cell_role_name(enum pab_cell_role r);
+
+/*
+ * pab_combine_roles: a row's verdict from its cells' verdicts and roles:
+ * FAIL if any REQUIRED or GUARD cell FAILs; else PASS when at least one
+ * REQUIRED cell exists and every REQUIRED cell PASSes; else INCONCLUSIVE;
+ * NOT_MEASURED when no REQUIRED or GUARD cell was measured. SHOWN cells
+ * never count. With every cell REQUIRED this is pab_combine_verdicts().
+ * NULL arrays give NOT_MEASURED.
+ */
+enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
+				   const enum pab_cell_role *role, size_t n);
+
+/*
+ * pab_cell_outlook: what reps up to cap_n can still do for an
+ * INCONCLUSIVE cell, projected from its observed spread (half-widths
+ * shrink like 1/sqrt(n); doc/method.md, "Undecidable cells"):
+ *   resolves_pct  the half-width expected at cap_n, hw sqrt(n / cap_n)
+ *   reps_needed   r->reps_needed (0: no estimate)
+ *   tolerance_pct the smallest tolerance at which the cell would PASS at
+ *                 cap_n if its median stayed where it is:
+ *                 max(median, 0) + resolves_pct (NaN when not finite)
+ * Returns 1 when the cell is undecidable within cap_n (n < cap_n and
+ * reps_needed > cap_n), 0 when more reps up to cap_n may decide it, when
+ * no estimate exists, at or past the cap, or when the cell is not
+ * INCONCLUSIVE with an interval; PAB_EINVAL for NULL or cap_n = 0.
+ */
+struct pab_outlook {
+	double resolves_pct;
+	size_t reps_needed;
+	double tolerance_pct;
+};
+int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
+		     struct pab_outlook *out);
 
 /* ------------------------------------------------------------------ */
 /* Planned looks (adaptive reps)                                      */

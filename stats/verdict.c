@@ -98,6 +98,68 @@ enum pab_verdict pab_combine_verdicts(const enum pab_verdict *v, size_t n)
 	return PAB_NOT_MEASURED;
 }
 
+const char *pab_cell_role_name(enum pab_cell_role r)
+{
+	switch (r) {
+	case PAB_ROLE_REQUIRED: return "required";
+	case PAB_ROLE_GUARD:    return "guard";
+	case PAB_ROLE_SHOWN:    return "shown";
+	}
+	return "invalid";
+}
+
+enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
+				   const enum pab_cell_role *role, size_t n)
+{
+	int any_fail = 0, any_measured = 0, required = 0, required_pass = 0;
+	size_t i;
+
+	if (!v || !role)
+		return PAB_NOT_MEASURED;
+	for (i = 0; i < n; i++) {
+		if (role[i] != PAB_ROLE_REQUIRED && role[i] != PAB_ROLE_GUARD)
+			continue;
+		any_fail |= v[i] == PAB_FAIL;
+		any_measured |= v[i] != PAB_NOT_MEASURED;
+		if (role[i] == PAB_ROLE_REQUIRED) {
+			required++;
+			required_pass += v[i] == PAB_PASS;
+		}
+	}
+	if (any_fail)
+		return PAB_FAIL;
+	if (!any_measured)
+		return PAB_NOT_MEASURED;
+	if (required > 0 && required_pass == required)
+		return PAB_PASS;
+	return PAB_INCONCLUSIVE;
+}
+
+int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
+		     struct pab_outlook *out)
+{
+	size_t n;
+
+	if (!r || !out || !cap_n)
+		return PAB_EINVAL;
+	out->resolves_pct = NAN;
+	out->reps_needed = 0;
+	out->tolerance_pct = NAN;
+	n = r->change.n;
+	if (r->verdict != PAB_INCONCLUSIVE || !r->change.exists || !n)
+		return 0;
+	out->reps_needed = r->reps_needed;
+	if (isfinite(r->half_width))
+		out->resolves_pct = r->half_width *
+			sqrt((double)n / (double)(cap_n > n ? cap_n : n));
+	if (isfinite(out->resolves_pct) && isfinite(r->change.median))
+		out->tolerance_pct = (r->change.median > 0 ? r->change.median : 0.0) +
+			out->resolves_pct;
+	if (n >= cap_n)
+		return 0; /* at the cap: nothing more to decide */
+	return r->reps_needed > cap_n;
+}
+
 /*
  * Sign-test half-widths shrink like 1/sqrt(n), so the reps that would
  * shrink the half-width below the distance from the median to the nearer
@@ -289,8 +351,11 @@ int pab_judge_cell(const struct pab_cell_input *in,
 	out->beyond_noise = pab_beyond_noise(&out->change, out->noise);
 	out->half_width = (out->change.hi - out->change.lo) / 2.0;
 
+	/* The second test needs reps holding both a head and a null value:
+	 * without any, FAIL rests on head vs base alone (it cannot be
+	 * blocked for good by a test that has no data). */
 	if (in->rules == PAB_RULES_PERFAB2)
-		out->fail_guarded = out->has_null;
+		out->fail_guarded = out->has_null && out->head_null.n > 0;
 	if (!out->change.exists)
 		out->verdict = PAB_INCONCLUSIVE; /* no interval, no verdict */
 	else if (out->change.lo > out->fail_threshold &&

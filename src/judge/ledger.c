@@ -48,6 +48,22 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 		if (m && m->id != PAB_M_RSS_FLOOR)
 			o->judged[m->id] = 1;
 	}
+	v = cJSON_GetObjectItemCaseSensitive(e->run, "metrics_given");
+	o->metrics_given = cJSON_IsTrue(v);
+	v = cJSON_GetObjectItemCaseSensitive(e->run, "require");
+	if (cJSON_IsArray(v)) {
+		const cJSON *name;
+
+		cJSON_ArrayForEach(name, v) {
+			const struct pab_metric *m = cJSON_IsString(name) ?
+				pab_metric_find(name->valuestring) : NULL;
+
+			if (m && o->judged[m->id]) {
+				o->required[m->id] = 1;
+				o->require_given = 1;
+			}
+		}
+	}
 	v = cJSON_GetObjectItemCaseSensitive(floors, "bytes");
 	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && isfinite(v->valuedouble))
 		o->floor_bytes = v->valuedouble;
@@ -75,10 +91,32 @@ int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
 					 pab_metrics[i].name);
 			return -1;
 		}
+	o->require_given = 0;
 	for (i = 0; i < PAB_M_COUNT; i++) {
 		o->narrowed |= o->judged[i] && !want[i];
 		o->judged[i] = want[i];
+		o->required[i] &= want[i];
+		o->require_given |= o->required[i];
 	}
+	return 0;
+}
+
+int pab_ledger_opts_require(struct pab_ledger_opts *o, const char *list, char **why)
+{
+	int want[PAB_M_COUNT];
+	size_t i;
+
+	*why = NULL;
+	if (pab_parse_metrics(list, want, why)) {
+		if (!*why)
+			*why = xstrdup("give at least one metric");
+		return -1;
+	}
+	for (i = 0; i < PAB_M_COUNT; i++) {
+		o->required[i] = want[i];
+		o->judged[i] |= want[i];
+	}
+	o->require_given = 1;
 	return 0;
 }
 
@@ -105,13 +143,40 @@ static void column(const struct pab_row *row, size_t arm,
 		out[r] = row->reps[r].result[arm].m[m];
 }
 
-/* Memory credit for (row, head arm); sets floor fields on lr. */
+/*
+ * The null arm's noise on peak RSS in percent of base (pab_noise_floor of
+ * base vs null), 0 without a null arm or its pairs. b holds base's peaks;
+ * nu and ch are scratch.
+ */
+static double peak_noise(const struct pab_row *row, int null_arm, double conf,
+			 const double *b, double *nu, double *ch)
+{
+	struct pab_interval iv;
+
+	if (null_arm < 0)
+		return 0;
+	column(row, (size_t)null_arm, PAB_M_PEAK_RSS, nu);
+	pab_paired_changes(b, nu, row->n_reps, PAB_LOWER_IS_BETTER, ch);
+	if (pab_sign_interval(ch, row->n_reps, conf, &iv))
+		return 0;
+	return pab_noise_floor(&iv);
+}
+
+/*
+ * Memory credit for (row, head arm); sets floor fields on lr. A saving
+ * counts only when the peak fell by more than the byte floor and by more
+ * than the null arm's noise (doc/method.md, memory credit): a drop inside
+ * the kernel's RSS-counter slack is no saving. bufs holds 4 columns.
+ */
 static double row_credit(const struct pab_row *row, size_t base, size_t arm,
-			 double conf, struct pab_ledger_row *lr, double *bufs)
+			 int null_arm, const struct pab_ledger_opts *o,
+			 struct pab_ledger_row *lr, double *bufs)
 {
 	double *b = bufs, *h = bufs + row->n_reps, *ch = bufs + 2 * row->n_reps;
+	double *nu = bufs + 3 * row->n_reps;
+	double floor_bytes = o->floor_bytes > 0 ? o->floor_bytes : PAB_FLOOR_BYTES;
 	struct pab_interval peak;
-	double bmed, hmed, lowest;
+	double bmed, hmed, lowest, saved;
 
 	column(row, base, PAB_M_RSS_FLOOR, b);
 	lr->rss_floor = pab_metric_aggregate(PAB_M_RSS_FLOOR, b, row->n_reps);
@@ -127,9 +192,74 @@ static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 		return 0; /* flagged, not silently credited */
 	}
 	pab_paired_changes(b, h, row->n_reps, PAB_LOWER_IS_BETTER, ch);
-	if (pab_sign_interval(ch, row->n_reps, conf, &peak))
+	if (pab_sign_interval(ch, row->n_reps, o->conf, &peak))
 		return 0;
-	return pab_memory_credit(&peak, bmed, hmed, lr->rss_floor);
+	saved = pab_memory_credit(&peak, bmed, hmed, lr->rss_floor);
+	if (saved <= 0)
+		return 0;
+	if (bmed - hmed <= floor_bytes) {
+		lr->credit_why = "the peak fell by no more than the memory floor";
+		return 0;
+	}
+	if (100.0 * (bmed - hmed) / bmed <= peak_noise(row, null_arm, o->conf, b, nu, ch)) {
+		lr->credit_why = "the peak fell by no more than the null arm's noise";
+		return 0;
+	}
+	return saved;
+}
+
+/*
+ * 1 when the row's throughput is the wall clock's reciprocal (a plain
+ * command: no workload report), so judging it would judge the wall time
+ * twice; 0 when some arm reported its own, or nothing was measured.
+ */
+static int throughput_is_wall(const struct pab_row *row, size_t n_arms)
+{
+	size_t r, a;
+	int any = 0;
+
+	for (r = 0; r < row->n_reps; r++)
+		for (a = 0; a < n_arms; a++) {
+			double t = row->reps[r].result[a].m[PAB_M_THROUGHPUT];
+			double w = row->reps[r].result[a].m[PAB_M_WALL];
+
+			if (!isfinite(t) || !isfinite(w))
+				continue;
+			if (fabs(t * w - 1.0) > 1e-9)
+				return 0;
+			any = 1;
+		}
+	return any;
+}
+
+/*
+ * The sanity gate's cell for (row, arm) as a note, new memory; NULL when
+ * it did not trip there. The figures read in MiB, like the gate's rule.
+ */
+static char *gate_note(const struct pab_experiment *e, const struct pab_row *row,
+		       const struct pab_arm *arm)
+{
+	const cJSON *cell;
+
+	if (e->stopped_by != PAB_STOP_SANITY_GATE)
+		return NULL;
+	cJSON_ArrayForEach(cell, e->sanity) {
+		const char *rn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cell, "row"));
+		const char *an = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cell, "arm"));
+		const char *mn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cell, "metric"));
+		const struct pab_metric *m = mn ? pab_metric_find(mn) : NULL;
+		double b = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cell, "base"));
+		double h = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cell, "head"));
+
+		if (!rn || !an || !m || strcmp(rn, row->name) || strcmp(an, arm->name))
+			continue;
+		return xasprintf("the head's %s %.1f MiB > %.1f x %.1f MiB + %.0f MiB at rep 1; "
+				 "if the head is meant to use more memory, run with "
+				 "--no-sanity-gate or set \"sanity_gate\": false",
+				 m->label, h / 1048576.0, PAB_SANITY_FACTOR, b / 1048576.0,
+				 PAB_SANITY_SLACK_BYTES / 1048576.0);
+	}
+	return NULL;
 }
 
 /* The inputs of pab_judge_cell for metric m of row ri × head arm a. */
@@ -163,17 +293,90 @@ static void cell_input(const struct pab_experiment *e,
 	in->rules = o->rules;
 }
 
-/* The combined verdict of the cells [first, l->n_cells) of one row. */
-static enum pab_verdict combine_cells(const struct pab_ledger *l, size_t first)
+/*
+ * Whether metric m gets a cell in row lr, and in which role (before the
+ * required set is settled: a judged cell starts as GUARD). Under perfab/2
+ * a row whose throughput is 1/wall does not judge throughput unless the
+ * run named it, and shows its wall time instead. Returns 0 for no cell.
+ */
+static int cell_wanted(const struct pab_ledger_opts *o, const struct pab_ledger_row *lr,
+		       enum pab_metric_id m, enum pab_cell_role *role)
 {
-	enum pab_verdict *vs = xcalloc(l->n_cells - first + 1, sizeof(*vs)), v;
-	size_t i, nv = 0;
+	int derived = o->rules == PAB_RULES_PERFAB2 && lr->wall_throughput &&
+		!o->metrics_given && !(o->require_given && o->required[PAB_M_THROUGHPUT]);
 
-	for (i = first; i < l->n_cells; i++)
-		vs[nv++] = l->cells[i].res.verdict;
-	v = pab_combine_verdicts(vs, nv);
+	*role = PAB_ROLE_GUARD;
+	if (m == PAB_M_THROUGHPUT && derived)
+		return 0;
+	if (o->judged[m])
+		return 1;
+	*role = PAB_ROLE_SHOWN;
+	return m == PAB_M_WALL && derived && o->judged[PAB_M_THROUGHPUT];
+}
+
+/* A metric only a workload's report or the latency replay can measure. */
+static int workload_only(enum pab_metric_id m)
+{
+	return pab_metrics[m].report_key || m == PAB_M_P99;
+}
+
+/*
+ * The roles of the cells [first, l->n_cells) of lr (ledger.h): under
+ * perfab/2 the declared required set, else cpu plus throughput where the
+ * row reports its own; when none of them has a cell, every judged cell is
+ * required. perfab/1 and rule12 require every judged cell.
+ */
+static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
+			 const struct pab_ledger_row *lr, size_t first)
+{
+	size_t i, n_required = 0;
+
+	for (i = first; i < l->n_cells; i++) {
+		struct pab_ledger_cell *c = &l->cells[i];
+		int req;
+
+		if (c->role == PAB_ROLE_SHOWN)
+			continue;
+		if (o->rules != PAB_RULES_PERFAB2)
+			req = 1;
+		else if (o->require_given)
+			req = o->required[c->metric];
+		else
+			req = c->metric == PAB_M_CPU ||
+			      (c->metric == PAB_M_THROUGHPUT && !lr->wall_throughput);
+		c->role = req ? PAB_ROLE_REQUIRED : PAB_ROLE_GUARD;
+		n_required += req;
+	}
+	for (i = first; !n_required && i < l->n_cells; i++)
+		if (l->cells[i].role == PAB_ROLE_GUARD)
+			l->cells[i].role = PAB_ROLE_REQUIRED;
+}
+
+/* The row's verdict from its cells [first, l->n_cells), and whether an
+ * undecided required cell is out of the cap's reach. */
+static void row_verdict(struct pab_ledger *l, struct pab_ledger_row *lr, size_t first)
+{
+	size_t n = l->n_cells - first, i;
+	enum pab_verdict *vs = xcalloc(n + 1, sizeof(*vs));
+	enum pab_cell_role *roles = xcalloc(n + 1, sizeof(*roles));
+
+	for (i = 0; i < n; i++) {
+		struct pab_ledger_cell *c = &l->cells[first + i];
+
+		vs[i] = c->res.verdict;
+		roles[i] = c->role;
+		c->undecidable = pab_cell_outlook(&c->res, lr->cap_n, &c->outlook) == 1;
+	}
+	lr->verdict = pab_combine_roles(vs, roles, n);
+	if (lr->verdict == PAB_NOT_MEASURED)
+		lr->verdict = PAB_INCONCLUSIVE;
+	for (i = 0; lr->verdict == PAB_INCONCLUSIVE && i < n; i++) {
+		const struct pab_ledger_cell *c = &l->cells[first + i];
+
+		lr->undecidable |= c->role == PAB_ROLE_REQUIRED && c->undecidable;
+	}
 	free(vs);
-	return v;
+	free(roles);
 }
 
 /*
@@ -192,27 +395,40 @@ static int judge_row(const struct pab_experiment *e,
 	for (m = 0; m < PAB_M_COUNT; m++) {
 		struct pab_cell_input in;
 		struct pab_ledger_cell *c;
+		enum pab_cell_role role;
 
-		if (!o->judged[m])
+		if (!cell_wanted(o, lr, (enum pab_metric_id)m, &role))
 			continue;
 		cell_input(e, o, l, lr, (enum pab_metric_id)m, bufs, stride, &in);
 		ALLOC_GROW(l->cells, l->n_cells + 1, *cells_alloc);
 		c = &l->cells[l->n_cells];
+		memset(c, 0, sizeof(*c));
 		c->row = lr->row;
 		c->arm = lr->arm;
 		c->metric = (enum pab_metric_id)m;
+		c->role = role;
 		if (pab_judge_cell(&in, &c->res)) {
 			*why = xasprintf("cannot judge row '%s' metric '%s'",
 					 row->name, pab_metrics[m].name);
 			return -1;
 		}
+		/* A plain command has no workload report: its report-only
+		 * metrics are not listed as missing. */
+		if (lr->wall_throughput && !row->workload && workload_only((enum pab_metric_id)m) &&
+		    c->res.verdict == PAB_NOT_MEASURED)
+			continue;
 		l->n_cells++;
 	}
-	lr->verdict = combine_cells(l, first);
-	if (lr->verdict == PAB_NOT_MEASURED)
-		lr->verdict = PAB_INCONCLUSIVE;
+	assign_roles(o, l, lr, first);
+	row_verdict(l, lr, first);
+	if (lr->gate_note) {
+		lr->verdict = PAB_FAIL;
+		lr->undecidable = 0;
+		lr->why = "the sanity gate stopped the run";
+	}
 	if (row->failed) {
 		lr->verdict = PAB_FAIL;
+		lr->undecidable = 0;
 		lr->why = "a child failed (see the row's fail_reason)";
 	}
 	return 0;
@@ -231,6 +447,7 @@ static int judge_rows(const struct pab_experiment *e,
 		if (e->rows[ri].n_reps > max_reps)
 			max_reps = e->rows[ri].n_reps;
 	bufs = xcalloc(4 * max_reps, sizeof(*bufs));
+	/* the cap on a row's paired reps: what more looks could still add */
 	for (ri = 0; ri < e->n_rows && !ret; ri++) {
 		const struct pab_row *row = &e->rows[ri];
 		int control = row->control ||
@@ -248,10 +465,13 @@ static int judge_rows(const struct pab_experiment *e,
 			lr->arm = a;
 			lr->control = control;
 			lr->n = row->n_reps;
+			lr->cap_n = e->max_reps > e->reps ? e->max_reps : e->reps;
 			lr->rss_floor = NAN;
+			lr->wall_throughput = throughput_is_wall(row, e->n_arms);
+			lr->gate_note = gate_note(e, row, &e->arms[a]);
 			/* Floor and its consistency for every row; credit only
 			 * for rows that are not controls. */
-			lr->saved_pct = row_credit(row, (size_t)l->base, a, o->conf, lr, bufs);
+			lr->saved_pct = row_credit(row, (size_t)l->base, a, l->null_arm, o, lr, bufs);
 			if (control)
 				lr->saved_pct = 0;
 			ret = judge_row(e, o, l, lr, bufs, max_reps, &cells_alloc, why);
@@ -306,6 +526,10 @@ int pab_ledger_build(const struct pab_experiment *e,
 
 void pab_ledger_release(struct pab_ledger *l)
 {
+	size_t i;
+
+	for (i = 0; i < l->n_rows; i++)
+		free(l->rows[i].gate_note);
 	free(l->rows);
 	free(l->cells);
 	memset(l, 0, sizeof(*l));
@@ -376,11 +600,12 @@ static const struct {
 		"every cell PASSes; no gain demonstrated",
 		"accept: the regression gate passed, which proves neither improvement nor equality" },
 	[PAB_DISP_LIMITED] = { "accept-with-uncertainty",
-		"limited INCONCLUSIVE ancillary metrics; CPU/throughput and controls PASS; no confirmed FAIL",
+		"undecided guarding cells, listed as accepted uncertainty; required cells and controls "
+		"PASS; no confirmed FAIL",
 		"accept when the full intervals fit the risk you declared acceptable, or with explicit "
 		"owner acceptance of the stated uncertainty; preserve the INCONCLUSIVE labels" },
 	[PAB_DISP_FOLLOW_UP] = { "follow-up",
-		"wide uncertainty or missing coverage: a CPU/throughput or control cell "
+		"wide uncertainty or missing coverage: a required or control cell "
 		"INCONCLUSIVE, or fewer than 6 paired reps",
 		"attribute or run a bounded, planned follow-up; do not claim equivalence" },
 	[PAB_DISP_REJECT_CPU] = { "reject-cpu",
@@ -404,13 +629,17 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 	for (i = 0; i < l->n_rows; i++) {
 		if (e->rows[l->rows[i].row].failed)
 			broken++;
-		if (l->rows[i].n < PAB_MIN_N_95)
+		else if (l->rows[i].gate_note)
+			other_fail++;
+		else if (l->rows[i].n < PAB_MIN_N_95)
 			wide++;
 	}
 	for (i = 0; i < l->n_cells; i++) {
 		const struct pab_ledger_cell *c = &l->cells[i];
 		int control = pab_ledger_cell_row(l, c)->control;
 
+		if (c->role == PAB_ROLE_SHOWN)
+			continue; /* no part of any verdict */
 		d->cells++;
 		switch (c->res.verdict) {
 		case PAB_PASS:
@@ -426,8 +655,11 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 				other_fail++;
 			break;
 		case PAB_INCONCLUSIVE:
+			/* An undecided required cell (or any cell of a control)
+			 * holds the verdict; an undecided guard is accepted
+			 * uncertainty. */
 			d->inconclusive++;
-			if (pab_metrics[c->metric].target || control)
+			if (c->role == PAB_ROLE_REQUIRED || control)
 				wide++;
 			else
 				limited++;

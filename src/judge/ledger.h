@@ -9,6 +9,17 @@
  * first) and "null". A metric is judged when it is in the judged set and
  * at least one pair of base/head values was measured; a metric that was
  * never measured is listed as "not measured", never judged as 0.
+ *
+ * Under perfab/2 each judged cell is REQUIRED or a GUARD (pab_cell_role,
+ * doc/method.md "Required and guarding cells"): the required set is the
+ * run's declared one ("run" -> "require", --require), else cpu plus
+ * throughput where the row's workload reports its own; a row whose
+ * throughput is only 1/wall (a plain command) does not judge it unless
+ * the run named it, and shows its wall time instead (role SHOWN). Under
+ * perfab/1 and rule12 every judged cell is REQUIRED.
+ *
+ * A run the sanity gate stopped is judged too: each row × head arm that
+ * tripped it FAILs with the gate's figures as its note.
  */
 #ifndef PAB_LEDGER_H
 #define PAB_LEDGER_H
@@ -25,12 +36,21 @@
 #define PAB_FLOOR_BYTES (128.0 * 1024)
 #define PAB_FLOOR_COUNT 4.0
 
+/* The sanity gate: a head whose memory after rep 1 is more than
+ * SANITY_FACTOR times base's plus SANITY_SLACK_BYTES stops the run, and
+ * the ledger FAILs that row. */
+#define PAB_SANITY_FACTOR 1.5
+#define PAB_SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
+
 struct pab_ledger_opts {
 	enum pab_rules rules;
 	double conf;                 /* 0.95 */
 	const char *controls;        /* extra control-row selection, or NULL */
 	int judged[PAB_M_COUNT];     /* 1 = judge this metric */
 	int narrowed;                /* judged narrowed below the run's set */
+	int metrics_given;           /* the run named its judged set */
+	int required[PAB_M_COUNT];   /* the declared required set ... */
+	int require_given;           /* ... when 1; else the default */
 	double floor_bytes;          /* absolute floors (0 = none), as recorded */
 	double floor_count;
 };
@@ -44,10 +64,21 @@ struct pab_ledger_opts {
 void pab_ledger_opts_init(struct pab_ledger_opts *o,
 			  const struct pab_experiment *e);
 
+/*
+ * pab_ledger_opts_require: declare the required set from list
+ * (comma-separated metric names) and judge them too. Returns 0, or -1
+ * with a reason (caller frees).
+ */
+int pab_ledger_opts_require(struct pab_ledger_opts *o, const char *list, char **why);
+
 struct pab_ledger_cell {
 	size_t row, arm;             /* indices into the experiment */
 	enum pab_metric_id metric;
+	enum pab_cell_role role;     /* its part in the row's verdict */
 	struct pab_cell_result res;
+	struct pab_outlook outlook;  /* INCONCLUSIVE: what reps up to the
+				      * run's cap can do (pab_cell_outlook) */
+	int undecidable;             /* 1: not decidable within the cap */
 };
 
 struct pab_ledger_row {
@@ -59,6 +90,14 @@ struct pab_ledger_row {
 	size_t n;                    /* paired reps */
 	enum pab_verdict verdict;
 	const char *why;             /* static note (failed row etc.) or NULL */
+	char *gate_note;             /* the sanity gate's figures when this row
+				      * × arm tripped it (owned), else NULL */
+	const char *credit_why;      /* why no memory credit was granted,
+				      * static, or NULL */
+	int wall_throughput;         /* the row's throughput is 1/wall */
+	int undecidable;             /* INCONCLUSIVE, and a required cell is
+				      * not decidable within the run's cap */
+	size_t cap_n;                /* the run's cap on paired reps */
 };
 
 /*
@@ -72,14 +111,15 @@ struct pab_ledger_row {
  *   REJECT_CPU      a throughput or cpu cell FAILs beyond its noise and
  *                   memory credit: reject or revise, even if others improve
  *   REJECT_OTHER    any other cell FAILs (p99, peak or drain RSS, faults,
- *                   a control that changed): reject or revise
- *   FOLLOW_UP       no FAIL, but a throughput/cpu cell or a control row is
+ *                   a control that changed), or the sanity gate stopped a
+ *                   row: reject or revise
+ *   FOLLOW_UP       no FAIL, but a required cell or a control row is
  *                   INCONCLUSIVE, or a row has fewer than 6 paired reps:
  *                   wide uncertainty or missing coverage; run a bounded
  *                   follow-up (a metric a row cannot have, such as p99 of
  *                   a plain command, is listed "not measured", not held)
- *   LIMITED         no FAIL; only ancillary cells (memory, p99, faults) of
- *                   non-control rows INCONCLUSIVE: accept within the risk
+ *   LIMITED         no FAIL; only guarding cells of non-control rows
+ *                   INCONCLUSIVE (accepted uncertainty): accept within the risk
  *                   declared acceptable or with explicit owner acceptance, keeping
  *                   the INCONCLUSIVE labels
  *   ACCEPT_GAIN     everything PASSes and some throughput/cpu cell of a

@@ -67,6 +67,7 @@ static const char *const stop_names[] = {
 	[PAB_STOP_MAX_REPS] = "max-reps",
 	[PAB_STOP_BUDGET] = "budget",
 	[PAB_STOP_SANITY_GATE] = "sanity-gate",
+	[PAB_STOP_UNDECIDABLE] = "undecidable",
 };
 
 const char *pab_stop_reason_name(enum pab_stop_reason r)

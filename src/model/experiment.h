@@ -89,6 +89,8 @@ enum pab_stop_reason {
 	PAB_STOP_MAX_REPS,    /* "max-reps": undecided rows reached the last look */
 	PAB_STOP_BUDGET,      /* "budget": the run's budget was spent */
 	PAB_STOP_SANITY_GATE, /* "sanity-gate": a head's memory blew up at rep 1 */
+	PAB_STOP_UNDECIDABLE, /* "undecidable": every undecided row has a
+			       * required cell no rep up to the cap decides */
 };
 
 /* The artifact's name of r ("decided", ...); NULL for PAB_STOP_NONE. */

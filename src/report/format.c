@@ -246,7 +246,7 @@ void pab_fmt_change(char *buf, size_t len, enum pab_metric_id m,
 			snprintf(buf, len, "n/a");
 		return;
 	}
-	if (r.same) {
+	if (r.same && !(flags & PAB_FMT_NO_SAME)) {
 		double w = fabs(iv->lo) > fabs(iv->hi) ? fabs(iv->lo) : fabs(iv->hi);
 
 		snprintf(buf, len, "same %s%.1f%%", pm, w);
@@ -388,39 +388,94 @@ static void add_estimate(char *buf, size_t len, size_t more,
 	}
 }
 
+/*
+ * A bound or interval end of metric m's cell, pct percent worse, on the
+ * scale the cell's change is read on: "1.02x slower" / "1.09x faster" for
+ * a ratio, "+2.0%" for an amount.
+ */
+static void fmt_bound(char *buf, size_t len, enum pab_metric_id m, double pct)
+{
+	char f[24];
+	double s;
+
+	if (pab_change_kind_of(m) != PAB_CHANGE_RATIO || !isfinite(pct)) {
+		pab_fmt_pct(f, sizeof(f), pct);
+		snprintf(buf, len, "%s%%", f);
+		return;
+	}
+	s = slowdown(m, pct);
+	if (s >= 1.0) {
+		fmt_factor(f, sizeof(f), s);
+		snprintf(buf, len, "%sx slower", f);
+	} else {
+		fmt_factor(f, sizeof(f), s > 0 ? 1.0 / s : INFINITY);
+		snprintf(buf, len, "%sx faster", f);
+	}
+}
+
+/* An undecided cell's outlook after buf: a guard's accepted uncertainty,
+ * or a required cell that the cap cannot decide. */
+static void add_outlook(char *buf, size_t len, const struct pab_cell_result *r,
+			const struct pab_reason_ctx *ctx)
+{
+	size_t at = strlen(buf);
+	const struct pab_outlook *o = ctx->outlook;
+	char tol[24];
+
+	if (at >= len)
+		return;
+	if (ctx->role == PAB_ROLE_GUARD) {
+		snprintf(buf + at, len - at, "; a guard: accepted uncertainty, these reps resolve "
+			 "+-%.1f%% (it FAILs the row only when it proves a regression)",
+			 r->half_width);
+		return;
+	}
+	if (ctx->undecidable && o) {
+		pab_fmt_pct(tol, sizeof(tol), o->tolerance_pct);
+		snprintf(buf + at, len - at, "; not decidable at +-%.1f%% on this machine within "
+			 "%zu reps (resolves +-%.1f%%): needs ~%zu reps or a tolerance of %s%%",
+			 r->allowance, ctx->cap_n, o->resolves_pct, o->reps_needed, tol + (*tol == '+'));
+		return;
+	}
+	add_estimate(buf, len, r->reps_needed > ctx->n ? r->reps_needed - ctx->n : 0, ctx);
+}
+
 void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 		    const struct pab_reason_ctx *ctx)
 {
 	struct fail_bound b[4];
 	size_t nb = fail_bounds(r, b, 4), i, at;
-	char lo[24], hi[24], al[24], th[24];
+	char lo[32], hi[32], al[32], th[32];
+	enum pab_metric_id m = ctx->metric;
 
 	buf[0] = '\0';
 	if (r->verdict == PAB_PASS || r->verdict == PAB_NOT_MEASURED)
 		return;
-	pab_fmt_pct(lo, sizeof(lo), r->change.lo);
-	pab_fmt_pct(hi, sizeof(hi), r->change.hi);
-	pab_fmt_pct(al, sizeof(al), r->allowance);
+	fmt_bound(lo, sizeof(lo), m, r->change.lo);
+	fmt_bound(hi, sizeof(hi), m, r->change.hi);
+	fmt_bound(al, sizeof(al), m, r->allowance);
 	if (r->verdict == PAB_FAIL) {
 		if (r->fail_decider == PAB_DECIDED_EQUIVALENCE) {
+			pab_fmt_pct(lo, sizeof(lo), r->change.lo);
+			pab_fmt_pct(hi, sizeof(hi), r->change.hi);
 			snprintf(buf, len, "a control must stay within +-%.1f%%: "
 				 "its interval [%s, %s] lies outside", ctx->margin, lo, hi);
 			return;
 		}
-		snprintf(buf, len, "its lower end %s%% is above the %s %s%%",
+		snprintf(buf, len, "its lower end %s is beyond the %s %s",
 			 lo, bound_name(r->pass_decider), al);
 		for (i = 0; i < nb; i++) {
 			at = strlen(buf);
 			if ((b[i].threshold <= r->allowance && b[i].lo == r->change.lo) ||
 			    at >= len)
 				continue;
-			pab_fmt_pct(th, sizeof(th), b[i].threshold);
+			fmt_bound(th, sizeof(th), m, b[i].threshold);
 			if (b[i].lo == r->change.lo) {
-				snprintf(buf + at, len - at, " and the %s %s%%",
+				snprintf(buf + at, len - at, " and the %s %s",
 					 bound_name(b[i].decider), th);
 			} else {
-				pab_fmt_pct(lo, sizeof(lo), b[i].lo);
-				snprintf(buf + at, len - at, "; %s starts at %s%%, above the %s %s%%",
+				fmt_bound(lo, sizeof(lo), m, b[i].lo);
+				snprintf(buf + at, len - at, "; %s starts at %s, beyond the %s %s",
 					 b[i].what, lo, bound_name(b[i].decider), th);
 			}
 		}
@@ -438,6 +493,8 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 		return;
 	}
 	if (r->pass_decider == PAB_DECIDED_EQUIVALENCE) {
+		pab_fmt_pct(lo, sizeof(lo), r->change.lo);
+		pab_fmt_pct(hi, sizeof(hi), r->change.hi);
 		snprintf(buf, len, "a control must be shown within +-%.1f%%: "
 			 "its interval [%s, %s] is wider", ctx->margin, lo, hi);
 	} else if (r->change.lo > r->allowance) {
@@ -446,19 +503,19 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 			;
 		if (i == nb)
 			i = 0;
-		pab_fmt_pct(th, sizeof(th), b[i].threshold);
-		pab_fmt_pct(lo, sizeof(lo), b[i].lo);
-		snprintf(buf, len, "above the %s %s%%, but FAIL needs %s above the %s "
-			 "%s%%; it starts at %s%%%s", bound_name(r->pass_decider), al,
+		fmt_bound(th, sizeof(th), m, b[i].threshold);
+		fmt_bound(lo, sizeof(lo), m, b[i].lo);
+		snprintf(buf, len, "beyond the %s %s, but FAIL needs %s beyond the %s "
+			 "%s; it starts at %s%s", bound_name(r->pass_decider), al,
 			 b[i].lo == r->change.lo ? "it" : b[i].what, bound_name(b[i].decider),
 			 th, lo, b[i].decider == PAB_DECIDED_NOISE || b[i].lo != r->change.lo ?
 			 ": this machine's noise hides the change (see perfab env)" : "");
 	} else {
-		pab_fmt_pct(th, sizeof(th), nb ? b[0].threshold : r->fail_threshold);
-		snprintf(buf, len, "PASS needs upper end <= %s%% (%s), it is %s%%; "
-			 "FAIL needs lower end > %s%% (%s), it is %s%%", al,
+		fmt_bound(th, sizeof(th), m, nb ? b[0].threshold : r->fail_threshold);
+		snprintf(buf, len, "PASS needs the upper end within %s (%s), it is %s; "
+			 "FAIL needs the lower end beyond %s (%s), it is %s", al,
 			 bound_name(r->pass_decider), hi, th,
 			 bound_name(nb ? b[0].decider : r->fail_decider), lo);
 	}
-	add_estimate(buf, len, r->reps_needed > ctx->n ? r->reps_needed - ctx->n : 0, ctx);
+	add_outlook(buf, len, r, ctx);
 }

@@ -30,6 +30,8 @@
 
 /* Output flavours. */
 #define PAB_FMT_UTF8 1  /* × and → and ± instead of x, -> and +- */
+#define PAB_FMT_NO_SAME 2 /* never "same ±x%": the cell did not PASS, so
+			   * nothing showed the change is small */
 
 /* A change "reads the same" when its interval straddles 0 within this. */
 #define PAB_SAME_PCT 5.0
@@ -81,7 +83,7 @@ void pab_fmt_si(char *buf, size_t len, double v);
  * The change as it reads: "1.21x slower [1.15, 1.29]", "same ±1.8%",
  * "+6.2 MiB (+8.4% [+5.0, +9.1])"; when no interval exists (fewer than 6
  * pairs) the range is marked "(range a..b, no CI)". base_median scales
- * amounts. flags: PAB_FMT_UTF8 or 0.
+ * amounts. flags: PAB_FMT_UTF8, PAB_FMT_NO_SAME, or 0.
  */
 void pab_fmt_change(char *buf, size_t len, enum pab_metric_id m,
 		    const struct pab_interval *iv, double base_median,
@@ -111,6 +113,13 @@ void pab_fmt_name(FILE *f, const char *s);
  * a control and its equivalence margin.
  */
 struct pab_reason_ctx {
+	enum pab_metric_id metric; /* bounds read on its scale: "1.02x slower"
+				    * for a ratio, "+2.0%" for an amount */
+	enum pab_cell_role role;   /* a GUARD's undecided cell is accepted
+				    * uncertainty, not a wait */
+	const struct pab_outlook *outlook; /* the cell's, or NULL */
+	int undecidable;           /* not decidable within cap_n */
+	size_t cap_n;
 	size_t n, block;
 	double rep_seconds;
 	int control;

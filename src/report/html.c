@@ -286,7 +286,8 @@ static void forest_cell(FILE *f, const struct scale *s, const struct pab_ledger_
 		sx(s, lf(m, r->change.hi)), y - 5, sx(s, lf(m, r->change.hi)), y + 5);
 	fprintf(f, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>",
 		sx(s, lf(m, r->change.median)), y);
-	pab_fmt_change(reads, sizeof(reads), m, &r->change, r->base_median, PAB_FMT_UTF8);
+	pab_fmt_change(reads, sizeof(reads), m, &r->change, r->base_median, PAB_FMT_UTF8 |
+		       (r->verdict == PAB_PASS ? 0 : PAB_FMT_NO_SAME));
 	fprintf(f, "<text class=\"val\" x=\"%d\" y=\"%.1f\">", FP_W - FP_RIGHT + 10, y + 4);
 	esc(f, reads);
 	fprintf(f, " %s</text></g>\n", pab_verdict_name(r->verdict));
@@ -647,7 +648,7 @@ static void summary(FILE *f, const struct pab_experiment *e,
 				continue;
 			}
 			pab_fmt_change(reads, sizeof(reads), c->metric, &c->res.change,
-				       c->res.base_median, PAB_FMT_UTF8);
+				       c->res.base_median, PAB_FMT_UTF8 | pab_report_change_flags(c));
 			pab_report_cell_reason(e, l, c, why, sizeof(why));
 			fprintf(f, "<td class=\"num %s\" title=\"%s", verdict_class(c->res.verdict),
 				pab_verdict_name(c->res.verdict));
@@ -690,7 +691,7 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 		pab_fmt_value(b, sizeof(b), cell->metric, r->base_median);
 		pab_fmt_value(h, sizeof(h), cell->metric, r->head_median);
 		pab_fmt_change(reads, sizeof(reads), cell->metric, &r->change, r->base_median,
-			       PAB_FMT_UTF8);
+			       PAB_FMT_UTF8 | pab_report_change_flags(cell));
 		fputs("</td><td class=\"num\">", f);
 		esc(f, b);
 		fputs("</td><td class=\"num\">", f);

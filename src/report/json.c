@@ -51,11 +51,45 @@ static void add_reading(cJSON *x, const struct pab_experiment *e,
 	}
 	cJSON_AddStringToObject(x, "direction", q.direction);
 	pab_fmt_change(text, sizeof(text), c->metric, &r->change, r->base_median,
-		       PAB_FMT_UTF8);
+		       PAB_FMT_UTF8 | pab_report_change_flags(c));
 	cJSON_AddStringToObject(x, "reads", text);
 	pab_report_cell_reason(e, l, c, why, sizeof(why));
 	if (*why)
 		cJSON_AddStringToObject(x, "reason", why);
+}
+
+/*
+ * The row's roles ("required", "guards": metric names) and its accepted
+ * uncertainty: each undecided guard with its interval and the smallest
+ * change these reps resolve (doc/ledger-json.md "rows").
+ */
+static void add_uncertainty(cJSON *o, const struct pab_ledger *l,
+			    const struct pab_ledger_row *lr)
+{
+	cJSON *req = cJSON_AddArrayToObject(o, "required");
+	cJSON *grd = cJSON_AddArrayToObject(o, "guards");
+	cJSON *acc = cJSON_AddArrayToObject(o, "accepted_uncertainty");
+	size_t c;
+
+	for (c = 0; c < l->n_cells; c++) {
+		const struct pab_ledger_cell *cell = &l->cells[c];
+		const char *name = pab_metrics[cell->metric].name;
+		cJSON *x;
+
+		if (cell->row != lr->row || cell->arm != lr->arm)
+			continue;
+		if (cell->role == PAB_ROLE_REQUIRED)
+			cJSON_AddItemToArray(req, cJSON_CreateString(name));
+		else if (cell->role == PAB_ROLE_GUARD)
+			cJSON_AddItemToArray(grd, cJSON_CreateString(name));
+		if (cell->role != PAB_ROLE_GUARD || cell->res.verdict != PAB_INCONCLUSIVE)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "metric", name);
+		cJSON_AddItemToObject(x, "change", interval_json(&cell->res.change));
+		cJSON_AddNumberToObject(x, "resolves", cell->res.half_width);
+		cJSON_AddItemToArray(acc, x);
+	}
 }
 
 /* The judged figures of a measured cell (doc/ledger-json.md "cells"). */
@@ -114,6 +148,12 @@ static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *
 		cJSON_AddNullToObject(o, "cpu_model");
 	if (row->failed && row->fail_reason)
 		cJSON_AddStringToObject(o, "fail_reason", row->fail_reason);
+	if (lr->gate_note)
+		cJSON_AddStringToObject(o, "sanity_gate", lr->gate_note);
+	if (lr->credit_why)
+		cJSON_AddStringToObject(o, "credit_withheld", lr->credit_why);
+	cJSON_AddBoolToObject(o, "undecidable", lr->undecidable);
+	add_uncertainty(o, l, lr);
 	cells = cJSON_AddArrayToObject(o, "cells");
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
@@ -125,6 +165,15 @@ static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *
 		cJSON_AddStringToObject(x, "metric", pab_metrics[cell->metric].name);
 		cJSON_AddStringToObject(x, "unit", pab_metrics[cell->metric].unit);
 		cJSON_AddStringToObject(x, "verdict", pab_verdict_name(cell->res.verdict));
+		cJSON_AddStringToObject(x, "role", pab_cell_role_name(cell->role));
+		if (cell->undecidable) {
+			cJSON *u = cJSON_AddObjectToObject(x, "undecidable");
+
+			cJSON_AddItemToObject(u, "resolves", num_or_null(cell->outlook.resolves_pct));
+			cJSON_AddNumberToObject(u, "reps_needed", (double)cell->outlook.reps_needed);
+			cJSON_AddItemToObject(u, "tolerance", num_or_null(cell->outlook.tolerance_pct));
+			cJSON_AddNumberToObject(u, "max_reps", (double)lr->cap_n);
+		}
 		if (cell->res.verdict != PAB_NOT_MEASURED) {
 			add_judged(x, l, lr, cell);
 			add_reading(x, e, l, cell);

@@ -107,7 +107,8 @@ static char *cell_summary(const struct pab_experiment *e,
 	const struct pab_cell_result *r = &c->res;
 	char ch[128], why[512];
 
-	pab_fmt_change(ch, sizeof(ch), c->metric, &r->change, r->base_median, PAB_FMT_UTF8);
+	pab_fmt_change(ch, sizeof(ch), c->metric, &r->change, r->base_median,
+		       PAB_FMT_UTF8 | pab_report_change_flags(c));
 	pab_report_cell_reason(e, l, c, why, sizeof(why));
 	return xasprintf("%s, %s (n=%zu, noise %.1f%%, allowance %.1f%%)%s%s", ch,
 			 pab_verdict_name(r->verdict), r->change.n, r->noise, r->allowance,

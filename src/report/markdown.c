@@ -105,7 +105,7 @@ static void md_overview_row(FILE *f, const struct pab_experiment *e,
 			continue;
 		}
 		pab_fmt_change(med, sizeof(med), cell->metric, &cell->res.change,
-			       cell->res.base_median, PAB_FMT_UTF8);
+			       cell->res.base_median, PAB_FMT_UTF8 | pab_report_change_flags(cell));
 		fprintf(f, " %s %s%s |", med, md_mark(cell->res.verdict),
 			pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
 	}
@@ -159,10 +159,16 @@ static void md_detail_cell(FILE *f, const struct pab_experiment *e,
 	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
 		     r->head_median, PAB_FMT_UTF8);
 	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
-		       r->base_median, PAB_FMT_UTF8);
-	fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s",
+		       r->base_median, PAB_FMT_UTF8 | pab_report_change_flags(cell));
+	if (cell->role == PAB_ROLE_SHOWN) {
+		fprintf(f, "| %s | %s | %s | %.1f%% | | | shown, not judged | |\n",
+			pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100);
+		return;
+	}
+	fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s%s",
 		pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
-		r->noise, r->allowance, md_badge(r->verdict));
+		r->noise, r->allowance, md_badge(r->verdict),
+		cell->role == PAB_ROLE_GUARD ? " (guard)" : "");
 	if (pab_report_decided_by(r))
 		fprintf(f, " by %s", pab_report_decided_by(r));
 	if (lr->control)
@@ -179,6 +185,7 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 		      const char *conf)
 {
 	const struct pab_row *row = &e->rows[lr->row];
+	char *roles;
 	size_t c;
 
 	fputs("#### ", f);
@@ -190,7 +197,20 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 	fprintf(f, " \u00b7 n=%zu \u00b7 saved %.1f%%%s \u00b7 %s\n\n", lr->n, lr->saved_pct,
 		lr->floor_inconsistent ? " (RSS floor inconsistent: no credit)" : "",
 		md_badge(lr->verdict));
-	if (lr->why) {
+	roles = pab_report_roles_line(l, lr);
+	if (roles) {
+		md_escape(f, roles);
+		fputs("\n\n", f);
+		free(roles);
+	}
+	if (lr->credit_why)
+		fprintf(f, "No memory credit: %s.\n\n", lr->credit_why);
+	if (lr->gate_note) {
+		md_escape(f, lr->why);
+		fputs(": ", f);
+		md_escape(f, lr->gate_note);
+		fputs("\n\n", f);
+	} else if (lr->why) {
 		md_escape(f, lr->why);
 		if (row->fail_reason) {
 			fputs(": ", f);
@@ -210,6 +230,40 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 }
 
 /*
+ * Under the table: each undecided guard (accepted uncertainty) and each
+ * required cell that holds a verdict, with its interval and reason, so a
+ * reader sees what was not shown without opening the details.
+ */
+static void md_accepted(FILE *f, const struct pab_experiment *e,
+			const struct pab_ledger *l)
+{
+	size_t c, n = 0;
+	char ch[128], why[512];
+
+	for (c = 0; c < l->n_cells; c++) {
+		const struct pab_ledger_cell *cell = &l->cells[c];
+
+		if (cell->res.verdict != PAB_INCONCLUSIVE && cell->res.verdict != PAB_FAIL)
+			continue;
+		if (cell->role == PAB_ROLE_SHOWN)
+			continue;
+		if (!n++)
+			fputs("\n", f);
+		pab_fmt_change(ch, sizeof(ch), cell->metric, &cell->res.change,
+			       cell->res.base_median, PAB_FMT_UTF8 | PAB_FMT_NO_SAME);
+		pab_report_cell_reason(e, l, cell, why, sizeof(why));
+		fputs("- ", f);
+		md_escape(f, e->rows[cell->row].name);
+		fprintf(f, " \u00b7 %s: %s %s%s \u2014 ", pab_metrics[cell->metric].name, ch,
+			md_badge(cell->res.verdict),
+			cell->role == PAB_ROLE_GUARD && cell->res.verdict == PAB_INCONCLUSIVE ?
+			" (guard, accepted uncertainty)" : "");
+		md_escape(f, why);
+		fputs("\n", f);
+	}
+}
+
+/*
  * Markdown for a pull-request comment or a GitHub step summary: the
  * verdict and what to do in the heading, one compact table, the full
  * intervals folded into <details>, the disposition line last.
@@ -223,6 +277,7 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 	pab_fmt_conf(conf, sizeof(conf), l->conf);
 	md_heading(f, e, l, conf);
 	md_overview(f, e, l);
+	md_accepted(f, e, l);
 	fprintf(f, "\n<details><summary>Intervals, noise and allowances</summary>\n\n");
 	for (i = 0; i < l->n_rows; i++)
 		md_detail(f, e, l, &l->rows[i], conf);

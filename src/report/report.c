@@ -105,6 +105,12 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 	const struct pab_ledger_row *lr = pab_ledger_cell_row(l, c);
 	struct pab_reason_ctx ctx;
 
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.metric = c->metric;
+	ctx.role = c->role;
+	ctx.outlook = &c->outlook;
+	ctx.undecidable = c->undecidable;
+	ctx.cap_n = lr->cap_n;
 	ctx.n = lr->n;
 	ctx.block = e->n_arms;
 	ctx.rep_seconds = pab_ledger_rep_seconds(e, c->row);
@@ -112,4 +118,43 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 	ctx.margin = e->equivalence_margin;
 	ctx.conf = l->conf;
 	pab_fmt_reason(buf, len, &c->res, &ctx);
+}
+
+int pab_report_change_flags(const struct pab_ledger_cell *c)
+{
+	return c->res.verdict == PAB_PASS ? 0 : PAB_FMT_NO_SAME;
+}
+
+int pab_report_plain_row(const struct pab_experiment *e, const struct pab_ledger_row *lr)
+{
+	return lr->wall_throughput && !e->rows[lr->row].workload;
+}
+
+char *pab_report_roles_line(const struct pab_ledger *l, const struct pab_ledger_row *lr)
+{
+	static const enum pab_cell_role order[] = {
+		PAB_ROLE_REQUIRED, PAB_ROLE_GUARD, PAB_ROLE_SHOWN,
+	};
+	static const char *const heads[] = { "required:", "guards:", "shown:" };
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	size_t k, c, n, other = 0;
+
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
+			other += l->cells[c].role != PAB_ROLE_REQUIRED;
+	if (!other)
+		return NULL;
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		n = 0;
+		for (c = 0; c < l->n_cells; c++) {
+			const struct pab_ledger_cell *cell = &l->cells[c];
+
+			if (cell->row != lr->row || cell->arm != lr->arm || cell->role != order[k])
+				continue;
+			pab_strbuf_addf(&sb, "%s%s%s %s", n ? "," : "", !n && sb.len ? " · " : "",
+					!n ? heads[k] : "", pab_metrics[cell->metric].name);
+			n++;
+		}
+	}
+	return pab_strbuf_detach(&sb);
 }

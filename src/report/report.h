@@ -67,6 +67,19 @@ void pab_report_cell_reason(const struct pab_experiment *e,
  * or its FAIL decider), NULL for INCONCLUSIVE and NOT MEASURED. */
 const char *pab_report_decided_by(const struct pab_cell_result *r);
 
+/* The pab_fmt_change() flags of a cell: PAB_FMT_NO_SAME unless it PASSed. */
+int pab_report_change_flags(const struct pab_ledger_cell *c);
+
+/* 1 when lr's row is a plain command (no workload; throughput is 1/wall). */
+int pab_report_plain_row(const struct pab_experiment *e, const struct pab_ledger_row *lr);
+
+/*
+ * "required: cpu · guards: minor_faults, peak_rss · shown: wall" for
+ * lr's cells, new memory; NULL when every cell is required (perfab/1,
+ * rule12, or nothing guards).
+ */
+char *pab_report_roles_line(const struct pab_ledger *l, const struct pab_ledger_row *lr);
+
 /* "yes", "no" or "unknown". */
 const char *pab_report_equivalence_name(enum pab_equivalence q);
 

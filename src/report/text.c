@@ -106,8 +106,13 @@ static void text_cell(FILE *f, const struct pab_experiment *e,
 		return;
 	}
 	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median, r->head_median, 0);
-	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change, r->base_median, 0);
+	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change, r->base_median,
+		       pab_report_change_flags(cell));
 	fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
+	if (cell->role == PAB_ROLE_SHOWN) {
+		fputs("shown, not judged\n", f);
+		return;
+	}
 	if (to->wide) {
 		print_verdict(f, r->verdict, to->color, 12);
 		fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
@@ -133,7 +138,7 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		     const struct pab_text_opts *to, const char *conf, int mixed)
 {
 	const struct pab_row *row = &e->rows[lr->row];
-	char change_head[48];
+	char change_head[48], *roles;
 	size_t c;
 
 	fputc('\n', f);
@@ -142,8 +147,11 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	pab_fmt_name(f, e->arms[lr->arm].name);
 	fputs(" vs ", f);
 	pab_fmt_name(f, e->arms[l->base].name);
-	fprintf(f, " · n=%zu%s · saved %.1f%%", lr->n,
-		lr->control ? " · control" : "", lr->saved_pct);
+	fprintf(f, " · n=%zu%s", lr->n, lr->control ? " · control" : "");
+	/* Memory credit needs a floor or a saving: a plain command's row
+	 * has neither to speak of. */
+	if (!pab_report_plain_row(e, lr) || lr->saved_pct > 0 || isfinite(lr->rss_floor))
+		fprintf(f, " · saved %.1f%%", lr->saved_pct);
 	if (isfinite(lr->rss_floor))
 		fprintf(f, " (floor %.1f MiB)", lr->rss_floor / 1048576.0);
 	fputs(" · ", f);
@@ -153,7 +161,12 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		fprintf(f, "  measured on: %s\n", pab_report_cpu_model(e, row));
 	if (lr->floor_inconsistent)
 		fprintf(f, "  the RSS floor is above the lowest peak: inconsistent, no memory credit\n");
-	if (lr->why) {
+	if (lr->credit_why)
+		fprintf(f, "  no memory credit: %s\n", lr->credit_why);
+	if (lr->gate_note) {
+		fprintf(f, "  %s: ", lr->why);
+		print_folded(f, strlen(lr->why) + 4, 4, lr->gate_note);
+	} else if (lr->why) {
 		fprintf(f, "  %s: ", lr->why);
 		print_folded(f, strlen(lr->why) + 4, 4,
 			     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
@@ -161,6 +174,12 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	if (lr->n < PAB_MIN_N_95)
 		fprintf(f, "  only %zu paired reps: no %s interval exists below %d, "
 			"so no PASS or FAIL\n", lr->n, conf, PAB_MIN_N_95);
+	roles = pab_report_roles_line(l, lr);
+	if (roles) {
+		fputs("  ", f);
+		print_folded(f, 2, 4, roles);
+		free(roles);
+	}
 	snprintf(change_head, sizeof(change_head), "change [%s interval]", conf);
 	fprintf(f, "  %-12s %-27s %-34s %s\n", "metric", "base -> head (medians)",
 		change_head, to->wide ?

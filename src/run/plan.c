@@ -699,7 +699,8 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 			 const struct pab_config_settings *cs, struct pab_failure *f)
 {
 	const char *list = o->metrics ? o->metrics : cs->metrics;
-	int judged[PAB_M_COUNT];
+	const char *require = o->require ? o->require : cs->require;
+	int judged[PAB_M_COUNT], required[PAB_M_COUNT];
 	cJSON *arr, *floors;
 	char *why = NULL;
 	size_t i;
@@ -709,12 +710,27 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 		free(why);
 		return -1;
 	}
+	if (require && pab_parse_metrics(require, required, &why)) {
+		pab_fail(f, PAB_FAIL_USAGE, "--require: %s", why ? why : "give at least one metric");
+		free(why);
+		return -1;
+	}
 	for (i = 0; !list && i < PAB_M_COUNT; i++)
 		judged[i] = pab_metrics[i].judged;
+	/* A required cell is judged: --require names cells of the verdict. */
+	for (i = 0; require && i < PAB_M_COUNT; i++)
+		judged[i] |= required[i];
 	arr = cJSON_AddArrayToObject(e->run, "metrics");
 	for (i = 0; i < PAB_M_COUNT; i++)
 		if (judged[i])
 			cJSON_AddItemToArray(arr, cJSON_CreateString(pab_metrics[i].name));
+	cJSON_AddBoolToObject(e->run, "metrics_given", list != NULL);
+	if (require) {
+		arr = cJSON_AddArrayToObject(e->run, "require");
+		for (i = 0; i < PAB_M_COUNT; i++)
+			if (required[i])
+				cJSON_AddItemToArray(arr, cJSON_CreateString(pab_metrics[i].name));
+	}
 	floors = cJSON_AddObjectToObject(e->run, "floors");
 	cJSON_AddNumberToObject(floors, "bytes", PAB_FLOOR_BYTES);
 	cJSON_AddNumberToObject(floors, "count", PAB_FLOOR_COUNT);
@@ -950,7 +966,7 @@ static int check_resume_options(const struct pab_run_opts *o, struct pab_failure
 	if (o->reps || o->max_reps || o->seed != UINT64_MAX || o->tolerances.n || o->rules ||
 	    o->controls || o->preserve || o->scale > 0 || o->out || o->margin >= 0 ||
 	    o->no_sanity || o->max_procs || o->interval_ms > 0 || o->counters || o->no_cgroup ||
-	    o->budget || o->metrics)
+	    o->budget || o->metrics || o->require)
 		return pab_fail(f, PAB_FAIL_USAGE, "--resume continues a run with its own settings: "
 				"give only --resume FILE, the options that define its arms and rows "
 				"again (--config, --arm, --arms, --null-arm or --no-null-arm, "

@@ -425,11 +425,11 @@ static int cfg_budget(struct pab_json_in *in, const cJSON *root,
 	return 0;
 }
 
-/* metrics: "a,b" or ["a", "b"], names of judged metrics. */
-static int cfg_metrics(struct pab_json_in *in, const cJSON *root,
-		       struct pab_config_settings *s)
+/* KEY ("metrics", "require"): "a,b" or ["a", "b"], names of metrics, into *out. */
+static int cfg_metric_list(struct pab_json_in *in, const cJSON *root, const char *key,
+			   char **out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "metrics"), *it;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key), *it;
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
 	int judged[PAB_M_COUNT];
 	char *why;
@@ -437,20 +437,20 @@ static int cfg_metrics(struct pab_json_in *in, const cJSON *root,
 	if (!v)
 		return 0;
 	if (!cJSON_IsString(v) && !cJSON_IsArray(v))
-		return pab_json_in_fail(in, "metrics", "must be a string \"a,b\" or an array "
+		return pab_json_in_fail(in, key, "must be a string \"a,b\" or an array "
 					"of names");
 	if (cJSON_IsString(v))
 		pab_strbuf_addstr(&sb, v->valuestring);
 	for (it = cJSON_IsArray(v) ? v->child : NULL; it; it = it->next) {
 		if (!cJSON_IsString(it)) {
 			pab_strbuf_release(&sb);
-			return pab_json_in_fail(in, "metrics", "must list metric names");
+			return pab_json_in_fail(in, key, "must list metric names");
 		}
 		pab_strbuf_addf(&sb, "%s%s", sb.len ? "," : "", it->valuestring);
 	}
-	s->metrics = pab_strbuf_detach(&sb);
-	if (pab_parse_metrics(s->metrics, judged, &why)) {
-		pab_json_in_fail_here(in, "'metrics': %s", why);
+	*out = pab_strbuf_detach(&sb);
+	if (pab_parse_metrics(*out, judged, &why)) {
+		pab_json_in_fail_here(in, "'%s': %s", key, why);
 		free(why);
 		return -1;
 	}
@@ -494,7 +494,7 @@ static void settings_init(struct pab_config_settings *s)
 	s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
 	s->budget_s = NAN;
 	s->null_arm = -1;
-	s->controls = s->workloads = s->metrics = NULL;
+	s->controls = s->workloads = s->metrics = s->require = NULL;
 }
 
 int pab_config_parse(const char *text, size_t len, const char *name,
@@ -504,7 +504,7 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	static const char *const known[] = {
 		"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
 		"equivalence_margin", "rules", "tolerance", "controls", "workloads",
-		"null_arm", "budget", "metrics", NULL,
+		"null_arm", "budget", "metrics", "require", NULL,
 	};
 	char *prefix = xasprintf("config '%s'", name);
 	struct pab_json_in in;
@@ -523,8 +523,9 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	    !cfg_rules(&in, root, e) &&
 	    !cfg_tolerance(&in, root, e) &&
 	    !cfg_words(&in, root, s) &&
-	    !cfg_budget(&in, root, s))
-		cfg_metrics(&in, root, s);
+	    !cfg_budget(&in, root, s) &&
+	    !cfg_metric_list(&in, root, "metrics", &s->metrics))
+		cfg_metric_list(&in, root, "require", &s->require);
 	*why = pab_json_in_take_why(&in);
 	cJSON_Delete(root);
 	pab_json_in_release(&in);
@@ -555,7 +556,8 @@ void pab_config_settings_release(struct pab_config_settings *s)
 	free(s->controls);
 	free(s->workloads);
 	free(s->metrics);
-	s->controls = s->workloads = s->metrics = NULL;
+	free(s->require);
+	s->controls = s->workloads = s->metrics = s->require = NULL;
 }
 
 int pab_parse_duration(const char *s, double *seconds)

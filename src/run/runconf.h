@@ -29,6 +29,7 @@ struct pab_config_settings {
 	char *controls;  /* selection of control rows */
 	char *workloads; /* built-in row selection */
 	char *metrics;   /* judged metrics, "cpu,peak_rss" */
+	char *require;   /* required cells, "cpu" (the rest guard) */
 };
 
 /* Largest config file perfab will read (bytes). */

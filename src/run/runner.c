@@ -163,6 +163,7 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	r->budget_ns = (int64_t)(use->budget_s * 1e9);
 	r->start_ns = now_monotonic_ns();
 	r->row_target = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_target));
+	r->row_undecidable = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_undecidable));
 	for (i = 0; i < e->n_rows; i++)
 		r->row_target[i] = pab_looks_first_target(r->looks, r->n_looks, e->reps, e->n_arms,
 							  e->rows[i].n_reps);
@@ -189,6 +190,8 @@ void pab_runner_release(struct pab_runner *r)
 	r->m.pin = NULL;
 	free(r->row_target);
 	r->row_target = NULL;
+	free(r->row_undecidable);
+	r->row_undecidable = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -391,6 +394,38 @@ static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 }
 
 /*
+ * 1 when row ri of l is undecidable within the cap (pab_cell_outlook):
+ * says which cell and what would decide it, once, on stderr.
+ */
+static int row_undecidable(struct pab_runner *r, const struct pab_ledger *l, size_t ri)
+{
+	size_t i, c;
+
+	for (i = 0; i < l->n_rows; i++) {
+		if (l->rows[i].row != ri || !l->rows[i].undecidable)
+			continue;
+		for (c = 0; c < l->n_cells; c++) {
+			const struct pab_ledger_cell *cell = &l->cells[c];
+
+			if (cell->row != ri || cell->arm != l->rows[i].arm ||
+			    cell->role != PAB_ROLE_REQUIRED || !cell->undecidable)
+				continue;
+			pab_progress_clear(&r->pg);
+			if (!r->pg.quiet)
+				note("row '%s': %s not decidable at +-%.1f%% on this machine within "
+				     "%zu reps (resolves +-%.1f%%); needs ~%zu reps or a tolerance "
+				     "of %.1f%%: stopping the row", pab_term_safe(r->e->rows[ri].name),
+				     pab_metrics[cell->metric].name, cell->res.allowance,
+				     l->rows[i].cap_n, cell->outlook.resolves_pct,
+				     cell->outlook.reps_needed, cell->outlook.tolerance_pct);
+			break;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * Adaptive reps at a look (pab_looks_step() on the ledger's row
  * verdicts). Returns 1 when any row's target rose; sets r->undecided.
  * A ledger that cannot be built decides nothing more.
@@ -417,6 +452,11 @@ static int adaptive_step(struct pab_runner *r)
 
 		decided[ri] = e->rows[ri].failed || v == PAB_PASS || v == PAB_FAIL;
 		before[ri] = r->row_target[ri];
+		if (!decided[ri] && !r->row_undecidable[ri] && row_undecidable(r, &l, ri)) {
+			r->row_undecidable[ri] = 1;
+			decided[ri] = 1;
+		}
+		decided[ri] |= r->row_undecidable[ri];
 	}
 	pab_ledger_release(&l);
 	more = pab_looks_step(r->looks, r->n_looks, decided, e->n_rows, r->budget_spent,
@@ -516,6 +556,19 @@ static int run_pass(struct pab_runner *r, struct pab_failure *f)
 	return any;
 }
 
+/* Why the loop ended: every row decided, the budget, rows stopped as
+ * undecidable, or the cap. */
+static enum pab_stop_reason stop_reason(const struct pab_runner *r)
+{
+	size_t ri, undecidable = 0;
+
+	for (ri = 0; ri < r->e->n_rows; ri++)
+		undecidable += r->row_undecidable[ri];
+	if (r->undecided)
+		return r->budget_spent ? PAB_STOP_BUDGET : PAB_STOP_MAX_REPS;
+	return undecidable ? PAB_STOP_UNDECIDABLE : PAB_STOP_DECIDED;
+}
+
 /* The loop: passes until every row reached its target and no look
  * raises one, or the sanity gate or a stop signal stops the run. */
 static enum pab_run_end run_loop(struct pab_runner *r, struct pab_failure *f)
@@ -534,8 +587,7 @@ static enum pab_run_end run_loop(struct pab_runner *r, struct pab_failure *f)
 		if (!any && !adaptive_step(r))
 			break;
 	}
-	record_stop(r, !r->undecided ? PAB_STOP_DECIDED : r->budget_spent ? PAB_STOP_BUDGET :
-		    PAB_STOP_MAX_REPS);
+	record_stop(r, stop_reason(r));
 	return PAB_RUN_ENDED;
 }
 
@@ -583,7 +635,7 @@ int pab_runner_finish(struct pab_runner *r, enum pab_run_end end, struct pab_fai
 
 	pab_progress_clear(&r->pg);
 	record_costs(r);
-	if (end == PAB_RUN_ENDED) {
+	if (end == PAB_RUN_ENDED || end == PAB_RUN_GATED) {
 		/* Preserved copies must still match what ran. */
 		for (i = 0; i < e->n_arms; i++) {
 			char *now = pab_sha256_file(e->arms[i].exe);

@@ -25,10 +25,7 @@
 #include "run/plan.h"
 #include "run/progress.h"
 
-/* The sanity gate: a head whose memory after rep 1 is more than
- * SANITY_FACTOR times base's plus SANITY_SLACK_BYTES stops the run. */
-#define PAB_SANITY_FACTOR 1.5
-#define PAB_SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
+#include "judge/ledger.h" /* the sanity gate's rule */
 
 /* Reps (all rows) before the first fold of the journal into the artifact. */
 #define PAB_FOLD_FIRST_REPS 8
@@ -41,6 +38,7 @@ struct pab_runner {
 	size_t looks[PAB_MAX_LOOKS]; /* planned looks (adaptive reps) */
 	size_t n_looks;
 	size_t *row_target;          /* reps each row should reach */
+	int *row_undecidable;        /* rows stopped as undecidable */
 	int64_t start_ns, budget_ns; /* the run's start, its budget (0 = none) */
 	int budget_spent;
 	size_t undecided;            /* rows undecided at the last look */

@@ -529,7 +529,9 @@ END_TEST
 START_TEST(format_reasons_name_their_bounds)
 {
 	struct pab_cell_result r;
-	struct pab_reason_ctx ctx = { 12, 3, 4.5, 0, 3.0, 0.95 };
+	/* An amount metric: bounds read in percent. */
+	struct pab_reason_ctx ctx = { .metric = PAB_M_PEAK_RSS, .n = 12, .block = 3,
+				      .rep_seconds = 4.5, .margin = 3.0, .conf = 0.95 };
 	char buf[512];
 
 	/* Above the tolerance, held back by the null arm's noise. */
@@ -543,26 +545,58 @@ START_TEST(format_reasons_name_their_bounds)
 	r.fail_decider = PAB_DECIDED_NOISE;
 	r.reps_needed = 52;
 	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
-	ck_assert_str_eq(buf, "above the tolerance +2.0%, but FAIL needs it above the null arm's "
+	ck_assert_str_eq(buf, "beyond the tolerance +2.0%, but FAIL needs it beyond the null arm's "
 			 "noise +28.5%; it starts at +20.5%: this machine's noise hides the change "
 			 "(see perfab env); about 42 more reps, ~4 min");
 	/* Straddling the allowance. */
 	r.change = iv(1.0, -0.5, 3.5);
 	r.reps_needed = 5000;
 	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
-	ck_assert_str_eq(buf, "PASS needs upper end <= +2.0% (tolerance), it is +3.5%; FAIL needs "
-			 "lower end > +28.5% (null arm's noise), it is -0.5%; not decidable at "
-			 "this noise within 1000 reps");
+	ck_assert_str_eq(buf, "PASS needs the upper end within +2.0% (tolerance), it is +3.5%; "
+			 "FAIL needs the lower end beyond +28.5% (null arm's noise), it is -0.5%; "
+			 "not decidable at this noise within 1000 reps");
+	/* A guard's undecided cell is accepted uncertainty, not a wait. */
+	r.half_width = 2.0;
+	ctx.role = PAB_ROLE_GUARD;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "PASS needs the upper end within +2.0% (tolerance), it is +3.5%; "
+			 "FAIL needs the lower end beyond +28.5% (null arm's noise), it is -0.5%; "
+			 "a guard: accepted uncertainty, these reps resolve +-2.0% (it FAILs the "
+			 "row only when it proves a regression)");
+	ctx.role = PAB_ROLE_REQUIRED;
+	/* A required cell the cap cannot decide says what would. */
+	{
+		struct pab_outlook o = { .resolves_pct = 4.1, .reps_needed = 300,
+					 .tolerance_pct = 4.5 };
+
+		ctx.outlook = &o;
+		ctx.undecidable = 1;
+		ctx.cap_n = 96;
+		pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+		ck_assert_str_eq(buf, "PASS needs the upper end within +2.0% (tolerance), it is "
+				 "+3.5%; FAIL needs the lower end beyond +28.5% (null arm's noise), "
+				 "it is -0.5%; not decidable at +-2.0% on this machine within 96 reps "
+				 "(resolves +-4.1%): needs ~300 reps or a tolerance of 4.5%");
+		ctx.outlook = NULL;
+		ctx.undecidable = 0;
+	}
+	/* A ratio metric's reason reads on the ratio's scale, as its change does. */
+	ctx.metric = PAB_M_CPU;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "PASS needs the upper end within 1.02x slower (tolerance), it is "
+			 "1.03x slower; FAIL needs the lower end beyond 1.28x slower (null arm's "
+			 "noise), it is 1.01x faster; not decidable at this noise within 1000 reps");
+	ctx.metric = PAB_M_PEAK_RSS;
 	/* FAIL names every bound it crossed; the fail bound read from the cell. */
 	r.verdict = PAB_FAIL;
 	r.change = iv(40, 31, 45);
 	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
-	ck_assert_str_eq(buf, "its lower end +31.0% is above the tolerance +2.0% and the null "
+	ck_assert_str_eq(buf, "its lower end +31.0% is beyond the tolerance +2.0% and the null "
 			 "arm's noise +28.5%");
 	r.fail_threshold = 2.0;
 	r.fail_decider = PAB_DECIDED_TOLERANCE;
 	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
-	ck_assert_str_eq(buf, "its lower end +31.0% is above the tolerance +2.0%");
+	ck_assert_str_eq(buf, "its lower end +31.0% is beyond the tolerance +2.0%");
 	/* Fewer than 6 pairs. */
 	r.verdict = PAB_INCONCLUSIVE;
 	r.change.exists = 0;
