@@ -68,6 +68,8 @@ ALLOC_PARAMS(p_larson_8, "8", "1", "8", "1000", "4000000", "0", "5000");
 static const struct pab_param p_spin[] = {
 	{ "work", "350000000", "busy-loop iterations at scale 1" },
 	{ "slowdown_pct", "0", "extra iterations, percent of work (injected slowdown)" },
+	{ "jitter_pct", "0", "injected noise: each run's work moves by up to +-this percent" },
+	{ "jitter_seed", "0", "jitter_pct drawn from the rep's seed and this (0: per process)" },
 	{ "extra_mib", "0", "MiB touched and held during the work, freed before drain" },
 	{ "leak_mib", "0", "MiB touched during the work and kept after drain" },
 	{ "chunk", "4096", "iterations per timed operation in latency mode" },

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/banned.h" /* last: makes unsafe libc calls compile errors */
 
@@ -74,11 +75,13 @@ static char *alloc_touched(uint64_t bytes)
 
 static int parse_cfg(const struct pab_wl *wl, struct cfg *c)
 {
-	uint64_t work, pct, extra, leak, stride, phys;
+	uint64_t work, pct, jitter, jseed, extra, leak, stride, phys;
 
 	memset(c, 0, sizeof(*c));
 	if (pab_wl_param_u64(wl, "work", 1, 1ULL << 40, 0, &work) < 0 ||
 	    pab_wl_param_u64(wl, "slowdown_pct", 0, 10000, 0, &pct) < 0 ||
+	    pab_wl_param_u64(wl, "jitter_pct", 0, 90, 0, &jitter) < 0 ||
+	    pab_wl_param_u64(wl, "jitter_seed", 0, 1ULL << 40, 0, &jseed) < 0 ||
 	    pab_wl_param_u64(wl, "extra_mib", 0, 1U << 20, 0, &extra) < 0 ||
 	    pab_wl_param_u64(wl, "leak_mib", 0, 1U << 20, 0, &leak) < 0 ||
 	    pab_wl_param_u64(wl, "chunk", 1, 1ULL << 30, 0, &c->chunk) < 0 ||
@@ -93,6 +96,19 @@ static int parse_cfg(const struct pab_wl *wl, struct cfg *c)
 	 * the iterations at any scale. */
 	c->nominal = work;
 	c->iterations = work + work * pct / 100;
+	/* Injected noise: this run's work moved by up to +-jitter_pct, drawn
+	 * per process, or with jitter_seed from the rep's seed and it (arms
+	 * given different jitter_seeds differ; a run is repeatable). */
+	if (jitter) {
+		uint64_t r = jseed ? wl->seed ^ (jseed * 0x9e3779b97f4a7c15ULL) :
+			pab_wl_now_ns() ^ ((uint64_t)getpid() << 20);
+		int64_t step;
+
+		r = spin(r, 8);
+		step = (int64_t)(r % (2 * jitter * 100 + 1)) - (int64_t)(jitter * 100);
+		c->iterations = (uint64_t)((int64_t)c->iterations +
+					   (int64_t)work / 10000 * step);
+	}
 	c->extra_bytes = extra * MIB;
 	c->leak_bytes = leak * MIB;
 	phys = pab_wl_phys_bytes();

@@ -400,6 +400,111 @@ START_TEST(error_rates_under_repeated_looks)
 }
 END_TEST
 
+
+/*
+ * Required and guarding cells (doc/method.md, "Required and guarding
+ * cells"; "Undecidable cells"), the row as the runner decides it: a
+ * required cpu-like cell and a guarding wall-like one, drawn as two
+ * experiments of one model each, judged at the planned looks 12/24/48/96;
+ * the row stops at a look once pab_combine_roles() decides it or its
+ * required cell is undecidable within the cap (pab_cell_outlook()).
+ */
+struct row_tally {
+	unsigned verdict[4], first_look_stops, undecidable;
+	double reps_sum;
+};
+
+static void run_row(const struct sim_model *req, const struct sim_model *guard,
+		    int all_required, unsigned experiments, struct row_tally *t)
+{
+	size_t looks[8], n_looks = pab_looks_plan(12, 96, 3, looks, 8);
+	unsigned x;
+
+	memset(t, 0, sizeof(*t));
+	for (x = 0; x < experiments; x++) {
+		struct sim_experiment er, eg;
+		enum pab_cell_role roles[2] = {
+			PAB_ROLE_REQUIRED, all_required ? PAB_ROLE_REQUIRED : PAB_ROLE_GUARD,
+		};
+		enum pab_verdict v[2], row = PAB_INCONCLUSIVE;
+		size_t k, n = 0;
+		int undecidable = 0;
+
+		sim_experiment_draw(req, SEED, 2 * x, SIM_MAX_REPS, &er);
+		sim_experiment_draw(guard, SEED, 2 * x + 1, SIM_MAX_REPS, &eg);
+		for (k = 0; k < n_looks; k++) {
+			struct pab_cell_input in;
+			struct pab_cell_result rr, rg;
+			struct pab_outlook o;
+
+			n = looks[k];
+			sim_cell_input(&er, n, PAB_RULES_PERFAB2, 2.0, &in);
+			ck_assert_int_eq(pab_judge_cell(&in, &rr), 0);
+			sim_cell_input(&eg, n, PAB_RULES_PERFAB2, 2.0, &in);
+			ck_assert_int_eq(pab_judge_cell(&in, &rg), 0);
+			v[0] = rr.verdict;
+			v[1] = rg.verdict;
+			row = pab_combine_roles(v, roles, 2);
+			if (row != PAB_INCONCLUSIVE)
+				break;
+			if (pab_cell_outlook(&rr, 96, &o) == 1) {
+				undecidable = 1;
+				break;
+			}
+		}
+		t->verdict[row]++;
+		t->reps_sum += (double)n;
+		t->undecidable += undecidable;
+		t->first_look_stops += n == looks[0];
+	}
+}
+
+START_TEST(required_and_guarding_cells)
+{
+	/* cpu-like: the VM's arm sigma; wall-like: 20%, the spread of the
+	 * project's recorded wall-derived throughput under load. */
+	struct sim_model aa_cpu = sim_noise_model(SIM_LOGNORMAL, 0.015, 0.0);
+	struct sim_model aa_wall = sim_noise_model(SIM_LOGNORMAL, 0.20, 0.0);
+	struct sim_model at_cpu = sim_noise_model(SIM_LOGNORMAL, 0.015, 0.02);
+	struct sim_model at_wall = sim_noise_model(SIM_LOGNORMAL, 0.20, 0.02);
+	struct sim_model slow_cpu = sim_noise_model(SIM_LOGNORMAL, 0.015, 0.10);
+	struct sim_model noisy_cpu = sim_noise_model(SIM_LOGNORMAL, 0.30, 0.0);
+	struct row_tally aa, conj, at, slow, noisy;
+	const unsigned n = EXPERIMENTS_LOOKS;
+
+	run_row(&aa_cpu, &aa_wall, 0, n, &aa);
+	run_row(&aa_cpu, &aa_wall, 1, n, &conj);
+	run_row(&at_cpu, &at_wall, 0, n, &at);
+	run_row(&slow_cpu, &aa_wall, 0, n, &slow);
+	run_row(&noisy_cpu, &aa_wall, 0, n, &noisy);
+	printf("\nrequired cpu (1.5%%) + guarding wall (20%%), perfab/2, tolerance 2%%, looks 12..96, %u rows:\n"
+	       "  A/A: PASS %.1f%% FAIL %.2f%% reps %.1f (every cell required: PASS %.1f%%)\n"
+	       "  +2%%: FAIL %.2f%%; cpu +10%%: FAIL %.1f%%\n"
+	       "  cpu at 30%%: undecidable %.1f%%, stopped at the first look %.1f%%, FAIL %.2f%%\n",
+	       n, pct(aa.verdict[PAB_PASS], n), pct(aa.verdict[PAB_FAIL], n), aa.reps_sum / n,
+	       pct(conj.verdict[PAB_PASS], n), pct(at.verdict[PAB_FAIL], n),
+	       pct(slow.verdict[PAB_FAIL], n), pct(noisy.undecidable, n),
+	       pct(noisy.first_look_stops, n), pct(noisy.verdict[PAB_FAIL], n));
+	/* An unchanged head PASSes on its required cell although the guard
+	 * cannot be decided; requiring every cell would hold it. */
+	ck_assert_double_ge(pct(aa.verdict[PAB_PASS], n), 95.0);
+	ck_assert_double_le(pct(conj.verdict[PAB_PASS], n), 50.0);
+	ck_assert_double_le(pct(aa.verdict[PAB_FAIL], n), 1.0);
+	ck_assert_double_le(aa.reps_sum / n, 24.0);
+	/* Guards still FAIL what they prove; at the tolerance FAIL stays rare. */
+	ck_assert_double_le(pct(at.verdict[PAB_FAIL], n), 5.0);
+	ck_assert_double_ge(pct(slow.verdict[PAB_FAIL], n), 99.0);
+	/* A required cell no cap can decide stops early, never FAILs an A/A.
+	 * At n = 12 the median itself is uncertain: when it lies far out by
+	 * chance a FAIL looks near, and the row goes on to the next look. */
+	ck_assert_double_ge(pct(noisy.first_look_stops, n), 45.0);
+	ck_assert_double_ge(pct(noisy.undecidable, n), 80.0);
+	ck_assert_double_le(pct(noisy.verdict[PAB_FAIL], n), 1.0);
+	ck_assert_double_le(noisy.reps_sum / n, 30.0);
+	fflush(stdout);
+}
+END_TEST
+
 /*
  * perfab/2 against perfab/1 on the same data, the fixed-n case of the
  * FAIL guard: at n = 12, +5% under the issue #8 model, the intersection-
@@ -443,6 +548,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, sensitivity_to_arm_sigma);
 	tcase_add_test(tc, error_rates_under_repeated_looks);
 	tcase_add_test(tc, perfab2_against_perfab1);
+	tcase_add_test(tc, required_and_guarding_cells);
 	suite_add_tcase(s, tc);
 	return s;
 }

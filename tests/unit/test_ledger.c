@@ -250,6 +250,213 @@ START_TEST(memory_credit_allows_cpu)
 }
 END_TEST
 
+
+/*
+ * Required and guarding cells: cpu PASSes, a noisy guard is undecided:
+ * the row PASSes and the guard is accepted uncertainty (LIMITED); when
+ * every cell is required (perfab/1) the same data stays INCONCLUSIVE; a
+ * guard that proves a regression FAILs the row.
+ */
+START_TEST(required_pass_with_undecided_guard)
+{
+	static const enum pab_metric_id ms[] = { PAB_M_CPU, PAB_M_MINOR_FAULTS };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	const struct pab_ledger_cell *c;
+
+	make_experiment(&e, 2, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 0, PAB_M_MINOR_FAULTS, 1e5, 0, 0.2);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 1, PAB_M_MINOR_FAULTS, 1e5, 40, 0.002);
+	judge_only(&e, &o, ms, 2);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU);
+	ck_assert_int_eq(c->role, PAB_ROLE_REQUIRED);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_MINOR_FAULTS);
+	ck_assert_int_eq(c->role, PAB_ROLE_GUARD);
+	ck_assert_int_eq(c->res.verdict, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_MINOR_FAULTS), PAB_FAIL);
+	ck_assert_int_eq(l.rows[1].verdict, PAB_FAIL);
+	pab_ledger_release(&l);
+	/* Row 0 alone: accepted uncertainty. */
+	set_metric(&e, 1, PAB_M_MINOR_FAULTS, 1e5, 0, 0.002);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.overall, PAB_PASS);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_LIMITED);
+	pab_ledger_release(&l);
+	/* perfab/1: every judged cell is required. */
+	o.rules = PAB_RULES_PERFAB1;
+	build(&e, &o, &l);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_MINOR_FAULTS)->role,
+			 PAB_ROLE_REQUIRED);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
+	pab_ledger_release(&l);
+	/* A declared required set: the faults must PASS too. */
+	o.rules = PAB_RULES_PERFAB2;
+	ck_assert_int_eq(pab_ledger_opts_require(&o, "cpu,minor_faults", &(char *){ NULL }), 0);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * A plain command's throughput is 1/wall: not judged unless named; its
+ * wall is shown instead, with its interval, and no part of the verdict.
+ */
+START_TEST(plain_command_shows_wall)
+{
+	static const enum pab_metric_id ms[] = { PAB_M_THROUGHPUT, PAB_M_CPU };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	const struct pab_ledger_cell *c;
+	size_t r, a;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 0, PAB_M_WALL, 0.6, 30, 0.2);
+	for (r = 0; r < 12; r++)
+		for (a = 0; a < 3; a++) {
+			struct pab_arm_result *res = &e.rows[0].reps[r].result[a];
+
+			res->m[PAB_M_THROUGHPUT] = 1.0 / res->m[PAB_M_WALL];
+		}
+	judge_only(&e, &o, ms, 2);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.rows[0].wall_throughput, 1);
+	ck_assert_ptr_null(pab_ledger_find_cell(&l, 0, 1, PAB_M_THROUGHPUT));
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_WALL);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->role, PAB_ROLE_SHOWN);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+	ck_assert_uint_eq(l.disposition.cells, 1);
+	pab_ledger_release(&l);
+	/* Named by the run: judged (a guard here, cpu is required). */
+	o.metrics_given = 1;
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_THROUGHPUT);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->role, PAB_ROLE_GUARD);
+	ck_assert_ptr_null(pab_ledger_find_cell(&l, 0, 1, PAB_M_WALL));
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * Memory credit needs a real saving: a 0.1 MiB drop (below the 128 KiB
+ * floor) earns none, a 0.2 MiB drop inside the null arm's noise none, a
+ * 30 MiB drop the credit.
+ */
+START_TEST(small_peak_drop_earns_no_credit)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t r;
+
+	make_experiment(&e, 3, 12, 1);
+	for (r = 0; r < 3; r++) {
+		set_metric(&e, r, PAB_M_CPU, 0.5, 8, 0.002);
+		set_metric(&e, r, PAB_M_RSS_FLOOR, 10 * MIB, 0, 0);
+	}
+	/* 0.1 MiB of 64 MiB: below the byte floor. */
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 64 * MIB, -0.1 / 64 * 100, 0);
+	/* 0.2 MiB of 64 MiB (0.3%), base and null 0.6% apart: inside the noise. */
+	set_metric(&e, 1, PAB_M_PEAK_RSS, 64 * MIB, -0.2 / 64 * 100, 0);
+	for (r = 0; r < 12; r++)
+		e.rows[1].reps[r].result[2].m[PAB_M_PEAK_RSS] *= r % 2 ? 1.006 : 0.994;
+	/* 30 MiB: a saving. */
+	set_metric(&e, 2, PAB_M_PEAK_RSS, 64 * MIB, -30.0 / 64 * 100, 0);
+	judge_only(&e, &o, cpu_peak, 2);
+	o.floor_bytes = 128 * 1024;
+	build(&e, &o, &l);
+	ck_assert_double_eq(l.rows[0].saved_pct, 0);
+	ck_assert_str_eq(l.rows[0].credit_why, "the peak fell by no more than the memory floor");
+	ck_assert_double_eq(l.rows[1].saved_pct, 0);
+	ck_assert_str_eq(l.rows[1].credit_why, "the peak fell by no more than the null arm's noise");
+	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_FAIL);
+	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_CPU), PAB_FAIL);
+	ck_assert_double_gt(l.rows[2].saved_pct, 50);
+	ck_assert_ptr_null(l.rows[2].credit_why);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * The null arm has pairs with base, but no rep holds both a head and a
+ * null value: FAIL rests on head vs base alone, so +50% FAILs (it was
+ * blocked for good before).
+ */
+START_TEST(null_without_head_pairs_fails_unguarded)
+{
+	static const enum pab_metric_id cpu[] = { PAB_M_CPU };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	const struct pab_ledger_cell *c;
+	size_t r;
+
+	make_experiment(&e, 1, 24, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 50, 0.002);
+	for (r = 0; r < 24; r++)
+		e.rows[0].reps[r].result[r % 2 ? 1 : 2].m[PAB_M_CPU] = NAN;
+	judge_only(&e, &o, cpu, 1);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU);
+	ck_assert_int_eq(c->res.has_null, 1);
+	ck_assert_uint_eq(c->res.head_null.n, 0);
+	ck_assert_int_eq(c->res.fail_guarded, 0);
+	ck_assert_int_eq(c->res.verdict, PAB_FAIL);
+	ck_assert_int_eq(l.overall, PAB_FAIL);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* A run the sanity gate stopped: the tripped row FAILs with the figures. */
+START_TEST(sanity_gate_row_fails)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	cJSON *cell;
+
+	make_experiment(&e, 2, 1, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 95 * MIB, 600, 0);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0);
+	set_metric(&e, 1, PAB_M_PEAK_RSS, 95 * MIB, 0, 0);
+	e.stopped_by = PAB_STOP_SANITY_GATE;
+	e.sanity = cJSON_CreateArray();
+	cell = cJSON_CreateObject();
+	cJSON_AddStringToObject(cell, "row", "r0");
+	cJSON_AddStringToObject(cell, "arm", "head");
+	cJSON_AddStringToObject(cell, "metric", "peak_rss");
+	cJSON_AddNumberToObject(cell, "base", 95 * MIB);
+	cJSON_AddNumberToObject(cell, "head", 665 * MIB);
+	cJSON_AddItemToArray(e.sanity, cell);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_FAIL);
+	ck_assert_ptr_nonnull(l.rows[0].gate_note);
+	ck_assert_ptr_nonnull(strstr(l.rows[0].gate_note, "peak RSS 665.0 MiB > 1.5 x 95.0 MiB + 8 MiB"));
+	ck_assert_int_eq(l.rows[1].verdict, PAB_INCONCLUSIVE);
+	ck_assert_ptr_null(l.rows[1].gate_note);
+	ck_assert_int_eq(l.overall, PAB_FAIL);
+	ck_assert_int_eq(l.disposition.kind, PAB_DISP_REJECT_OTHER);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 /* A floor above the lowest peak is flagged and earns no credit. */
 START_TEST(inconsistent_floor_no_credit)
 {
@@ -519,6 +726,11 @@ int main(void)
 	tcase_add_test(tc, memory_regression_rejects_other);
 	tcase_add_test(tc, cpu_gain_accepts_gain);
 	tcase_add_test(tc, memory_credit_allows_cpu);
+	tcase_add_test(tc, required_pass_with_undecided_guard);
+	tcase_add_test(tc, plain_command_shows_wall);
+	tcase_add_test(tc, small_peak_drop_earns_no_credit);
+	tcase_add_test(tc, null_without_head_pairs_fails_unguarded);
+	tcase_add_test(tc, sanity_gate_row_fails);
 	tcase_add_test(tc, inconsistent_floor_no_credit);
 	tcase_add_test(tc, few_reps_follow_up);
 	tcase_add_test(tc, noisy_memory_limited_or_follow_up);
