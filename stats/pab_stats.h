@@ -356,9 +356,12 @@ enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
  *   tolerance_pct the smallest tolerance at which the cell would PASS at
  *                 cap_n if its median stayed where it is:
  *                 max(median, 0) + resolves_pct (NaN when not finite)
- * Returns 1 when the cell is undecidable within cap_n (n < cap_n and
- * reps_needed > cap_n), 0 when more reps up to cap_n may decide it, when
- * no estimate exists, at or past the cap, or when the cell is not
+ * Returns 1 when the cell is undecidable within cap_n: n < cap_n, the
+ * half-width expected at cap_n is above 1.5 times the allowance (the
+ * machine cannot resolve the tolerance), and with the median where it is
+ * neither PASS (median + resolves <= allowance) nor FAIL (median -
+ * resolves > fail threshold) is in reach. 0 when more reps up to cap_n
+ * may decide it, at or past the cap, or when the cell is not
  * INCONCLUSIVE with an interval; PAB_EINVAL for NULL or cap_n = 0.
  */
 struct pab_outlook {

@@ -135,6 +135,11 @@ enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
 	return PAB_INCONCLUSIVE;
 }
 
+
+#ifndef PAB_OUTLOOK_WIDTH
+#define PAB_OUTLOOK_WIDTH 1.5
+#endif
+
 int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 		     struct pab_outlook *out)
 {
@@ -155,9 +160,24 @@ int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 	if (isfinite(out->resolves_pct) && isfinite(r->change.median))
 		out->tolerance_pct = (r->change.median > 0 ? r->change.median : 0.0) +
 			out->resolves_pct;
-	if (n >= cap_n)
+	if (n >= cap_n || !isfinite(out->resolves_pct) || !isfinite(r->change.median))
 		return 0; /* at the cap: nothing more to decide */
-	return r->reps_needed > cap_n;
+	{
+		/*
+		 * Out of reach: at the cap the interval would still be wider
+		 * than PAB_OUTLOOK_WIDTH times the allowance (the machine
+		 * cannot resolve the tolerance), and with the median where it
+		 * is neither end could cross its threshold. A cell that the
+		 * cap resolves goes on to its looks however its median lies:
+		 * at n = 12 the median itself is uncertain.
+		 */
+		double w = out->resolves_pct;
+		int pass_reachable = r->change.median + w <= r->allowance;
+		int fail_reachable = r->change.median - w > r->fail_threshold;
+
+		return w > PAB_OUTLOOK_WIDTH * r->allowance && !pass_reachable &&
+		       !fail_reachable;
+	}
 }
 
 /*

@@ -252,6 +252,9 @@ void pab_fmt_change(char *buf, size_t len, enum pab_metric_id m,
 		snprintf(buf, len, "same %s%.1f%%", pm, w);
 		return;
 	}
+	/* Not called "same" (the cell did not PASS): its direction, as is. */
+	if (r.same)
+		r.direction = slowdown(m, iv->median) >= 1.0 ? "slower" : "faster";
 	if (pab_change_kind_of(m) == PAB_CHANGE_RATIO) {
 		char f[24], fl[24], fh[24];
 
