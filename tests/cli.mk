@@ -9,6 +9,7 @@ cli_tests = \
 	tests/e2e/cli_kill9.sh \
 	tests/e2e/cli_verdicts.sh \
 	tests/e2e/cli_sanity_gate.sh \
+	tests/e2e/cli_gate_decides.sh \
 	tests/e2e/cli_failures.sh \
 	tests/e2e/cli_ledger_input.sh \
 	tests/e2e/cli_probes.sh \
@@ -45,7 +46,8 @@ tests_unit_test_cli_units_LDADD = $(UNIT_LDADD)
 
 # Artifacts the readable-output test renders: the README demo's run and a
 # run with five head variants (--head-env) of a tiny command.
-EXTRA_DIST += tests/data/demo-run.json tests/data/variants5.json
+EXTRA_DIST += tests/data/demo-run.json tests/data/variants5.json \
+	tests/data/gate/aa-under-load.json tests/data/gate/README
 
 unit_tests += tests/unit/test_runconf
 tests_unit_test_runconf_CPPFLAGS = $(UNIT_CPPFLAGS)

@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The gate decides (doc/method.md, "Required and guarding cells" and
+# "Undecidable cells"): a row PASSes when its required cells do and no
+# cell FAILs; a 2x slowdown FAILs at the first look; a required cell that
+# no rep up to the cap can decide stops the row at a look, with what would
+# decide it; a plain command's wall time is shown, not judged twice.
+. "${top_srcdir}/tests/lib/test-lib.sh"
+
+require jq
+# The busy loop without its drain wait: these rows judge cpu and wall.
+spin="$WL/perfab-spin drain_ms=0 release_bound_ms=0"
+
+# grep_flat PATTERN: the last command's stdout, its folded lines joined.
+grep_flat() {
+	tr -s ' \n' '  ' <"$T/out" | grep -q -- "$1" || { cat "$T/out" >&2; fail "stdout lacks '$1'"; }
+}
+DATA=${top_srcdir}/tests/data
+
+# An injected 2x slowdown: FAIL at the first look, 12 reps, exit 1.
+expect_rc 1 "$PERFAB" run -q --scale 0.02 --out slow.json "$spin" "$spin slowdown_pct=100"
+grep_out "overall: FAIL"
+[ "$(jq '.rows[0].reps | length' slow.json)" = 12 ] || fail "the 2x slowdown took more than one look"
+jq -e '.run.stop_reason == "decided"' slow.json >/dev/null || fail "stop_reason of a decided run"
+
+# Work moved by +-30% per run (seeded: base and null share it, head
+# differs), 2% tolerance: cpu cannot be decided within the cap, so the row
+# stops at its first look, INCONCLUSIVE, saying what would decide it.
+expect_rc 3 "$PERFAB" run -q --seed 8 --scale 0.01 --max-reps 24 --metrics cpu --out und.json \
+	--arm "base=$spin jitter_pct=30 jitter_seed=1" --arm "head=$spin jitter_pct=30 jitter_seed=2"
+grep_flat "not decidable at +-2.0% on this machine within 24 reps (resolves +-"
+grep_flat "needs ~[0-9]* reps or a tolerance of"
+jq -e '.run.stop_reason == "undecidable"' und.json >/dev/null || fail "stop_reason is not undecidable"
+[ "$(jq '.rows[0].reps | length' und.json)" = 12 ] || fail "the undecidable row did not stop at its first look"
+expect_rc 3 "$PERFAB" ledger --format json und.json
+jq -e '.rows[0].undecidable == true and (.rows[0].cells[0].undecidable.reps_needed > 24)' out >/dev/null ||
+	fail "the JSON ledger does not mark the undecidable cell"
+# Without -q the run says it on stderr when it stops the row.
+expect_rc 3 "$PERFAB" run --seed 8 --scale 0.01 --max-reps 24 --metrics cpu --out und2.json \
+	--arm "base=$spin jitter_pct=30 jitter_seed=1" --arm "head=$spin jitter_pct=30 jitter_seed=2"
+grep_err "cpu not decidable at +-2.0% on this machine within 24 reps"
+
+# The property of an A/A run with the default settings: it never FAILs
+# (PASS or INCONCLUSIVE, whichever this machine's noise allows).
+"$PERFAB" run -q --scale 0.02 --out aa.json "$spin" "$spin" >aa.out 2>aa.err
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || { cat aa.out aa.err >&2; fail "an A/A run exited $rc, not PASS or INCONCLUSIVE"; }
+# Its workload reports its own throughput: required with cpu; the rest guard.
+expect_rc "$rc" "$PERFAB" ledger --format json aa.json
+jq -e '.rows[0].required == ["throughput", "cpu"] and (.rows[0].guards | index("peak_rss"))' out \
+	>/dev/null || fail "a workload row's required set is not throughput and cpu"
+
+# A plain command: its throughput is 1/wall, shown as wall and not judged;
+# cpu is required; no workload-only lines.
+cmd="sh -c 'i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done'"
+"$PERFAB" run -q --reps 6 --max-reps 6 --out plain.json --arm "base=$cmd" --arm "head=$cmd" \
+	>plain.out 2>plain.err
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || { cat plain.out plain.err >&2; fail "a plain A/A run exited $rc"; }
+grep -q "^  wall .*shown, not judged$" plain.out || { cat plain.out >&2; fail "wall is not shown for a plain command"; }
+grep -q "^  throughput" plain.out && fail "a plain command's 1/wall throughput was judged"
+grep -q "drain_rss\|saved 0.0%" plain.out && fail "workload-only lines for a plain command"
+grep -q "required: cpu · guards: minor_faults, peak_rss, drain_rss · shown: wall\|required: cpu · guards: minor_faults, peak_rss · shown: wall" plain.out ||
+	{ cat plain.out >&2; fail "the roles line of a plain command"; }
+# Named, it is judged (--require makes it decide the row).
+"$PERFAB" run -q --reps 6 --max-reps 6 --require cpu,throughput --out plain2.json \
+	--arm "base=$cmd" --arm "head=$cmd" >plain2.out 2>&1
+jq -e '.run.require == ["throughput", "cpu"]' plain2.json >/dev/null || fail "--require is not recorded"
+grep -q "^  throughput" plain2.out || { cat plain2.out >&2; fail "--require throughput: not judged"; }
+
+# A recorded A/A artifact of a plain command under load: cpu PASSes, the
+# wall-derived throughput (a guard) is undecided and listed as accepted
+# uncertainty: the row and the run PASS.
+expect_rc 0 "$PERFAB" ledger "$DATA/gate/aa-under-load.json"
+grep_out "overall: PASS"
+grep_flat "a guard: accepted uncertainty, these reps resolve"
+expect_rc 0 "$PERFAB" ledger --format json "$DATA/gate/aa-under-load.json"
+jq -e '.rows[0].accepted_uncertainty[0].metric == "throughput" and .disposition.kind == "accept-with-uncertainty"' \
+	out >/dev/null || fail "the accepted uncertainty is not listed in the JSON ledger"
+expect_rc 0 "$PERFAB" ledger --format markdown "$DATA/gate/aa-under-load.json"
+grep_out "guard, accepted uncertainty"
+# The same artifact with every cell required (perfab/1's aggregation) holds.
+expect_rc 3 "$PERFAB" ledger --rules perfab/1 "$DATA/gate/aa-under-load.json"
+exit 0
