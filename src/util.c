@@ -36,7 +36,8 @@ const struct pab_exit_status pab_exit_statuses[PAB_EXIT_RUNTIME + 1] = {
 		"refused data: an incomplete, unbalanced or unpoolable artifact, or a ledger "
 		"that could not be built; no verdict" },
 	[PAB_EXIT_SANITY] = { PAB_EXIT_SANITY,
-		"the sanity gate stopped the run, or the artifact given was stopped by it" },
+		"an artifact the sanity gate stopped was given to be pooled with others, or to "
+		"memgate (a run the gate stops FAILs: exit 1)" },
 	[PAB_EXIT_FILTERED] = { PAB_EXIT_FILTERED,
 		"memgate check refused a filtered run (not every scenario of the baseline)" },
 	[PAB_EXIT_RUNTIME] = { PAB_EXIT_RUNTIME,

@@ -23,7 +23,7 @@ enum pab_exit {
 	PAB_EXIT_USAGE = 2,        /* bad usage or bad input */
 	PAB_EXIT_INCONCLUSIVE = 3, /* verdict INCONCLUSIVE */
 	PAB_EXIT_REFUSED = 4,      /* incomplete, unbalanced or unpoolable data */
-	PAB_EXIT_SANITY = 5,       /* the sanity gate stopped the run */
+	PAB_EXIT_SANITY = 5,       /* a gated artifact pooled, or given to memgate */
 	PAB_EXIT_FILTERED = 6,     /* memgate: filtered run vs full baseline */
 	PAB_EXIT_RUNTIME = 7,      /* could not run: I/O, spawn, system error */
 };

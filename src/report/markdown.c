@@ -218,7 +218,7 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 		}
 		fputs("\n\n", f);
 	}
-	if (lr->n < PAB_MIN_N_95)
+	if (lr->n < PAB_MIN_N_95 && !lr->gate_note)
 		fprintf(f, "Only %zu paired reps: no %s interval exists below %d.\n\n",
 			lr->n, conf, PAB_MIN_N_95);
 	fprintf(f, "| metric | base \u2192 head (medians) | change [%s interval] | coverage | noise | allowance | verdict | reason |\n"

@@ -171,7 +171,7 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		print_folded(f, strlen(lr->why) + 4, 4,
 			     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
 	}
-	if (lr->n < PAB_MIN_N_95)
+	if (lr->n < PAB_MIN_N_95 && !lr->gate_note)
 		fprintf(f, "  only %zu paired reps: no %s interval exists below %d, "
 			"so no PASS or FAIL\n", lr->n, conf, PAB_MIN_N_95);
 	roles = pab_report_roles_line(l, lr);

@@ -33,12 +33,12 @@ expect_verdict "$PERFAB" run -q --null-arm --reps 6 --max-reps 6 --no-sanity-gat
 expect_verdict "$PERFAB" run -q --null-arm --reps 6 --max-reps 6 --seed 7 --no-sanity-gate --out fresh2.json "$spin" "$spin slowdown_pct=50"
 expect_rc 0 "$PERFAB" pool fresh.json fresh2.json -o pooled.json
 jq '.complete = false | .rows[0].reps = .rows[0].reps[:2]' fresh.json >partial.json
-expect_rc 5 "$PERFAB" run -q --out gated.json --reps 3 --max-reps 3 "$spin" "$spin extra_mib=64"
+expect_rc 1 "$PERFAB" run -q --out gated.json --reps 3 --max-reps 3 "$spin" "$spin extra_mib=64"
 
 artifacts="$data/demo-run.json $data/variants5.json fresh.json pooled.json partial.json gated.json"
 validate "$doc/artifact.schema.json" $artifacts || fail "an artifact does not match doc/artifact.schema.json"
 n=0
-for a in "$data/demo-run.json" "$data/variants5.json" fresh.json pooled.json; do
+for a in "$data/demo-run.json" "$data/variants5.json" fresh.json pooled.json gated.json; do
 	n=$((n + 1))
 	expect_verdict "$PERFAB" ledger --format json "$a"
 	mv "$T/out" "ledger$n.json"

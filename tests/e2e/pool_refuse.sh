@@ -45,7 +45,7 @@ expect_rc 4 "$PERFAB" gate inc.json a.json
 grep_err "'inc.json' is incomplete"
 
 # A run the sanity gate stopped (its head holds 64 MiB more).
-expect_rc 5 "$PERFAB" run -q --null-arm --reps 3 --max-reps 3 --arm "base=$SPIN_CMD" \
+expect_rc 1 "$PERFAB" run -q --null-arm --reps 3 --max-reps 3 --arm "base=$SPIN_CMD" \
 	--arm "head=$SPIN_CMD extra_mib=64" --out blown.json
 jq -e '.stopped_by == "sanity-gate"' blown.json >/dev/null || fail "the sanity gate did not stop the run"
 expect_rc 4 "$PERFAB" pool a.json blown.json -o pooled.json
