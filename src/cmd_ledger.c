@@ -233,6 +233,12 @@ static void print_judged(const struct pab_experiment *e, const struct pab_ledger
 {
 	if (gate) {
 		fprintf(stdout, "%s\n", pab_verdict_name(l->overall));
+		/* Why, for the CI log: what failed or is undecided. */
+		if (l->overall != PAB_PASS || l->disposition.kind == PAB_DISP_LIMITED) {
+			fprintf(stderr, "perfab: %s (%s):\n", pab_verdict_name(l->overall),
+				l->disposition.name);
+			pab_report_gate_reasons(stderr, e, l);
+		}
 	} else if (a->fmt == PAB_REPORT_TEXT) {
 		struct pab_text_opts to = { a->wide, use_color(STDOUT_FILENO) };
 

@@ -158,3 +158,40 @@ char *pab_report_roles_line(const struct pab_ledger *l, const struct pab_ledger_
 	}
 	return pab_strbuf_detach(&sb);
 }
+
+void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
+			     const struct pab_ledger *l)
+{
+	char ch[128], why[512];
+	size_t i, c;
+
+	for (i = 0; i < l->n_rows; i++) {
+		const struct pab_ledger_row *lr = &l->rows[i];
+		const char *row = pab_term_safe(e->rows[lr->row].name);
+
+		if (lr->gate_note || e->rows[lr->row].failed)
+			fprintf(f, "  %s · %s: FAIL: %s\n", row, pab_term_safe(e->arms[lr->arm].name),
+				lr->gate_note ? lr->gate_note : e->rows[lr->row].fail_reason ?
+				pab_term_safe(e->rows[lr->row].fail_reason) : lr->why);
+		for (c = 0; c < l->n_cells; c++) {
+			const struct pab_ledger_cell *cell = &l->cells[c];
+			const char *what;
+
+			if (cell->row != lr->row || cell->arm != lr->arm || cell->role == PAB_ROLE_SHOWN)
+				continue;
+			if (cell->res.verdict == PAB_FAIL)
+				what = "FAIL";
+			else if (cell->res.verdict != PAB_INCONCLUSIVE)
+				continue;
+			else
+				what = cell->role == PAB_ROLE_GUARD ?
+					"undecided (a guard: accepted uncertainty)" : "undecided";
+			pab_fmt_change(ch, sizeof(ch), cell->metric, &cell->res.change,
+				       cell->res.base_median, PAB_FMT_NO_SAME);
+			pab_report_cell_reason(e, l, cell, why, sizeof(why));
+			fprintf(f, "  %s · %s: %s %s %s%s%s\n", row,
+				pab_term_safe(e->arms[lr->arm].name), pab_metrics[cell->metric].name,
+				what, ch, *why ? ": " : "", why);
+		}
+	}
+}

@@ -67,6 +67,15 @@ void pab_report_cell_reason(const struct pab_experiment *e,
  * or its FAIL decider), NULL for INCONCLUSIVE and NOT MEASURED. */
 const char *pab_report_decided_by(const struct pab_cell_result *r);
 
+/*
+ * For a CI log: one line per cell that FAILed or holds its row undecided
+ * (a required cell), per gated or failed row, and per guard accepted as
+ * uncertainty, each "ROW · ARM: METRIC VERDICT CHANGE: REASON" folded to
+ * nothing (the log wraps). Nothing for a row that PASSed cleanly.
+ */
+void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
+			     const struct pab_ledger *l);
+
 /* The pab_fmt_change() flags of a cell: PAB_FMT_NO_SAME unless it PASSed. */
 int pab_report_change_flags(const struct pab_ledger_cell *c);
 
