@@ -60,8 +60,38 @@ static size_t reps_held(const struct pab_progress *p)
 	return n;
 }
 
-/* "0:42 elapsed · ETA 1:10" (the ETA once a rep is done). The ETA scales
- * the time so far by the reps still planned (adaptive reps may add more). */
+/* Reps of every row if every undecided row runs to the cap (rounded up to
+ * whole blocks, as the last look is). */
+static size_t reps_worst(const struct pab_progress *p)
+{
+	const struct pab_experiment *e = p->e;
+	size_t i, n = 0, cap = e->max_reps > e->reps ? e->max_reps : e->reps;
+
+	if (e->n_arms)
+		cap = (cap + e->n_arms - 1) / e->n_arms * e->n_arms;
+	for (i = 0; i < e->n_rows; i++)
+		n += p->row_target[i] > cap ? p->row_target[i] : cap;
+	return n;
+}
+
+/* Seconds left in the worst case: every look to the cap at the pace so
+ * far, but never past the run's budget. NaN before a rep is done. */
+static double worst_left_s(const struct pab_progress *p, double el)
+{
+	size_t worst = reps_worst(p), have = reps_recorded(p);
+	double left, budget = p->e->settings.budget_s;
+
+	if (!p->reps_done || worst <= have)
+		return p->reps_done ? 0 : NAN;
+	left = el / (double)p->reps_done * (double)(worst - have);
+	if (budget > 0 && el + left > budget)
+		left = budget > el ? budget - el : 0;
+	return left;
+}
+
+/* "0:42 elapsed · ETA 1:10, at worst 4:30" (the ETA once a rep is done).
+ * The ETA scales the time so far by the reps still planned for the next
+ * look; the worst case by the reps to the cap (within the budget). */
 static void elapsed_eta(const struct pab_progress *p, char *buf, size_t len)
 {
 	double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
@@ -70,9 +100,13 @@ static void elapsed_eta(const struct pab_progress *p, char *buf, size_t len)
 
 	if (p->reps_done && planned > have && n > 0 && (size_t)n < len) {
 		double eta = el / (double)p->reps_done * (double)(planned - have);
+		double worst = worst_left_s(p, el);
 
-		snprintf(buf + n, len - (size_t)n, " \u00b7 ETA %d:%02d", (int)eta / 60,
-			 (int)eta % 60);
+		n += snprintf(buf + n, len - (size_t)n, " \u00b7 ETA %d:%02d", (int)eta / 60,
+			      (int)eta % 60);
+		if (isfinite(worst) && worst > eta + 0.5 && n > 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, ", at worst %d:%02d", (int)worst / 60,
+				 (int)worst % 60);
 	}
 }
 
@@ -100,15 +134,16 @@ void pab_progress_plan(struct pab_progress *p)
 {
 	const struct pab_experiment *e = p->e;
 	size_t planned = reps_planned(p), have = reps_recorded(p);
-	char upto[96] = "";
+	char upto[192] = "";
 
 	p->t0_ns = now_monotonic_ns();
 	set_stop_where(p, "before the next rep", reps_held(p));
 	if (p->quiet)
 		return;
 	if (e->max_reps > e->reps)
-		snprintf(upto, sizeof(upto), " (up to %zu reps per row while cells stay undecided)",
-			 e->max_reps);
+		snprintf(upto, sizeof(upto), " (at worst %zu reps per row, %zu children, if cells "
+			 "stay undecided to the last look)", e->max_reps,
+			 (reps_worst(p) - have) * e->n_arms);
 	fprintf(stderr, "perfab: plan: %zu row%s \u00d7 %zu arms \u00d7 %zu reps = %zu children"
 		"%s; an estimate of the time follows the first block\n", e->n_rows,
 		e->n_rows == 1 ? "" : "s", e->n_arms, planned > have ?
@@ -172,8 +207,14 @@ void pab_progress_rep_done(struct pab_progress *p, size_t row)
 		pab_fmt_duration(a, sizeof(a), el);
 		pab_fmt_duration(b, sizeof(b), left);
 		pab_progress_clear(p);
-		fprintf(stderr, "perfab: the first block took %s; about %s more for the planned reps\n",
+		fprintf(stderr, "perfab: the first block took %s; about %s more for the planned reps",
 			a, b);
+		if (reps_worst(p) > reps_planned(p)) {
+			pab_fmt_duration(b, sizeof(b), worst_left_s(p, el));
+			fprintf(stderr, ", at worst %s (every look to %zu reps%s)", b,
+				e->max_reps, e->settings.budget_s > 0 ? ", within the budget" : "");
+		}
+		fputc('\n', stderr);
 	}
 }
 
