@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "model/experiment.h"
 #include "model/json_in.h"
 #include "probe/hostinfo.h"
+#include "probe/pin.h"
 #include "options.h"
 #include "util.h"
 
@@ -94,6 +96,78 @@ static void print_text(const cJSON *host, const cJSON *checklist)
 	}
 }
 
+/* Busy above this share of 100 ms, the children's PU would share its time. */
+#define PU_BUSY_WARN_PCT 20.0
+
+/*
+ * Where a run started now would put its children (pin.h's automatic
+ * choice) and how busy each PU is: {"children_cpus", "choice", "busy":
+ * {PU: percent}, "held": [PUs another perfab run holds], "warning"}.
+ */
+static cJSON *placement(void)
+{
+	double busy[PAB_PIN_MAX_PUS];
+	char *why = NULL;
+	struct pab_pin *pin = pab_pin_new(NULL, &why);
+	cJSON *o = pin ? pab_pin_describe(pin) : cJSON_CreateObject();
+	cJSON *b = cJSON_AddObjectToObject(o, "busy"), *held = cJSON_AddArrayToObject(o, "held");
+	const cJSON *cc = cJSON_GetObjectItemCaseSensitive(o, "children_cpus");
+	unsigned pu;
+
+	pab_pin_free(pin);
+	if (why)
+		cJSON_AddStringToObject(o, "error", why);
+	free(why);
+	pab_pu_busy(busy, 100);
+	for (pu = 0; pu < PAB_PIN_MAX_PUS; pu++) {
+		char key[16];
+
+		if (!isfinite(busy[pu]))
+			continue;
+		snprintf(key, sizeof(key), "%u", pu);
+		cJSON_AddNumberToObject(b, key, busy[pu]);
+		if (pab_pu_held(pu))
+			cJSON_AddItemToArray(held, cJSON_CreateNumber(pu));
+	}
+	if (cJSON_IsString(cc)) {
+		const cJSON *now = cJSON_GetObjectItemCaseSensitive(b, cc->valuestring);
+
+		if (cJSON_IsNumber(now) && now->valuedouble > PU_BUSY_WARN_PCT) {
+			char *w = xasprintf("the children's PU %s is busy (%.0f%% over 100 ms): "
+					    "they would share it; stop what runs there, or give "
+					    "--cpus another PU", cc->valuestring, now->valuedouble);
+
+			cJSON_AddStringToObject(o, "warning", w);
+			free(w);
+		}
+	}
+	return o;
+}
+
+static void print_placement(const cJSON *p)
+{
+	const cJSON *v;
+	const char *s;
+
+	printf("\nplacement (a run started now)\n");
+	s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "choice"));
+	printf("  %-22s %s\n", "children's PU", s ? s :
+	       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "note")) ?
+	       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "note")) : "unpinned");
+	printf("  %-22s", "busy over 100 ms");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "busy"))
+		printf(" PU %s %.0f%%", v->string, v->valuedouble);
+	printf("\n  %-22s", "held by perfab runs");
+	if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(p, "held")))
+		printf(" none");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "held"))
+		printf(" PU %.0f", v->valuedouble);
+	printf("\n");
+	s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "warning"));
+	if (s)
+		printf("  WARNING  %s\n", s);
+}
+
 /* The fingerprint in path: an artifact's "host" or a bare object. */
 static cJSON *load_fingerprint(const char *path)
 {
@@ -161,12 +235,20 @@ int cmd_env(int argc, char **argv)
 
 		cJSON_AddItemToObject(root, "host", host);
 		cJSON_AddItemToObject(root, "checklist", checklist);
+		if (!from)
+			cJSON_AddItemToObject(root, "placement", placement());
 		text = cJSON_Print(root);
 		printf("%s\n", text);
 		cJSON_free(text);
 		cJSON_Delete(root);
 	} else {
 		print_text(host, checklist);
+		if (!from) {
+			cJSON *p = placement();
+
+			print_placement(p);
+			cJSON_Delete(p);
+		}
 		cJSON_Delete(host);
 		cJSON_Delete(checklist);
 	}

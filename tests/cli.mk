@@ -10,6 +10,7 @@ cli_tests = \
 	tests/e2e/cli_verdicts.sh \
 	tests/e2e/cli_sanity_gate.sh \
 	tests/e2e/cli_gate_decides.sh \
+	tests/e2e/cli_pinning.sh \
 	tests/e2e/cli_failures.sh \
 	tests/e2e/cli_ledger_input.sh \
 	tests/e2e/cli_probes.sh \

@@ -5,9 +5,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <hwloc.h>
 
@@ -21,8 +27,156 @@ struct pab_pin {
 	hwloc_bitmap_t allowed;   /* PUs this process may use */
 	char *obtained;           /* last binding read back, list form */
 	char *why_unpinned;
+	char *choice;             /* why the children's PU (automatic) */
 	int n_allowed;
+	int pu_lock_fd;           /* the advisory lock on the children's PU, or -1 */
+	double busy_pct[PAB_PIN_MAX_PUS]; /* per PU over the sampling window; NaN unknown */
 };
+
+/*
+ * Each PU's busy share (non-idle jiffies, percent) over a short window,
+ * from two reads of /proc/stat, into busy[0..PAB_PIN_MAX_PUS) (NaN when
+ * unknown). Returns 0, or -1 when /proc/stat cannot be read.
+ */
+static int read_cpu_jiffies(unsigned long long *total, unsigned long long *idle)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = { 0 };
+		unsigned cpu;
+
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 || cpu >= PAB_PIN_MAX_PUS)
+			continue;
+		total[cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+		idle[cpu] = v[3] + v[4];
+		n++;
+	}
+	fclose(f);
+	return n ? 0 : -1;
+}
+
+int pab_pu_busy(double *busy, unsigned window_ms)
+{
+	static unsigned long long t0[PAB_PIN_MAX_PUS], i0[PAB_PIN_MAX_PUS];
+	static unsigned long long t1[PAB_PIN_MAX_PUS], i1[PAB_PIN_MAX_PUS];
+	struct timespec ts = { (time_t)(window_ms / 1000), (long)(window_ms % 1000) * 1000000L };
+	size_t i;
+
+	for (i = 0; i < PAB_PIN_MAX_PUS; i++)
+		busy[i] = NAN;
+	memset(t0, 0, sizeof(t0));
+	memset(t1, 0, sizeof(t1));
+	if (read_cpu_jiffies(t0, i0))
+		return -1;
+	nanosleep(&ts, NULL);
+	if (read_cpu_jiffies(t1, i1))
+		return -1;
+	for (i = 0; i < PAB_PIN_MAX_PUS; i++)
+		if (t1[i] > t0[i])
+			busy[i] = 100.0 * (double)((t1[i] - t0[i]) - (i1[i] - i0[i])) /
+				  (double)(t1[i] - t0[i]);
+	return 0;
+}
+
+/* The directory of the per-PU advisory locks (PERFAB_PU_LOCK_DIR, else /tmp). */
+static const char *lock_dir(void)
+{
+	const char *d = getenv("PERFAB_PU_LOCK_DIR");
+
+	return d && *d ? d : "/tmp";
+}
+
+/*
+ * Take PU pu's advisory lock without waiting: the fd (held for the run),
+ * or -1 when another perfab run holds it (or the file cannot be opened,
+ * which holds nothing either way).
+ */
+static int pu_lock_try(unsigned pu, int *held_by_other)
+{
+	char *path = xasprintf("%s/perfab-pu-%u.lock", lock_dir(), pu);
+	int fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	*held_by_other = 0;
+	free(path);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		*held_by_other = errno == EWOULDBLOCK;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int pab_pu_held(unsigned pu)
+{
+	int held, fd = pu_lock_try(pu, &held);
+
+	if (fd >= 0)
+		close(fd);
+	return held;
+}
+
+/*
+ * The automatic choice: one PU for the children — the least busy that is
+ * not CPU 0 (interrupts and housekeeping land there) and not held by
+ * another perfab run, whose lock it takes; failing that a free CPU 0;
+ * failing that the least busy, shared, said so — and the least busy
+ * other PU for the sampler. Records the choice in pin->choice.
+ */
+static void choose_pus(struct pab_pin *pin)
+{
+	int best = -1, best_rank = 0, pu, held, fd, sampler = -1;
+	double bb = INFINITY, sb = INFINITY;
+
+	pab_pu_busy(pin->busy_pct, 100);
+	for (int pass = 0; pass < 3 && best < 0; pass++) {
+		hwloc_bitmap_foreach_begin(pu, pin->allowed) {
+			double b = pu < PAB_PIN_MAX_PUS && isfinite(pin->busy_pct[pu]) ?
+				pin->busy_pct[pu] : 50.0;
+
+			if ((pass == 0 && pu == 0) || (pass == 1 && pu != 0) || b >= bb)
+				continue;
+			if (pass < 2) {
+				fd = pu_lock_try((unsigned)pu, &held);
+				if (fd < 0 && held)
+					continue;
+				if (pin->pu_lock_fd >= 0)
+					close(pin->pu_lock_fd);
+				pin->pu_lock_fd = fd;
+			}
+			best = pu;
+			bb = b;
+			best_rank = pass;
+		} hwloc_bitmap_foreach_end();
+	}
+	hwloc_bitmap_foreach_begin(pu, pin->allowed) {
+		double b = pu < PAB_PIN_MAX_PUS && isfinite(pin->busy_pct[pu]) ?
+			pin->busy_pct[pu] : 50.0;
+
+		if (pu != best && b < sb) {
+			sampler = pu;
+			sb = b;
+		}
+	} hwloc_bitmap_foreach_end();
+	pin->children = hwloc_bitmap_alloc();
+	hwloc_bitmap_only(pin->children, (unsigned)best);
+	pin->sampler = hwloc_bitmap_alloc();
+	hwloc_bitmap_only(pin->sampler, (unsigned)sampler);
+	pin->choice = xasprintf("PU %d, %s (busy %.0f%% over 100 ms)", best,
+				best_rank == 0 ? "the least busy that is not CPU 0 and not held by "
+				"another perfab run" : best_rank == 1 ? "CPU 0: every other PU is held "
+				"by another perfab run" : "shared: every PU is held by another perfab run",
+				isfinite(bb) ? bb : NAN);
+}
 
 static char *bitmap_list(hwloc_const_bitmap_t set)
 {
@@ -93,9 +247,9 @@ struct pab_pin *pab_pin_new(const char *cpus, char **why)
 	struct pab_pin *pin = xcalloc(1, sizeof(*pin));
 	hwloc_const_bitmap_t allowed;
 	hwloc_bitmap_t want = NULL;
-	int last;
 
 	*why = NULL;
+	pin->pu_lock_fd = -1;
 	if (pab_topology_load(&pin->topo)) {
 		*why = xasprintf("hwloc cannot read the machine topology");
 		free(pin);
@@ -146,11 +300,7 @@ struct pab_pin *pab_pin_new(const char *cpus, char **why)
 		pin->why_unpinned = xstrdup("one usable PU: children and sampler share it, unpinned");
 		return pin;
 	}
-	last = hwloc_bitmap_last(allowed);
-	pin->sampler = hwloc_bitmap_alloc();
-	hwloc_bitmap_only(pin->sampler, (unsigned)last);
-	pin->children = hwloc_bitmap_dup(allowed);
-	hwloc_bitmap_clr(pin->children, (unsigned)last);
+	choose_pus(pin);
 	return pin;
 
 out_fail:
@@ -171,6 +321,9 @@ void pab_pin_free(struct pab_pin *pin)
 	hwloc_topology_destroy(pin->topo);
 	free(pin->obtained);
 	free(pin->why_unpinned);
+	free(pin->choice);
+	if (pin->pu_lock_fd >= 0)
+		close(pin->pu_lock_fd);
 	free(pin);
 }
 
@@ -247,5 +400,7 @@ cJSON *pab_pin_describe(const struct pab_pin *pin)
 		cJSON_AddNullToObject(o, "children_obtained");
 	if (pin->why_unpinned)
 		cJSON_AddStringToObject(o, "note", pin->why_unpinned);
+	if (pin->choice)
+		cJSON_AddStringToObject(o, "choice", pin->choice);
 	return o;
 }

@@ -14,6 +14,24 @@
 
 struct pab_pin;
 
+/* PUs whose load and lock perfab tracks (larger numbers are never chosen
+ * automatically; --cpus reaches them). */
+#define PAB_PIN_MAX_PUS 1024
+
+/*
+ * pab_pu_busy: each PU's busy share in percent over window_ms, from two
+ * reads of /proc/stat, into busy[0..PAB_PIN_MAX_PUS) (NaN: unknown).
+ * Returns 0, or -1 when /proc/stat cannot be read (all NaN).
+ */
+int pab_pu_busy(double *busy, unsigned window_ms);
+
+/*
+ * pab_pu_held: 1 when another perfab run holds PU pu's advisory lock
+ * (a file perfab-pu-N.lock in $PERFAB_PU_LOCK_DIR, else /tmp, flock'ed
+ * for the run's whole life), else 0.
+ */
+int pab_pu_held(unsigned pu);
+
 /*
  * pab_topology_load: hwloc_topology_init + load for perfab's needs (CPUs,
  * caches), without hwloc's I/O and XML plugins. Returns 0, or -1 with
@@ -22,8 +40,11 @@ struct pab_pin;
 int pab_topology_load(hwloc_topology_t *topo);
 
 /*
- * pab_pin_new: plan placement. cpus is NULL (automatic: the sampler takes
- * the last allowed PU, children the rest) or an hwloc/taskset-style list
+ * pab_pin_new: plan placement. cpus is NULL (automatic: the children get
+ * one PU — the least busy over 100 ms that is not CPU 0 and not held by
+ * another perfab run, whose advisory lock the plan then holds until
+ * pab_pin_free; failing that a free CPU 0; failing that the least busy,
+ * shared — and the sampler the least busy other PU) or an hwloc/taskset-style list
  * like "1-3,5" for the children (the sampler then takes an allowed PU
  * outside it when one exists). With one usable PU everything runs unpinned
  * and the plan says so. Returns NULL with a reason in *why (caller frees)
