@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * history_db.c — the history database on SQLite (history_db.h): the
+ * schema and its migrations, the one-transaction record, and the series
+ * queries the history commands read. The only file that includes
+ * sqlite3.h.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "store/history_db.h"
+#include "util.h"
+
+/* How long a writer waits for another's transaction before giving up. */
+#define BUSY_TIMEOUT_MS 60000
+
+struct pab_history_db {
+	sqlite3 *db;
+	char *path;
+};
+
+static const char schema_v1[] =
+	"CREATE TABLE merges ("
+	" id INTEGER PRIMARY KEY,"
+	" artifact_sha256 TEXT NOT NULL UNIQUE,"
+	" commit_sha TEXT, base_sha TEXT, branch TEXT,"
+	" recorded_at INTEGER NOT NULL,"
+	" perfab_version TEXT, rules TEXT, stop_reason TEXT);"
+	"CREATE TABLE cells ("
+	" merge_id INTEGER NOT NULL REFERENCES merges(id) ON DELETE CASCADE,"
+	" row TEXT NOT NULL, arm TEXT NOT NULL, metric TEXT NOT NULL,"
+	" base_median REAL, head_median REAL,"
+	" change_pct REAL, lo_pct REAL, hi_pct REAL, tolerance_pct REAL,"
+	" verdict TEXT NOT NULL, n INTEGER NOT NULL,"
+	" PRIMARY KEY (merge_id, row, arm, metric)) WITHOUT ROWID;"
+	"CREATE INDEX cells_series ON cells (row, arm, metric, merge_id);";
+
+/* Version 1 -> 2. */
+static const char migrate_v2[] =
+	"ALTER TABLE merges ADD COLUMN cpu_model TEXT;"
+	"ALTER TABLE merges ADD COLUMN host_digest TEXT;"
+	"ALTER TABLE merges ADD COLUMN counts_source TEXT;"
+	"ALTER TABLE cells ADD COLUMN coverage REAL;"
+	"CREATE TABLE labels ("
+	" merge_id INTEGER NOT NULL REFERENCES merges(id) ON DELETE CASCADE,"
+	" key TEXT NOT NULL, value TEXT NOT NULL,"
+	" PRIMARY KEY (merge_id, key)) WITHOUT ROWID;"
+	"CREATE INDEX merges_branch ON merges (branch, id);";
+
+static int fail(struct pab_history_db *h, char **why, const char *what)
+{
+	*why = xasprintf("history database '%s': %s: %s", h->path, what,
+			 sqlite3_errmsg(h->db));
+	return -1;
+}
+
+static int exec(struct pab_history_db *h, const char *sql, char **why, const char *what)
+{
+	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(h, why, what);
+	return 0;
+}
+
+static void rollback(struct pab_history_db *h)
+{
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* The schema's version, or -1 (reason set). */
+static int user_version(struct pab_history_db *h, char **why)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot read its schema version");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v < 0)
+		return fail(h, why, "cannot read its schema version");
+	return v;
+}
+
+/* Create or migrate the schema, in one write transaction so that two
+ * processes opening a new file do not both create it. */
+static int schema(struct pab_history_db *h, int *migrated_from, char **why)
+{
+	char *sql;
+	int v;
+
+	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it"))
+		return -1;
+	v = user_version(h, why);
+	if (v < 0)
+		goto out_rollback;
+	if (v > PAB_HISTORY_SCHEMA) {
+		*why = xasprintf("history database '%s' has schema %d, newer than this perfab's %d: "
+				 "use a newer perfab", h->path, v, PAB_HISTORY_SCHEMA);
+		goto out_rollback;
+	}
+	if (v == PAB_HISTORY_SCHEMA) {
+		rollback(h);
+		return 0;
+	}
+	if (v == 0 && exec(h, schema_v1, why, "cannot create its schema"))
+		goto out_rollback;
+	if (v >= 1 && migrated_from)
+		*migrated_from = v;
+	if (v <= 1 && exec(h, migrate_v2, why, "cannot migrate it to schema 2"))
+		goto out_rollback;
+	sql = xasprintf("PRAGMA user_version = %d", PAB_HISTORY_SCHEMA);
+	v = exec(h, sql, why, "cannot set its schema version");
+	free(sql);
+	if (v || exec(h, "COMMIT", why, "cannot commit its schema"))
+		goto out_rollback;
+	return 0;
+out_rollback:
+	rollback(h);
+	return -1;
+}
+
+int pab_history_open(const char *path, int create, struct pab_history_db **out,
+		     int *migrated_from, char **why)
+{
+	struct pab_history_db *h = xcalloc(1, sizeof(*h));
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+	*out = NULL;
+	*why = NULL;
+	if (migrated_from)
+		*migrated_from = 0;
+	h->path = xstrdup(path);
+	if (!create && access(path, F_OK)) {
+		*why = xasprintf("history database '%s' does not exist: record a run into it first "
+				 "(perfab history record RUN.json --db %s)", path, path);
+		goto out_free;
+	}
+	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
+		fail(h, why, "cannot open it");
+		goto out_free;
+	}
+	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(h->db, 1);
+	/* WAL: readers never block the writer; synchronous=NORMAL in WAL
+	 * keeps the file consistent through any crash (a power cut may lose
+	 * the last commits, a killed process loses nothing committed). */
+	if (exec(h, "PRAGMA journal_mode = WAL", why, "cannot switch it to WAL") ||
+	    exec(h, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", why,
+		 "cannot set it up") ||
+	    schema(h, migrated_from, why))
+		goto out_free;
+	*out = h;
+	return 0;
+out_free:
+	if (!*why)
+		*why = xasprintf("history database '%s': cannot open it", path);
+	if (h->db)
+		sqlite3_close(h->db);
+	free(h->path);
+	free(h);
+	return -1;
+}
+
+void pab_history_close(struct pab_history_db *h)
+{
+	if (!h)
+		return;
+	sqlite3_close(h->db);
+	free(h->path);
+	free(h);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* The id of the merge of digest sha into *id: 1 found, 0 not, -1 error. */
+static int find_merge(struct pab_history_db *h, const char *sha, int64_t *id, char **why)
+{
+	sqlite3_stmt *st;
+	int rc, ret;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id FROM merges WHERE artifact_sha256 = ?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot look a merge up");
+	bind_text(st, 1, sha);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		ret = 1;
+	} else {
+		ret = rc == SQLITE_DONE ? 0 : fail(h, why, "cannot look a merge up");
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/*
+ * Test hook (tests/e2e/history_concurrent.sh): with
+ * PERFAB_TEST_HISTORY_HOLD=FILE, a record creates FILE once its write
+ * transaction holds the lock and waits (at most a minute) until FILE is
+ * removed before committing, so a test can start a second writer while
+ * the first holds the database. Without the variable: nothing.
+ */
+static void test_hold(void)
+{
+	const char *path = getenv("PERFAB_TEST_HISTORY_HOLD");
+	FILE *f;
+	int i;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fclose(f);
+	for (i = 0; i < 6000 && !access(path, F_OK); i++)
+		usleep(10000);
+}
+
+int pab_history_record(struct pab_history_db *h, const struct pab_history_merge *m,
+		       const struct pab_history_cell *cells, size_t n,
+		       int64_t *merge_id, int *already, char **why)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int found;
+
+	*why = NULL;
+	*already = 0;
+	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it for writing"))
+		return -1;
+	found = find_merge(h, m->artifact_sha256, merge_id, why);
+	if (found) {
+		rollback(h);
+		*already = found > 0;
+		return found > 0 ? 0 : -1;
+	}
+	if (sqlite3_prepare_v2(h->db,
+			       "INSERT INTO merges (artifact_sha256, commit_sha, base_sha, branch,"
+			       " recorded_at, perfab_version, rules, stop_reason, cpu_model,"
+			       " host_digest, counts_source) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out_fail;
+	bind_text(st, 1, m->artifact_sha256);
+	bind_text(st, 2, m->commit);
+	bind_text(st, 3, m->base);
+	bind_text(st, 4, m->branch);
+	sqlite3_bind_int64(st, 5, m->recorded_at);
+	bind_text(st, 6, m->perfab_version);
+	bind_text(st, 7, m->rules);
+	bind_text(st, 8, m->stop_reason);
+	bind_text(st, 9, m->cpu_model);
+	bind_text(st, 10, m->host_digest);
+	bind_text(st, 11, m->counts_source);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out_fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	*merge_id = sqlite3_last_insert_rowid(h->db);
+
+	if (sqlite3_prepare_v2(h->db, "INSERT INTO labels (merge_id, key, value) VALUES (?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out_fail;
+	for (i = 0; i < m->n_labels; i++) {
+		sqlite3_bind_int64(st, 1, *merge_id);
+		bind_text(st, 2, m->labels[i].key);
+		bind_text(st, 3, m->labels[i].value);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out_fail;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if (sqlite3_prepare_v2(h->db,
+			       "INSERT INTO cells (merge_id, row, arm, metric, base_median,"
+			       " head_median, change_pct, lo_pct, hi_pct, coverage, tolerance_pct,"
+			       " verdict, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out_fail;
+	for (i = 0; i < n; i++) {
+		const struct pab_history_cell *c = &cells[i];
+
+		/* The crash matrix's point: half the cells written, nothing
+		 * committed (tests/e2e/history_kill.sh). */
+		if (i == n / 2)
+			pab_crash_point("history record: cells half written");
+		sqlite3_bind_int64(st, 1, *merge_id);
+		bind_text(st, 2, c->row);
+		bind_text(st, 3, c->arm);
+		bind_text(st, 4, c->metric);
+		bind_real(st, 5, c->base_median);
+		bind_real(st, 6, c->head_median);
+		bind_real(st, 7, c->change_pct);
+		bind_real(st, 8, c->lo_pct);
+		bind_real(st, 9, c->hi_pct);
+		bind_real(st, 10, c->coverage);
+		bind_real(st, 11, c->tolerance_pct);
+		bind_text(st, 12, c->verdict);
+		sqlite3_bind_int64(st, 13, c->n);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out_fail;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	test_hold();
+	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto out_fail;
+	return 0;
+out_fail:
+	fail(h, why, "cannot record the merge");
+	if (st)
+		sqlite3_finalize(st);
+	rollback(h);
+	return -1;
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+/* The first merge id f selects into *lo (none: a value past every id) and
+ * their number into *count. Returns 0 or -1. */
+static int window(struct pab_history_db *h, const struct pab_history_filter *f,
+		  int64_t *lo, size_t *count, char **why)
+{
+	sqlite3_stmt *st;
+	int64_t after = 0;
+	int rc;
+
+	if (f->since) {
+		if (sqlite3_prepare_v2(h->db,
+				       "SELECT max(id) FROM merges WHERE substr(commit_sha, 1, length(?1)) = ?1"
+				       " AND (?2 IS NULL OR branch = ?2)", -1, &st, NULL) != SQLITE_OK)
+			return fail(h, why, "cannot read it");
+		bind_text(st, 1, f->since);
+		bind_text(st, 2, f->branch);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL) {
+			sqlite3_finalize(st);
+			*why = xasprintf("no merge of commit '%s' is recorded%s%s in '%s': "
+					 "see perfab history show --db %s", f->since,
+					 f->branch ? " on branch " : "", f->branch ? f->branch : "",
+					 h->path, h->path);
+			return -1;
+		}
+		after = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	/* The last `last` merges after `after`: the smallest id among them. */
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT min(id), count(*) FROM (SELECT id FROM merges WHERE id > ?1"
+			       " AND (?2 IS NULL OR branch = ?2) ORDER BY id DESC LIMIT ?3)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot read it");
+	sqlite3_bind_int64(st, 1, after);
+	bind_text(st, 2, f->branch);
+	sqlite3_bind_int64(st, 3, f->last > 0 ? f->last : -1);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return fail(h, why, "cannot read it");
+	}
+	*lo = sqlite3_column_type(st, 0) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 0);
+	*count = (size_t)sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
+		      struct pab_history_series **out, size_t *n_out,
+		      size_t *n_merges, char **why)
+{
+	struct pab_history_series *v = NULL, *cur = NULL;
+	size_t n = 0, alloc = 0, count = 0;
+	sqlite3_stmt *st;
+	int64_t lo;
+	int rc;
+
+	*out = NULL;
+	*n_out = 0;
+	*why = NULL;
+	if (window(h, f, &lo, &count, why))
+		return -1;
+	if (n_merges)
+		*n_merges = count;
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT c.row, c.arm, c.metric, m.id, m.recorded_at, c.n, m.commit_sha,"
+			       " m.base_sha, m.branch, c.verdict, c.base_median, c.head_median,"
+			       " c.change_pct, c.lo_pct, c.hi_pct, c.coverage, c.tolerance_pct"
+			       " FROM cells c JOIN merges m ON m.id = c.merge_id"
+			       " WHERE m.id >= ?1 AND (?2 IS NULL OR m.branch = ?2)"
+			       " AND (?3 IS NULL OR c.row = ?3) AND (?4 IS NULL OR c.metric = ?4)"
+			       " ORDER BY c.row, c.arm, c.metric, m.id", -1, &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot read it");
+	sqlite3_bind_int64(st, 1, lo);
+	bind_text(st, 2, f->branch);
+	bind_text(st, 3, f->row);
+	bind_text(st, 4, f->metric);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *row = (const char *)sqlite3_column_text(st, 0);
+		const char *arm = (const char *)sqlite3_column_text(st, 1);
+		const char *met = (const char *)sqlite3_column_text(st, 2);
+		struct pab_history_point *p;
+
+		if (!cur || strcmp(cur->row, row) || strcmp(cur->arm, arm) ||
+		    strcmp(cur->metric, met)) {
+			v = xgrow(v, sizeof(*v), n + 1, &alloc);
+			cur = &v[n++];
+			memset(cur, 0, sizeof(*cur));
+			cur->row = xstrdup(row);
+			cur->arm = xstrdup(arm);
+			cur->metric = xstrdup(met);
+		}
+		cur->pts = xgrow(cur->pts, sizeof(*cur->pts), cur->n + 1, &cur->alloc);
+		p = &cur->pts[cur->n++];
+		p->merge_id = sqlite3_column_int64(st, 3);
+		p->recorded_at = sqlite3_column_int64(st, 4);
+		p->n = sqlite3_column_int64(st, 5);
+		p->commit = col_text(st, 6);
+		p->base = col_text(st, 7);
+		p->branch = col_text(st, 8);
+		p->verdict = col_text(st, 9);
+		p->base_median = col_real(st, 10);
+		p->head_median = col_real(st, 11);
+		p->change_pct = col_real(st, 12);
+		p->lo_pct = col_real(st, 13);
+		p->hi_pct = col_real(st, 14);
+		p->coverage = col_real(st, 15);
+		p->tolerance_pct = col_real(st, 16);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pab_history_series_free(v, n);
+		return fail(h, why, "cannot read it");
+	}
+	*out = v;
+	*n_out = n;
+	return 0;
+}
+
+void pab_history_series_free(struct pab_history_series *s, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < s[i].n; j++) {
+			free(s[i].pts[j].commit);
+			free(s[i].pts[j].base);
+			free(s[i].pts[j].branch);
+			free(s[i].pts[j].verdict);
+		}
+		free(s[i].pts);
+		free(s[i].row);
+		free(s[i].arm);
+		free(s[i].metric);
+	}
+	free(s);
+}
+
+int pab_history_count(struct pab_history_db *h, int64_t *merges, int64_t *cells, char **why)
+{
+	sqlite3_stmt *st;
+	int ok;
+
+	*why = NULL;
+	if (sqlite3_prepare_v2(h->db, "SELECT (SELECT count(*) FROM merges),"
+			       " (SELECT count(*) FROM cells)", -1, &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot read it");
+	ok = sqlite3_step(st) == SQLITE_ROW;
+	if (ok) {
+		*merges = sqlite3_column_int64(st, 0);
+		*cells = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return ok ? 0 : fail(h, why, "cannot read it");
+}
+
+const char *pab_history_sqlite_version(void)
+{
+	return sqlite3_libversion();
+}
