@@ -38,8 +38,8 @@
  * series (the search is quadratic), with these settings. */
 #define CP_WINDOW 500
 #define CP_MIN_SIZE 3
-#define CP_SIG 0.05
-#define CP_PERMUTATIONS 199
+#define CP_SIG 0.01
+#define CP_PERMUTATIONS 499
 #define CP_SEED 20140101u
 #define CP_MAX 16
 
@@ -389,14 +389,17 @@ static void print_json(cJSON *root)
 
 static void show_text(const struct pab_history_series *s, size_t n, size_t merges)
 {
-	char b1[32], b2[32], b3[32], b4[32], w1[32], w2[32], w3[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], w1[80], w2[16], w3[40];
 	size_t i, j;
 
 	printf("%zu merges, %zu series (row, arm, metric)\n", merges, n);
-	/* 6 + 12 + 18 + 8 + 13 + 9 + 21 + 13 + 5 + gaps = 100 columns at most */
-	printf("%-6s %-10s %-18s %-8s %-12s %9s %-21s %-12s %4s\n", "merge", "commit", "row",
-	       "arm", "metric", "change", "interval", "verdict", "n");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* A header per series, then at most 2+8+13+10+22+10+13+5 = 83
+		 * columns a merge. */
+		printf("\n%s of '%s' [%s]\n", fit(w3, 24, s[i].metric), fit(w1, 48, s[i].row),
+		       fit(w2, 12, s[i].arm));
+		printf("  %-7s %-12s %9s %-21s %9s %-12s %4s\n", "merge", "commit", "change",
+		       "interval", "tolerance", "verdict", "n");
 		for (j = 0; j < s[i].n; j++) {
 			const struct pab_history_point *p = &s[i].pts[j];
 			char iv[80];
@@ -409,10 +412,14 @@ static void show_text(const struct pab_history_series *s, size_t n, size_t merge
 			else
 				snprintf(iv, sizeof(iv), "[%s, %s]", b2, b3);
 			snprintf(b4, sizeof(b4), "#%lld", (long long)p->merge_id);
-			printf("%-6s %-10s %-18s %-8s %-12s %9s %-21s %-12s %4lld\n", b4,
-			       fit(w1, 10, p->commit), fit(w2, 18, s[i].row), fit(w3, 8, s[i].arm),
-			       s[i].metric, b1, iv, p->verdict, (long long)p->n);
+			if (isfinite(p->tolerance_pct))
+				snprintf(b5, sizeof(b5), "%.2f%%", p->tolerance_pct);
+			else
+				snprintf(b5, sizeof(b5), "-");
+			printf("  %-7s %-12s %9s %-21s %9s %-12s %4lld\n", b4, fit(w1, 12, p->commit),
+			       b1, iv, b5, p->verdict, (long long)p->n);
 		}
+	}
 }
 
 static void show_json(const struct pab_history_series *s, size_t n, size_t merges)
@@ -919,14 +926,20 @@ static void html_series(FILE *f, const struct pab_history_series *s, size_t idx)
 	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">merge 1</text>\n", L, H - 8);
 	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">merge %zu</text>\n",
 		W - R, H - 8, s->n);
-	/* The band: the upper edge forward, the lower back. */
+	/* The band: the upper edge forward, the lower back. One merge
+	 * draws its level across the plot. */
 	fputs("<path class=\"band\" d=\"", f);
-	for (i = 0; i < s->n; i++)
+	if (s->n == 1)
+		fprintf(f, "M%.1f %.1f L%.1f %.1f L%.1f %.1f L%.1f %.1f ", L, PY(hi[0]), W - R,
+			PY(hi[0]), W - R, PY(lo[0]), L, PY(lo[0]));
+	for (i = 0; i < s->n && s->n > 1; i++)
 		fprintf(f, "%s%.1f %.1f ", i ? "L" : "M", PX(i), PY(hi[i]));
-	for (i = s->n; i-- > 0;)
+	for (i = s->n; s->n > 1 && i-- > 0;)
 		fprintf(f, "L%.1f %.1f ", PX(i), PY(lo[i]));
 	fputs("Z\"/>\n<polyline class=\"level\" points=\"", f);
-	for (i = 0, first = 1; i < s->n; i++, first = 0)
+	if (s->n == 1)
+		fprintf(f, "%.1f,%.1f %.1f,%.1f", L, PY(lev[0]), W - R, PY(lev[0]));
+	for (i = 0, first = 1; i < s->n && s->n > 1; i++, first = 0)
 		fprintf(f, "%s%.1f,%.1f", first ? "" : " ", PX(i), PY(lev[i]));
 	fputs("\"/>\n", f);
 	for (k = 0; k < d.n_cp_level; k++) {

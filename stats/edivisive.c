@@ -137,6 +137,10 @@ int pab_edivisive(const double *x, size_t n, size_t min_size,
 			}
 			if (best_over(perm, bounds, nb, min_size, left, &s2, &t2) >= q)
 				exceed++;
+			/* Already beyond the level whatever the rest give: the
+			 * same decision, sooner (a kept split runs them all). */
+			if ((double)(exceed + 1) / (double)(permutations + 1) > sig_level)
+				break;
 		}
 		pval = (double)(exceed + 1) / (double)(permutations + 1);
 		if (pval > sig_level)

@@ -403,8 +403,10 @@ int pab_chain_steps(const struct pab_step *steps, size_t n, double conf,
  * and their p-values to p[] (may be NULL); returns how many were found,
  * or PAB_EINVAL (NULL x with n > 0, NULL cp with cap > 0, NULL rng, a NaN
  * value, min_size < 2, sig_level not in (0, 1), no permutations), or
- * PAB_ENOMEM. Deterministic for a given rng state. O(n^2) memory-free
- * work per scan; a scan per permutation.
+ * PAB_ENOMEM. Deterministic for a given rng state. O(n^2) work per scan,
+ * a scan per permutation; the permutations stop as soon as the p-value
+ * cannot come back under sig_level, so a kept split's p-value is exact
+ * and an unkept one's search is cut short.
  */
 int pab_edivisive(const double *x, size_t n, size_t min_size,
 		  double sig_level, unsigned permutations,
