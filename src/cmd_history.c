@@ -46,13 +46,23 @@
 /* The confidence of every chained interval. */
 #define DRIFT_CONF 0.95
 
+/* The usage of each subcommand; `perfab history --help` prints them all
+ * (the man page's SYNOPSIS has the same forms). */
+#define RECORD_USAGE \
+	"perfab history record RUN.json --db FILE [--commit SHA] [--base SHA]\n" \
+	"                      [--branch NAME] [--label K=V]..."
+#define SHOW_USAGE \
+	"perfab history show --db FILE [--format text|json|csv|markdown]\n" \
+	"                    [--branch NAME] [--since REF | --last N] [--row R] [--metric M]"
+#define DRIFT_USAGE \
+	"perfab history drift --db FILE [--format text|json] [--branch NAME]\n" \
+	"                     [--since REF | --last N] [--row R] [--metric M]"
+#define HTML_USAGE \
+	"perfab history html --db FILE [-o FILE] [--branch NAME]\n" \
+	"                    [--since REF | --last N] [--row R] [--metric M]"
+
 static const char history_usage[] =
-	"perfab history record RUN.json --db FILE [--commit SHA] [--base SHA] [--branch NAME]\n"
-	"                      [--label K=V]...\n"
-	"   or: perfab history show --db FILE [--format text|json|csv|markdown] [FILTERS]\n"
-	"   or: perfab history drift --db FILE [--format text|json] [FILTERS]\n"
-	"   or: perfab history html --db FILE [-o FILE] [FILTERS]\n"
-	"FILTERS: [--branch NAME] [--since REF | --last N] [--row R] [--metric M]";
+	RECORD_USAGE "\n   or: " SHOW_USAGE "\n   or: " DRIFT_USAGE "\n   or: " HTML_USAGE;
 
 /* ------------------------------------------------------------------ */
 /* record                                                             */
@@ -127,8 +137,7 @@ static int history_record(int argc, char **argv)
 		OPT_LIST(0, "label", &labels, "K=V", "a label of the record (repeatable)"),
 		OPT_END(),
 	};
-	const char *usage = "perfab history record RUN.json --db FILE [--commit SHA] [--base SHA]\n"
-			    "                      [--branch NAME] [--label K=V]...";
+	const char *usage = RECORD_USAGE;
 	struct pab_history_label *lv = NULL;
 	struct pab_history_merge m = { 0 };
 	struct pab_history_cell *cells = NULL;
@@ -528,8 +537,7 @@ static int history_show(int argc, char **argv)
 		OPT_STRING('f', "format", &a.format, "FMT", "text (default), json, csv or markdown"),
 		OPT_END(),
 	};
-	const char *usage = "perfab history show --db FILE [--format text|json|csv|markdown]\n"
-			    "                    [--branch NAME] [--since REF | --last N] [--row R] [--metric M]";
+	const char *usage = SHOW_USAGE;
 	struct pab_history_series *s;
 	size_t n, merges;
 
@@ -805,8 +813,7 @@ static int history_drift(int argc, char **argv)
 		OPT_STRING('f', "format", &a.format, "FMT", "text (default) or json"),
 		OPT_END(),
 	};
-	const char *usage = "perfab history drift --db FILE [--format text|json] [--branch NAME]\n"
-			    "                     [--since REF | --last N] [--row R] [--metric M]";
+	const char *usage = DRIFT_USAGE;
 	struct pab_history_series *s;
 	struct drift d;
 	cJSON *root = NULL, *arr = NULL;
@@ -921,8 +928,10 @@ static void html_series(FILE *f, const struct pab_history_series *s, size_t idx)
 		L - 4, PY(ymax) + 4, ymax);
 	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%+.1f%%</text>\n",
 		L - 4, PY(ymin), ymin);
-	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">0</text>\n",
-		L - 4, PY(0.0) + 4);
+	/* 0, unless it would overprint an end's label. */
+	if (PY(0.0) - PY(ymax) > 14 && PY(ymin) - PY(0.0) > 14)
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">0</text>\n",
+			L - 4, PY(0.0) + 4);
 	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">merge 1</text>\n", L, H - 8);
 	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">merge %zu</text>\n",
 		W - R, H - 8, s->n);
@@ -981,8 +990,7 @@ static int history_html(int argc, char **argv)
 		OPT_STRING('o', "out", &a.out, "FILE", "write the page to FILE (default: stdout)"),
 		OPT_END(),
 	};
-	const char *usage = "perfab history html --db FILE [-o FILE] [--branch NAME]\n"
-			    "                    [--since REF | --last N] [--row R] [--metric M]";
+	const char *usage = HTML_USAGE;
 	struct pab_history_series *s;
 	size_t i, n, merges;
 	FILE *f = stdout;
