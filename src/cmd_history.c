@@ -8,8 +8,8 @@
  *   show    the recorded cells, as text, JSON, CSV or Markdown
  *   drift   per row, arm and metric, the per-merge paired changes chained
  *           along the branch (pab_chain_steps) with their interval, the
- *           merges that contributed most, and change points
- *           (pab_edivisive) in the per-merge changes and in the level
+ *           merges that contributed most, change points (pab_edivisive)
+ *           in the per-merge changes, and the steps of the level
  *   html    one self-contained page: the chained level with its band per
  *           series, each merge a point coloured by its verdict
  *
@@ -270,7 +270,7 @@ struct read_args {
 
 /* Check the shared options, open the database and read the series. */
 static void read_series(struct read_args *a, const struct pab_option *opts, const char *usage,
-			struct pab_history_series **s, size_t *n, size_t *merges)
+			struct pab_history_set *set)
 {
 	struct pab_history_db *db;
 	char *why;
@@ -287,7 +287,7 @@ static void read_series(struct read_args *a, const struct pab_option *opts, cons
 	a->f.since = a->since;
 	a->f.last = (int64_t)a->last;
 	if (pab_history_open(a->db, 0, &db, NULL, &why) ||
-	    pab_history_query(db, &a->f, s, n, merges, &why)) {
+	    pab_history_query(db, &a->f, set, &why)) {
 		pab_history_close(db);
 		die(PAB_EXIT_USAGE, "%s", why);
 	}
@@ -420,12 +420,12 @@ static void show_text(const struct pab_history_series *s, size_t n, size_t merge
 				snprintf(iv, sizeof(iv), "-");
 			else
 				snprintf(iv, sizeof(iv), "[%s, %s]", b2, b3);
-			snprintf(b4, sizeof(b4), "#%lld", (long long)p->merge_id);
+			snprintf(b4, sizeof(b4), "#%lld", (long long)p->merge->id);
 			if (isfinite(p->tolerance_pct))
 				snprintf(b5, sizeof(b5), "%.2f%%", p->tolerance_pct);
 			else
 				snprintf(b5, sizeof(b5), "-");
-			printf("  %-7s %-12s %9s %-21s %9s %-12s %4lld\n", b4, fit(w1, 12, p->commit),
+			printf("  %-7s %-12s %9s %-21s %9s %-12s %4lld\n", b4, fit(w1, 12, p->merge->commit),
 			       b1, iv, b5, p->verdict, (long long)p->n);
 		}
 	}
@@ -442,11 +442,11 @@ static void show_json(const struct pab_history_series *s, size_t n, size_t merge
 			const struct pab_history_point *p = &s[i].pts[j];
 			cJSON *o = cJSON_CreateObject();
 
-			cJSON_AddNumberToObject(o, "merge", (double)p->merge_id);
-			json_str(o, "commit", p->commit);
-			json_str(o, "base", p->base);
-			json_str(o, "branch", p->branch);
-			cJSON_AddNumberToObject(o, "recorded_at", (double)p->recorded_at);
+			cJSON_AddNumberToObject(o, "merge", (double)p->merge->id);
+			json_str(o, "commit", p->merge->commit);
+			json_str(o, "base", p->merge->base);
+			json_str(o, "branch", p->merge->branch);
+			cJSON_AddNumberToObject(o, "recorded_at", (double)p->merge->recorded_at);
 			json_str(o, "row", s[i].row);
 			json_str(o, "arm", s[i].arm);
 			json_str(o, "metric", s[i].metric);
@@ -484,13 +484,13 @@ static void show_csv(const struct pab_history_series *s, size_t n)
 					     p->lo_pct, p->hi_pct, p->coverage, p->tolerance_pct };
 			size_t k;
 
-			printf("%lld,", (long long)p->merge_id);
-			csv_field(stdout, p->commit);
+			printf("%lld,", (long long)p->merge->id);
+			csv_field(stdout, p->merge->commit);
 			putchar(',');
-			csv_field(stdout, p->base);
+			csv_field(stdout, p->merge->base);
 			putchar(',');
-			csv_field(stdout, p->branch);
-			printf(",%lld,", (long long)p->recorded_at);
+			csv_field(stdout, p->merge->branch);
+			printf(",%lld,", (long long)p->merge->recorded_at);
 			csv_field(stdout, s[i].row);
 			putchar(',');
 			csv_field(stdout, s[i].arm);
@@ -518,8 +518,8 @@ static void show_markdown(const struct pab_history_series *s, size_t n, size_t m
 			fmt_pct(b1, sizeof(b1), p->change_pct);
 			fmt_pct(b2, sizeof(b2), p->lo_pct);
 			fmt_pct(b3, sizeof(b3), p->hi_pct);
-			printf("| %lld | ", (long long)p->merge_id);
-			md_field(stdout, p->commit);
+			printf("| %lld | ", (long long)p->merge->id);
+			md_field(stdout, p->merge->commit);
 			fputs(" | ", stdout);
 			md_field(stdout, s[i].row);
 			fputs(" | ", stdout);
@@ -538,6 +538,7 @@ static int history_show(int argc, char **argv)
 		OPT_END(),
 	};
 	const char *usage = SHOW_USAGE;
+	struct pab_history_set set;
 	struct pab_history_series *s;
 	size_t n, merges;
 
@@ -548,7 +549,10 @@ static int history_show(int argc, char **argv)
 	if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "csv") &&
 	    strcmp(a.format, "markdown"))
 		pab_usage_error(opts, usage, "unknown --format '%s'", a.format);
-	read_series(&a, opts, usage, &s, &n, &merges);
+	read_series(&a, opts, usage, &set);
+	s = set.series;
+	n = set.n;
+	merges = set.merges;
 	if (!strcmp(a.format, "json"))
 		show_json(s, n, merges);
 	else if (!strcmp(a.format, "csv"))
@@ -557,7 +561,7 @@ static int history_show(int argc, char **argv)
 		show_markdown(s, n, merges);
 	else
 		show_text(s, n, merges);
-	pab_history_series_free(s, n);
+	pab_history_set_release(&set);
 	pab_strlist_release(&a.pos);
 	return PAB_EXIT_PASS;
 }
@@ -575,8 +579,10 @@ struct drift {
 	int better;                  /* ... or beyond -tolerance */
 	size_t top[3], n_top;        /* points contributing most, by size */
 	size_t cp_step[CP_MAX], n_cp_step; /* change points (point indices) */
-	size_t cp_level[CP_MAX], n_cp_level;
-	double p_step[CP_MAX], p_level[CP_MAX];
+	double p_step[CP_MAX];
+	/* Steps of the level: the last CP_MAX merges whose own interval lies
+	 * wholly beyond their tolerance (point indices, ascending). */
+	size_t jump[CP_MAX], n_jump;
 };
 
 /* Change points of x[0..n), the last CP_WINDOW of them, as indices of x. */
@@ -611,10 +617,8 @@ static void drift_of(const struct pab_history_series *s, struct drift *d)
 {
 	struct pab_step *steps = xcalloc(s->n ? s->n : 1, sizeof(*steps));
 	double *steps_log = xcalloc(s->n ? s->n : 1, sizeof(*steps_log));
-	double *level = xcalloc(s->n ? s->n : 1, sizeof(*level));
 	size_t *idx = xcalloc(s->n ? s->n : 1, sizeof(*idx));
 	size_t i, j, m = 0;
-	double acc = 0.0;
 
 	memset(d, 0, sizeof(*d));
 	d->s = s;
@@ -634,10 +638,8 @@ static void drift_of(const struct pab_history_series *s, struct drift *d)
 			d->tolerance = p->tolerance_pct;
 		if (isnan(l))
 			continue;
-		acc += l;
 		idx[m] = i;
 		steps_log[m] = l;
-		level[m] = acc;
 		m++;
 	}
 	pab_chain_steps(steps, s->n, DRIFT_CONF, &d->chain);
@@ -664,23 +666,31 @@ static void drift_of(const struct pab_history_series *s, struct drift *d)
 		}
 	}
 	d->n_cp_step = change_points(steps_log, m, d->cp_step, d->p_step);
-	d->n_cp_level = change_points(level, m, d->cp_level, d->p_level);
 	for (i = 0; i < d->n_cp_step; i++)
 		d->cp_step[i] = idx[d->cp_step[i]];
-	for (i = 0; i < d->n_cp_level; i++)
-		d->cp_level[i] = idx[d->cp_level[i]];
+	for (i = 0; i < s->n; i++) {
+		const struct pab_history_point *p = &s->pts[i];
+
+		if (!(isfinite(p->tolerance_pct) && (p->lo_pct > p->tolerance_pct ||
+						     p->hi_pct < -p->tolerance_pct)))
+			continue;
+		if (d->n_jump == CP_MAX) /* keep the last ones */
+			memmove(d->jump, d->jump + 1, (CP_MAX - 1) * sizeof(*d->jump));
+		else
+			d->n_jump++;
+		d->jump[d->n_jump - 1] = i;
+	}
 	free(idx);
-	free(level);
 	free(steps_log);
 	free(steps);
 }
 
 static const char *short_commit(const struct pab_history_point *p, char *buf, size_t len)
 {
-	if (!p->commit)
-		snprintf(buf, len, "#%lld", (long long)p->merge_id);
+	if (!p->merge->commit)
+		snprintf(buf, len, "#%lld", (long long)p->merge->id);
 	else
-		snprintf(buf, len, "#%lld %.12s", (long long)p->merge_id, pab_term_safe(p->commit));
+		snprintf(buf, len, "#%lld %.12s", (long long)p->merge->id, pab_term_safe(p->merge->commit));
 	return buf;
 }
 
@@ -742,11 +752,19 @@ static void drift_text(const struct drift *d, size_t merges)
 		}
 		printf("  confirm it directly, the two endpoints in one A/B on one runner:\n"
 		       "    perfab run BUILD_AT_%s BUILD_AT_%s\n",
-		       first->base ? pab_term_safe(first->base) : "FIRST_BASE",
-		       last->commit ? pab_term_safe(last->commit) : "LAST_COMMIT");
+		       first->merge->base ? pab_term_safe(first->merge->base) : "FIRST_BASE",
+		       last->merge->commit ? pab_term_safe(last->merge->commit) : "LAST_COMMIT");
 	}
 	drift_text_cps("per-merge changes", s, d->cp_step, d->p_step, d->n_cp_step);
-	drift_text_cps("chained level", s, d->cp_level, d->p_level, d->n_cp_level);
+	if (d->n_jump) {
+		printf("  steps of the level (a merge's own interval beyond its tolerance):");
+		for (i = 0; i < d->n_jump; i++) {
+			fmt_pct(b1, sizeof(b1), s->pts[d->jump[i]].change_pct);
+			printf("%s %s %s", i ? "," : "", short_commit(&s->pts[d->jump[i]], b4, sizeof(b4)),
+			       b1);
+		}
+		putchar('\n');
+	}
 }
 
 static cJSON *json_cps(const struct pab_history_series *s, const size_t *cp,
@@ -758,8 +776,8 @@ static cJSON *json_cps(const struct pab_history_series *s, const size_t *cp,
 	for (i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(o, "merge", (double)s->pts[cp[i]].merge_id);
-		json_str(o, "commit", s->pts[cp[i]].commit);
+		cJSON_AddNumberToObject(o, "merge", (double)s->pts[cp[i]].merge->id);
+		json_str(o, "commit", s->pts[cp[i]].merge->commit);
 		cJSON_AddNumberToObject(o, "p", p[i]);
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -787,21 +805,28 @@ static cJSON *drift_json(const struct drift *d)
 	cJSON_AddNumberToObject(o, "pass", (double)d->pass);
 	cJSON_AddNumberToObject(o, "inconclusive", (double)d->inconclusive);
 	cJSON_AddNumberToObject(o, "fail", (double)d->fail);
-	json_str(o, "first_base", s->pts[0].base);
-	json_str(o, "last_commit", s->pts[s->n - 1].commit);
+	json_str(o, "first_base", s->pts[0].merge->base);
+	json_str(o, "last_commit", s->pts[s->n - 1].merge->commit);
 	top = cJSON_AddArrayToObject(o, "top");
 	for (i = 0; i < d->n_top; i++) {
 		cJSON *t = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(t, "merge", (double)s->pts[d->top[i]].merge_id);
-		json_str(t, "commit", s->pts[d->top[i]].commit);
+		cJSON_AddNumberToObject(t, "merge", (double)s->pts[d->top[i]].merge->id);
+		json_str(t, "commit", s->pts[d->top[i]].merge->commit);
 		json_num(t, "change_pct", s->pts[d->top[i]].change_pct);
 		cJSON_AddItemToArray(top, t);
 	}
-	cJSON_AddItemToObject(o, "change_points_step",
+	cJSON_AddItemToObject(o, "change_points",
 			      json_cps(s, d->cp_step, d->p_step, d->n_cp_step));
-	cJSON_AddItemToObject(o, "change_points_level",
-			      json_cps(s, d->cp_level, d->p_level, d->n_cp_level));
+	top = cJSON_AddArrayToObject(o, "steps");
+	for (i = 0; i < d->n_jump; i++) {
+		cJSON *t = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(t, "merge", (double)s->pts[d->jump[i]].merge->id);
+		json_str(t, "commit", s->pts[d->jump[i]].merge->commit);
+		json_num(t, "change_pct", s->pts[d->jump[i]].change_pct);
+		cJSON_AddItemToArray(top, t);
+	}
 	return o;
 }
 
@@ -814,6 +839,7 @@ static int history_drift(int argc, char **argv)
 		OPT_END(),
 	};
 	const char *usage = DRIFT_USAGE;
+	struct pab_history_set set;
 	struct pab_history_series *s;
 	struct drift d;
 	cJSON *root = NULL, *arr = NULL;
@@ -824,10 +850,14 @@ static int history_drift(int argc, char **argv)
 			  "Per row, arm and metric: the per-merge paired changes chained along the\n"
 			  "history (log-ratios summed) with a 95% interval, the verdicts behind it,\n"
 			  "the merges that contributed most when the chained change is beyond the\n"
-			  "tolerance, and change points (E-Divisive with means, seeded).", &a.pos);
+			  "tolerance, change points of the per-merge changes (E-Divisive with means,\n"
+			  "seeded) and the merges that stepped the level.", &a.pos);
 	if (strcmp(a.format, "text") && strcmp(a.format, "json"))
 		pab_usage_error(opts, usage, "unknown --format '%s'", a.format);
-	read_series(&a, opts, usage, &s, &n, &merges);
+	read_series(&a, opts, usage, &set);
+	s = set.series;
+	n = set.n;
+	merges = set.merges;
 	if (!strcmp(a.format, "json")) {
 		root = cJSON_CreateObject();
 		cJSON_AddNumberToObject(root, "merges", (double)merges);
@@ -849,7 +879,7 @@ static int history_drift(int argc, char **argv)
 	} else if (!n) {
 		printf("no merges selected\n");
 	}
-	pab_history_series_free(s, n);
+	pab_history_set_release(&set);
 	pab_strlist_release(&a.pos);
 	return PAB_EXIT_PASS;
 }
@@ -951,12 +981,19 @@ static void html_series(FILE *f, const struct pab_history_series *s, size_t idx)
 	for (i = 0, first = 1; i < s->n && s->n > 1; i++, first = 0)
 		fprintf(f, "%s%.1f,%.1f", first ? "" : " ", PX(i), PY(lev[i]));
 	fputs("\"/>\n", f);
-	for (k = 0; k < d.n_cp_level; k++) {
-		x = PX(d.cp_level[k]) - (s->n > 1 ? (W - L - R) / (double)(s->n - 1) / 2 : 0);
+	/* Change points of the per-merge changes: a dashed line before the
+	 * first merge of the new segment. */
+	for (k = 0; k < d.n_cp_step; k++) {
+		x = PX(d.cp_step[k]) - (s->n > 1 ? (W - L - R) / (double)(s->n - 1) / 2 : 0);
 		fprintf(f, "<line class=\"cp\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\">"
-			"<title>change point before merge #%lld (p = %.3f)</title></line>\n",
-			x, x, T, H - B, (long long)s->pts[d.cp_level[k]].merge_id, d.p_level[k]);
+			"<title>change point of the per-merge changes before merge #%lld (p = %.3f)"
+			"</title></line>\n",
+			x, x, T, H - B, (long long)s->pts[d.cp_step[k]].merge->id, d.p_step[k]);
 	}
+	/* Steps of the level: a ring around the merge. */
+	for (k = 0; k < d.n_jump; k++)
+		fprintf(f, "<circle class=\"step\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\"/>\n",
+			PX(d.jump[k]), PY(lev[d.jump[k]]));
 	for (i = 0; i < s->n; i++) {
 		const struct pab_history_point *p = &s->pts[i];
 
@@ -966,8 +1003,8 @@ static void html_series(FILE *f, const struct pab_history_series *s, size_t idx)
 		fmt_pct(b2, sizeof(b2), p->lo_pct);
 		fmt_pct(b3, sizeof(b3), p->hi_pct);
 		fprintf(f, "<circle class=\"merge %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>merge #%lld"
-			" ", verdict_class(p->verdict), x, y, (long long)p->merge_id);
-		esc(f, p->commit ? p->commit : "(no commit)");
+			" ", verdict_class(p->verdict), x, y, (long long)p->merge->id);
+		esc(f, p->merge->commit ? p->merge->commit : "(no commit)");
 		fprintf(f, ": %s [%s, %s] %s, n = %lld; chained ", b1, b2, b3, p->verdict,
 			(long long)p->n);
 		fmt_pct(b1, sizeof(b1), lev[i]);
@@ -991,6 +1028,7 @@ static int history_html(int argc, char **argv)
 		OPT_END(),
 	};
 	const char *usage = HTML_USAGE;
+	struct pab_history_set set;
 	struct pab_history_series *s;
 	size_t i, n, merges;
 	FILE *f = stdout;
@@ -998,9 +1036,13 @@ static int history_html(int argc, char **argv)
 	pab_parse_options(argc, argv, opts, usage,
 			  "One self-contained HTML page: per row, arm and metric the chained change\n"
 			  "with its 95% band, each merge a point coloured by its verdict (hover for\n"
-			  "its commit and figures), change points of the level as dashed lines.",
+			  "its commit and figures), change points of the per-merge changes as dashed\n"
+			  "lines, the merges that stepped the level ringed.",
 			  &a.pos);
-	read_series(&a, opts, usage, &s, &n, &merges);
+	read_series(&a, opts, usage, &set);
+	s = set.series;
+	n = set.n;
+	merges = set.merges;
 	if (a.out && !(f = fopen(a.out, "w")))
 		die_errno("cannot write '%s'", a.out);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -1016,6 +1058,7 @@ static int history_html(int argc, char **argv)
 	      ".level{fill:none;stroke:#234;stroke-width:1.5}\n"
 	      ".zero{stroke:#888;stroke-dasharray:2 3}\n"
 	      ".cp{stroke:#a0a;stroke-width:1.5;stroke-dasharray:5 4}\n"
+	      ".step{fill:none;stroke:#a0a;stroke-width:2}\n"
 	      ".tick{font-size:11px;fill:#444}\n"
 	      ".merge{stroke:#fff;stroke-width:1}\n"
 	      ".pass{fill:#2a7}.fail{fill:#c33}.inconclusive{fill:#d90}.nm{fill:#999}\n"
@@ -1028,7 +1071,7 @@ static int history_html(int argc, char **argv)
 	fputs("</body></html>\n", f);
 	if (a.out && fclose(f))
 		die_errno("cannot write '%s'", a.out);
-	pab_history_series_free(s, n);
+	pab_history_set_release(&set);
 	pab_strlist_release(&a.pos);
 	return PAB_EXIT_PASS;
 }

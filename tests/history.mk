@@ -24,4 +24,4 @@ history_tests = \
 
 TESTS += $(history_tests)
 dist_noinst_SCRIPTS += $(history_tests)
-EXTRA_DIST += tests/e2e/history_chromium.py
+EXTRA_DIST += tests/e2e/history_chromium.py examples/history-workflow.yml

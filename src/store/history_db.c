@@ -38,8 +38,7 @@ static const char schema_v1[] =
 	" base_median REAL, head_median REAL,"
 	" change_pct REAL, lo_pct REAL, hi_pct REAL, tolerance_pct REAL,"
 	" verdict TEXT NOT NULL, n INTEGER NOT NULL,"
-	" PRIMARY KEY (merge_id, row, arm, metric)) WITHOUT ROWID;"
-	"CREATE INDEX cells_series ON cells (row, arm, metric, merge_id);";
+	" PRIMARY KEY (merge_id, row, arm, metric)) WITHOUT ROWID;";
 
 /* Version 1 -> 2. */
 static const char migrate_v2[] =
@@ -51,7 +50,10 @@ static const char migrate_v2[] =
 	" merge_id INTEGER NOT NULL REFERENCES merges(id) ON DELETE CASCADE,"
 	" key TEXT NOT NULL, value TEXT NOT NULL,"
 	" PRIMARY KEY (merge_id, key)) WITHOUT ROWID;"
-	"CREATE INDEX merges_branch ON merges (branch, id);";
+	"CREATE INDEX merges_branch ON merges (branch, id);"
+	/* Schema 1's index by series cost a page write per series per
+	 * record; the queries sort the cells into series themselves. */
+	"DROP INDEX IF EXISTS cells_series;";
 
 static int fail(struct pab_history_db *h, char **why, const char *what)
 {
@@ -336,13 +338,6 @@ out_fail:
 	return -1;
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 static double col_real(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
@@ -395,60 +390,167 @@ static int window(struct pab_history_db *h, const struct pab_history_filter *f,
 	return 0;
 }
 
-int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
-		      struct pab_history_series **out, size_t *n_out,
-		      size_t *n_merges, char **why)
+/* A copy of column i, or NULL for SQL NULL. */
+static char *col_text(sqlite3_stmt *st, int i)
 {
-	struct pab_history_series *v = NULL, *cur = NULL;
-	size_t n = 0, alloc = 0, count = 0;
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+/* The static name of a stored verdict ("?" for none perfab writes). */
+static const char *verdict_of(const unsigned char *t)
+{
+	static const char *const names[] = { "PASS", "INCONCLUSIVE", "FAIL", "NOT MEASURED" };
+	size_t i;
+
+	for (i = 0; t && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp((const char *)t, names[i]))
+			return names[i];
+	return "?";
+}
+
+/* An open-addressed table from (row, arm, metric) to a series index. */
+struct series_map {
+	size_t *slot;   /* series index + 1; 0 = empty */
+	size_t cap;
+};
+
+static uint64_t hash3(const char *a, const char *b, const char *c)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+	const char *p[3] = { a, b, c };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		const unsigned char *s = (const unsigned char *)p[i];
+
+		for (; *s; s++)
+			h = (h ^ *s) * 1099511628211u;
+		h = (h ^ 0xff) * 1099511628211u;
+	}
+	return h;
+}
+
+/* The series of (row, arm, metric) in set, added when new. */
+static struct pab_history_series *series_for(struct pab_history_set *set,
+					     struct series_map *m, const char *row,
+					     const char *arm, const char *met)
+{
+	struct pab_history_series *s;
+	size_t i;
+
+	if (2 * (set->n + 1) > m->cap) { /* grow and rehash */
+		size_t cap = m->cap ? 2 * m->cap : 64, j;
+
+		free(m->slot);
+		m->slot = xcalloc(cap, sizeof(*m->slot));
+		m->cap = cap;
+		for (j = 0; j < set->n; j++) {
+			s = &set->series[j];
+			i = hash3(s->row, s->arm, s->metric) & (cap - 1);
+			while (m->slot[i])
+				i = (i + 1) & (cap - 1);
+			m->slot[i] = j + 1;
+		}
+	}
+	for (i = hash3(row, arm, met) & (m->cap - 1); m->slot[i]; i = (i + 1) & (m->cap - 1)) {
+		s = &set->series[m->slot[i] - 1];
+		if (!strcmp(s->row, row) && !strcmp(s->arm, arm) && !strcmp(s->metric, met))
+			return s;
+	}
+	set->series = xgrow(set->series, sizeof(*set->series), set->n + 1, &set->alloc);
+	s = &set->series[set->n++];
+	memset(s, 0, sizeof(*s));
+	s->row = xstrdup(row);
+	s->arm = xstrdup(arm);
+	s->metric = xstrdup(met);
+	m->slot[i] = set->n;
+	return s;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct pab_history_series *x = a, *y = b;
+	int c = strcmp(x->row, y->row);
+
+	if (!c)
+		c = strcmp(x->arm, y->arm);
+	return c ? c : strcmp(x->metric, y->metric);
+}
+
+int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
+		      struct pab_history_set *set, char **why)
+{
+	struct series_map map = { 0 };
+	struct pab_history_merge_row *mr = NULL;
 	sqlite3_stmt *st;
 	int64_t lo;
 	int rc;
 
-	*out = NULL;
-	*n_out = 0;
+	memset(set, 0, sizeof(*set));
 	*why = NULL;
-	if (window(h, f, &lo, &count, why))
+	/* One read transaction: the window and the cells see one snapshot
+	 * (WAL), whatever a writer commits meanwhile. */
+	if (exec(h, "BEGIN", why, "cannot read it"))
 		return -1;
-	if (n_merges)
-		*n_merges = count;
+	if (window(h, f, &lo, &set->merges, why)) {
+		rollback(h);
+		return -1;
+	}
+	/* Sized once: the points point into it. */
+	set->merge_rows = xcalloc(set->merges + 1, sizeof(*set->merge_rows));
 	if (sqlite3_prepare_v2(h->db,
 			       "SELECT c.row, c.arm, c.metric, m.id, m.recorded_at, c.n, m.commit_sha,"
 			       " m.base_sha, m.branch, c.verdict, c.base_median, c.head_median,"
 			       " c.change_pct, c.lo_pct, c.hi_pct, c.coverage, c.tolerance_pct"
-			       " FROM cells c JOIN merges m ON m.id = c.merge_id"
+			       " FROM merges m JOIN cells c ON c.merge_id = m.id"
 			       " WHERE m.id >= ?1 AND (?2 IS NULL OR m.branch = ?2)"
 			       " AND (?3 IS NULL OR c.row = ?3) AND (?4 IS NULL OR c.metric = ?4)"
-			       " ORDER BY c.row, c.arm, c.metric, m.id", -1, &st, NULL) != SQLITE_OK)
-		return fail(h, why, "cannot read it");
+			       " ORDER BY m.id", -1, &st, NULL) != SQLITE_OK) {
+		fail(h, why, "cannot read it");
+		rollback(h);
+		return -1;
+	}
 	sqlite3_bind_int64(st, 1, lo);
 	bind_text(st, 2, f->branch);
 	bind_text(st, 3, f->row);
 	bind_text(st, 4, f->metric);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *row = (const char *)sqlite3_column_text(st, 0);
-		const char *arm = (const char *)sqlite3_column_text(st, 1);
-		const char *met = (const char *)sqlite3_column_text(st, 2);
+		struct pab_history_series *s = series_for(set, &map,
+			(const char *)sqlite3_column_text(st, 0),
+			(const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2));
 		struct pab_history_point *p;
+		int64_t id = sqlite3_column_int64(st, 3);
 
-		if (!cur || strcmp(cur->row, row) || strcmp(cur->arm, arm) ||
-		    strcmp(cur->metric, met)) {
-			v = xgrow(v, sizeof(*v), n + 1, &alloc);
-			cur = &v[n++];
-			memset(cur, 0, sizeof(*cur));
-			cur->row = xstrdup(row);
-			cur->arm = xstrdup(arm);
-			cur->metric = xstrdup(met);
+		if (!mr || mr->id != id) { /* a merge, once */
+			if (set->n_merge_rows == set->merges)
+				break; /* a merge recorded since the window was read */
+			mr = &set->merge_rows[set->n_merge_rows++];
+			mr->id = id;
+			mr->recorded_at = sqlite3_column_int64(st, 4);
+			mr->commit = col_text(st, 6);
+			mr->base = col_text(st, 7);
+			mr->branch = col_text(st, 8);
 		}
-		cur->pts = xgrow(cur->pts, sizeof(*cur->pts), cur->n + 1, &cur->alloc);
-		p = &cur->pts[cur->n++];
-		p->merge_id = sqlite3_column_int64(st, 3);
-		p->recorded_at = sqlite3_column_int64(st, 4);
+		/* A series holds at most one point a merge: doubled, but
+		 * never past the number of merges (no slack at the end of a
+		 * series that has every merge). */
+		if (s->n == s->alloc) {
+			size_t cap = s->alloc < 32 ? 64 : 2 * s->alloc;
+
+			if (cap > set->merges)
+				cap = set->merges;
+			if (cap <= s->n)
+				cap = s->n + 1;
+			s->pts = xrealloc(s->pts, cap * sizeof(*s->pts));
+			s->alloc = cap;
+		}
+		p = &s->pts[s->n++];
+		p->merge = mr;
 		p->n = sqlite3_column_int64(st, 5);
-		p->commit = col_text(st, 6);
-		p->base = col_text(st, 7);
-		p->branch = col_text(st, 8);
-		p->verdict = col_text(st, 9);
+		p->verdict = verdict_of(sqlite3_column_text(st, 9));
 		p->base_median = col_real(st, 10);
 		p->head_median = col_real(st, 11);
 		p->change_pct = col_real(st, 12);
@@ -458,32 +560,37 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 		p->tolerance_pct = col_real(st, 16);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		pab_history_series_free(v, n);
-		return fail(h, why, "cannot read it");
+	free(map.slot);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		fail(h, why, "cannot read it");
+		rollback(h);
+		pab_history_set_release(set);
+		return -1;
 	}
-	*out = v;
-	*n_out = n;
+	rollback(h); /* the end of a read-only transaction */
+	if (set->n > 1)
+		qsort(set->series, set->n, sizeof(*set->series), cmp_series);
 	return 0;
 }
 
-void pab_history_series_free(struct pab_history_series *s, size_t n)
+void pab_history_set_release(struct pab_history_set *set)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < s[i].n; j++) {
-			free(s[i].pts[j].commit);
-			free(s[i].pts[j].base);
-			free(s[i].pts[j].branch);
-			free(s[i].pts[j].verdict);
-		}
-		free(s[i].pts);
-		free(s[i].row);
-		free(s[i].arm);
-		free(s[i].metric);
+	for (i = 0; i < set->n; i++) {
+		free(set->series[i].pts);
+		free(set->series[i].row);
+		free(set->series[i].arm);
+		free(set->series[i].metric);
 	}
-	free(s);
+	free(set->series);
+	for (i = 0; i < set->n_merge_rows; i++) {
+		free(set->merge_rows[i].commit);
+		free(set->merge_rows[i].base);
+		free(set->merge_rows[i].branch);
+	}
+	free(set->merge_rows);
+	memset(set, 0, sizeof(*set));
 }
 
 int pab_history_count(struct pab_history_db *h, int64_t *merges, int64_t *cells, char **why)

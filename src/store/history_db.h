@@ -18,10 +18,11 @@
  *   1  merges (id, artifact_sha256, commit_sha, base_sha, branch,
  *      recorded_at, perfab_version, rules, stop_reason) and cells
  *      (merge_id, row, arm, metric, base_median, head_median, change_pct,
- *      lo_pct, hi_pct, tolerance_pct, verdict, n)
+ *      lo_pct, hi_pct, tolerance_pct, verdict, n), keyed by merge
  *   2  adds merges.cpu_model, host_digest, counts_source, cells.coverage
- *      (NULL in migrated cells: read as the nominal 95%) and the labels
- *      table (merge_id, key, value)
+ *      (NULL in migrated cells: read as the nominal 95%), the labels
+ *      table (merge_id, key, value) and an index of merges by branch;
+ *      drops an index of cells by series that some schema-1 files have
  *
  * Errors: every function returns 0 or -1 with a reason (caller frees) in
  * *why, naming the file; nothing here prints.
@@ -92,10 +93,17 @@ struct pab_history_filter {
 	int64_t last;
 };
 
-/* One merge of a series (strings owned by the series). */
+/* A merge a query selected (owned by its set). */
+struct pab_history_merge_row {
+	int64_t id, recorded_at;
+	char *commit, *base, *branch;       /* NULL when not recorded */
+};
+
+/* One merge of a series. */
 struct pab_history_point {
-	int64_t merge_id, recorded_at, n;
-	char *commit, *base, *branch, *verdict;
+	const struct pab_history_merge_row *merge; /* in the set */
+	int64_t n;
+	const char *verdict;                /* pab_verdict_name()'s, or "?" */
 	double base_median, head_median;
 	double change_pct, lo_pct, hi_pct, coverage, tolerance_pct;
 };
@@ -107,16 +115,26 @@ struct pab_history_series {
 	size_t n, alloc;
 };
 
+/* What a query read: its series ordered by row, arm and metric (each in
+ * record order) and the merges it selected, which the points point to. */
+struct pab_history_set {
+	struct pab_history_series *series;
+	size_t n, alloc;
+	struct pab_history_merge_row *merge_rows; /* merges of them, in order */
+	size_t merges, n_merge_rows;
+};
+
 /*
- * pab_history_query: the series f selects, ordered by row, arm, metric,
- * into new memory (*out, *n_out; free with pab_history_series_free), and
- * the number of merges selected in *n_merges (may be NULL). A `since`
- * that names no recorded commit is an error. Returns 0 or -1.
+ * pab_history_query: the series f selects into *out (release with
+ * pab_history_set_release). A `since` that names no recorded commit is
+ * an error. The cells are read in the order they were stored (by merge)
+ * and sorted into their series here, so that a record appends to the
+ * tables instead of touching one index page per series. Returns 0 or -1
+ * (out then empty).
  */
 int pab_history_query(struct pab_history_db *db, const struct pab_history_filter *f,
-		      struct pab_history_series **out, size_t *n_out,
-		      size_t *n_merges, char **why);
-void pab_history_series_free(struct pab_history_series *s, size_t n);
+		      struct pab_history_set *out, char **why);
+void pab_history_set_release(struct pab_history_set *set);
 
 /* Merges recorded in the database (every branch). Returns 0 or -1. */
 int pab_history_count(struct pab_history_db *db, int64_t *merges, int64_t *cells,
