@@ -25,3 +25,7 @@ history_tests = \
 TESTS += $(history_tests)
 dist_noinst_SCRIPTS += $(history_tests)
 EXTRA_DIST += tests/e2e/history_chromium.py examples/history-workflow.yml
+
+unit_tests += tests/unit/test_history_db
+tests_unit_test_history_db_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_history_db_LDADD = $(UNIT_LDADD)
