@@ -354,11 +354,16 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* A Markdown table cell: | and backslash escaped, control characters
- * and newlines as spaces. */
+/* A Markdown table cell: | and backslash escaped (and what would start
+ * emphasis, code, links or HTML), & as &amp;, control characters and
+ * newlines as spaces. */
 static void md_field(FILE *f, const char *s)
 {
 	for (s = s ? s : "-"; *s; s++) {
+		if (*s == '&') { /* an entity would render as its character */
+			fputs("&amp;", f);
+			continue;
+		}
 		if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' || *s == '_' ||
 		    *s == '[' || *s == ']' || *s == '<' || *s == '>')
 			fputc('\\', f);
@@ -721,8 +726,9 @@ static void drift_text(const struct drift *d, size_t merges)
 	snprintf(b1, sizeof(b1), "%+.1f%%", d->chain.change_pct);
 	snprintf(b2, sizeof(b2), "%+.1f", d->chain.lo_pct);
 	snprintf(b3, sizeof(b3), "%+.1f", d->chain.hi_pct);
-	snprintf(line, sizeof(line), "%s of '%s' [%s] is %s [%s, %s] over the last %zu merges",
-		 s->metric, pab_term_safe(s->row), pab_term_safe(s->arm), b1, b2, b3, d->chain.n);
+	snprintf(line, sizeof(line), "%s of '%s' [%s] is %s [%s, %s] over the last %zu merge%s",
+		 s->metric, pab_term_safe(s->row), pab_term_safe(s->arm), b1, b2, b3, d->chain.n,
+		 d->chain.n == 1 ? "" : "s");
 	if (d->fail)
 		snprintf(tail, sizeof(tail), "; %zu of them were INCONCLUSIVE, %zu FAIL",
 			 d->inconclusive, d->fail);
