@@ -162,11 +162,15 @@ static int history_record(int argc, char **argv)
 	lv = xcalloc(labels.n + 1, sizeof(*lv));
 	for (i = 0; i < labels.n; i++) {
 		const char *eq = strchr(labels.v[i], '=');
+		size_t j;
 
 		if (!eq || eq == labels.v[i])
 			pab_usage_error(opts, usage, "--label '%s': use KEY=VALUE", labels.v[i]);
 		lv[i].key = xstrndup(labels.v[i], (size_t)(eq - labels.v[i]));
 		lv[i].value = eq + 1;
+		for (j = 0; j < i; j++)
+			if (!strcmp(lv[j].key, lv[i].key))
+				pab_usage_error(opts, usage, "--label '%s' given twice", lv[i].key);
 	}
 
 	ret = pab_artifact_load(pos.v[0], &e, &why);
@@ -920,6 +924,8 @@ static void html_series(FILE *f, const struct pab_history_series *s, size_t idx)
 	int first;
 
 	drift_of(s, &d);
+	if (!d.chain.n) /* nothing measured to chain: no plot */
+		goto out_free;
 	for (i = 0; i < s->n; i++) {
 		struct pab_chain c;
 
@@ -1019,6 +1025,7 @@ static void html_series(FILE *f, const struct pab_history_series *s, size_t idx)
 	fputs("</svg>\n</section>\n", f);
 #undef PX
 #undef PY
+out_free:
 	free(steps);
 	free(hi);
 	free(lo);
@@ -1069,7 +1076,8 @@ static int history_html(int argc, char **argv)
 	      ".merge{stroke:#fff;stroke-width:1}\n"
 	      ".pass{fill:#2a7}.fail{fill:#c33}.inconclusive{fill:#d90}.nm{fill:#999}\n"
 	      "</style></head><body>\n<h1>perfab history</h1>\n", f);
-	fprintf(f, "<p>%zu merges, %zu series. Each point is one merge, at the chained change "
+	fprintf(f, "<p>%zu merges, %zu series (those with a measured change are drawn). "
+		"Each point is one merge, at the chained change "
 		"after it, coloured by its verdict (green PASS, amber INCONCLUSIVE, red FAIL); "
 		"the band is the chained 95%% interval.</p>\n", merges, n);
 	for (i = 0; i < n; i++)

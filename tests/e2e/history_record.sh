@@ -106,6 +106,8 @@ grep_err "one artifact at a time"
 expect_rc 2 "$PERFAB" history record "$D/p2-pass.json"
 grep_err -- "--db FILE is required"
 expect_rc 2 rec "$D/p2-pass.json" --label novalue
+expect_rc 2 rec "$D/p2-pass.json" --label k=1 --label k=2
+grep_err -- "--label 'k' given twice"
 expect_rc 2 "$PERFAB" history frob
 grep_err "history needs record, show, drift or html"
 exit 0
