@@ -20,10 +20,39 @@
 /* How long a writer waits for another's transaction before giving up. */
 #define BUSY_TIMEOUT_MS 60000
 
+/* The statements a record runs, prepared once per connection (a process
+ * that records many merges, ci/bench-history, would otherwise spend a
+ * good part of each record compiling them). */
+enum stmt_id { ST_FIND, ST_MERGE, ST_LABEL, ST_CELL, ST_COUNT };
+
+static const char *const stmt_sql[ST_COUNT] = {
+	"SELECT id FROM merges WHERE artifact_sha256 = ?",
+	"INSERT INTO merges (artifact_sha256, commit_sha, base_sha, branch,"
+	" recorded_at, perfab_version, rules, stop_reason, cpu_model,"
+	" host_digest, counts_source) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO labels (merge_id, key, value) VALUES (?,?,?)",
+	"INSERT INTO cells (merge_id, row, arm, metric, base_median,"
+	" head_median, change_pct, lo_pct, hi_pct, coverage, tolerance_pct,"
+	" verdict, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+};
+
 struct pab_history_db {
 	sqlite3 *db;
 	char *path;
+	sqlite3_stmt *stmt[ST_COUNT];
 };
+
+/* Statement id of h, prepared on first use, its bindings cleared; the
+ * caller resets it after use (an unreset SELECT holds a read lock).
+ * NULL on error (SQLite's message in the handle). */
+static sqlite3_stmt *stmt(struct pab_history_db *h, enum stmt_id id)
+{
+	if (!h->stmt[id] &&
+	    sqlite3_prepare_v2(h->db, stmt_sql[id], -1, &h->stmt[id], NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_clear_bindings(h->stmt[id]);
+	return h->stmt[id];
+}
 
 static const char schema_v1[] =
 	"CREATE TABLE merges ("
@@ -172,8 +201,12 @@ out_free:
 
 void pab_history_close(struct pab_history_db *h)
 {
+	size_t i;
+
 	if (!h)
 		return;
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(h->stmt[i]);
 	sqlite3_close(h->db);
 	free(h->path);
 	free(h);
@@ -201,8 +234,7 @@ static int find_merge(struct pab_history_db *h, const char *sha, int64_t *id, ch
 	sqlite3_stmt *st;
 	int rc, ret;
 
-	if (sqlite3_prepare_v2(h->db, "SELECT id FROM merges WHERE artifact_sha256 = ?", -1,
-			       &st, NULL) != SQLITE_OK)
+	if (!(st = stmt(h, ST_FIND)))
 		return fail(h, why, "cannot look a merge up");
 	bind_text(st, 1, sha);
 	rc = sqlite3_step(st);
@@ -212,7 +244,7 @@ static int find_merge(struct pab_history_db *h, const char *sha, int64_t *id, ch
 	} else {
 		ret = rc == SQLITE_DONE ? 0 : fail(h, why, "cannot look a merge up");
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return ret;
 }
 
@@ -257,11 +289,7 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 		*already = found > 0;
 		return found > 0 ? 0 : -1;
 	}
-	if (sqlite3_prepare_v2(h->db,
-			       "INSERT INTO merges (artifact_sha256, commit_sha, base_sha, branch,"
-			       " recorded_at, perfab_version, rules, stop_reason, cpu_model,"
-			       " host_digest, counts_source) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!(st = stmt(h, ST_MERGE)))
 		goto out_fail;
 	bind_text(st, 1, m->artifact_sha256);
 	bind_text(st, 2, m->commit);
@@ -276,12 +304,11 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 	bind_text(st, 11, m->counts_source);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out_fail;
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	st = NULL;
 	*merge_id = sqlite3_last_insert_rowid(h->db);
 
-	if (sqlite3_prepare_v2(h->db, "INSERT INTO labels (merge_id, key, value) VALUES (?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!(st = stmt(h, ST_LABEL)))
 		goto out_fail;
 	for (i = 0; i < m->n_labels; i++) {
 		sqlite3_bind_int64(st, 1, *merge_id);
@@ -291,14 +318,10 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 			goto out_fail;
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	st = NULL;
 
-	if (sqlite3_prepare_v2(h->db,
-			       "INSERT INTO cells (merge_id, row, arm, metric, base_median,"
-			       " head_median, change_pct, lo_pct, hi_pct, coverage, tolerance_pct,"
-			       " verdict, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!(st = stmt(h, ST_CELL)))
 		goto out_fail;
 	for (i = 0; i < n; i++) {
 		const struct pab_history_cell *c = &cells[i];
@@ -324,7 +347,7 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 			goto out_fail;
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	st = NULL;
 	test_hold();
 	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
@@ -333,7 +356,7 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 out_fail:
 	fail(h, why, "cannot record the merge");
 	if (st)
-		sqlite3_finalize(st);
+		sqlite3_reset(st);
 	rollback(h);
 	return -1;
 }
