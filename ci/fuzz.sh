@@ -63,7 +63,7 @@ if [ -z "$conf" ]; then
 fi
 [ -f "$conf/config.h" ] || { echo "fuzz: no config.h in '$conf'" >&2; exit 2; }
 
-deps="gsl libcjson hwloc nettle"
+deps="gsl libcjson hwloc nettle sqlite3"
 # shellcheck disable=SC2086 # a list of packages
 pcflags=$(pkg-config --cflags $deps) || { echo "fuzz: pkg-config $deps failed" >&2; exit 2; }
 # shellcheck disable=SC2086

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ci/gen-completion.sh PERFAB — write perfab's bash completion to stdout,
 # generated from the --help of PERFAB and of each of its commands (and
-# memgate's subcommands), so it cannot drift from the options table. The
-# build runs it (src/completion.mk); tests/e2e/completion.sh checks the result.
+# memgate's and history's subcommands), so it cannot drift from the
+# options table. The build runs it (src/completion.mk);
+# tests/e2e/completion.sh checks the result.
 #
 # Completed: the commands; each command's options; an option's argument
 # from its placeholder: FILE, OUT, DIR, RUN and SHARD-like names complete
@@ -50,7 +51,7 @@ _perfab() {
 		*)
 			if [[ -z $cmd ]]; then
 				cmd=$w
-			elif [[ $cmd == memgate && -z $sub ]]; then
+			elif [[ ($cmd == memgate || $cmd == history) && -z $sub ]]; then
 				sub=$w
 			fi
 			;;
@@ -86,6 +87,9 @@ for c in $commands; do
 		printf '\tmemgate)\n\t\tCOMPREPLY=($(compgen -W "check record" -- "$cur"))\n\t\treturn\n\t\t;;\n'
 		emit "memgate check" memgate check
 		emit "memgate record" memgate record
+	elif [ "$c" = history ]; then
+		printf '\thistory)\n\t\tCOMPREPLY=($(compgen -W "record show drift html" -- "$cur"))\n\t\treturn\n\t\t;;\n'
+		for s in record show drift html; do emit "history $s" history "$s"; done
 	else
 		emit "$c" "$c"
 	fi

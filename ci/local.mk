@@ -4,14 +4,19 @@ dist_noinst_SCRIPTS += ci/setup-debian.sh ci/build.sh ci/test.sh ci/demo.sh \
 	ci/setup-runtime.sh ci/setup-build.sh ci/setup-test.sh ci/action.sh
 dist_noinst_DATA += ci/setup-lib.sh
 dist_noinst_DATA += ci/demo.json
-dist_noinst_SCRIPTS += ci/bench-overhead.sh ci/bench-ledger.sh ci/bench-verdicts.sh
+dist_noinst_SCRIPTS += ci/bench-overhead.sh ci/bench-ledger.sh ci/bench-verdicts.sh \
+	ci/bench-history.sh
 EXTRA_DIST += ci/gen-artifact.py
 # Benchmarks' helpers: built by `make bench`, not by default.
-EXTRA_PROGRAMS = ci/spawnloop
+EXTRA_PROGRAMS = ci/spawnloop ci/bench-history
 ci_spawnloop_SOURCES = ci/spawnloop.c
-CLEANFILES += ci/spawnloop
-bench: src/perfab ci/spawnloop
+ci_bench_history_SOURCES = ci/bench-history.c
+ci_bench_history_CPPFLAGS = $(src_libperfab_a_CPPFLAGS)
+ci_bench_history_LDADD = $(PERFAB_LIBS)
+CLEANFILES += ci/spawnloop ci/bench-history
+bench: src/perfab ci/spawnloop ci/bench-history
 	$(top_srcdir)/ci/bench-overhead.sh $(top_builddir)
 	$(top_srcdir)/ci/bench-ledger.sh $(top_builddir)
 	$(top_srcdir)/ci/bench-verdicts.sh $(top_builddir)
+	$(top_srcdir)/ci/bench-history.sh $(top_builddir)
 .PHONY: bench

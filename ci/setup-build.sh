@@ -7,4 +7,4 @@ set -eu
 . "$(dirname "$0")/setup-lib.sh"
 pkgs_install \
 	build-essential make autoconf automake 'pkgconf|pkg-config' \
-	libgsl-dev libcjson-dev libhwloc-dev libpfm4-dev nettle-dev
+	libgsl-dev libcjson-dev libhwloc-dev libpfm4-dev nettle-dev libsqlite3-dev

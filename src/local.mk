@@ -3,10 +3,10 @@
 # convenience library so unit tests link the same code (curl's libcurltool).
 noinst_LIBRARIES += src/libperfab.a
 src_libperfab_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS) $(CJSON_CFLAGS) \
-	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
+	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) $(SQLITE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
 src_libperfab_a_SOURCES = \
 	src/builtin.h \
-	src/cmd_env.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
+	src/cmd_env.c src/cmd_history.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
 	src/cmd_run.c src/cmd_workloads.c \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
@@ -42,11 +42,12 @@ src_libperfab_a_SOURCES = \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
 	src/report/text.c src/report/json.c src/report/markdown.c \
-	src/report/html.c src/report/junit.c
+	src/report/html.c src/report/junit.c \
+	src/store/history_db.c src/store/history_db.h
 
 # Libraries every program linking libperfab needs, in link order.
 PERFAB_LIBS = src/libperfab.a stats/libpabstats.a $(GSL_LIBS) $(CJSON_LIBS) \
-	$(HWLOC_LIBS) $(NETTLE_LIBS) $(PFM_LIBS) -lm
+	$(HWLOC_LIBS) $(NETTLE_LIBS) $(SQLITE_LIBS) $(PFM_LIBS) -lm
 
 bin_PROGRAMS += src/perfab
 src_perfab_SOURCES = src/perfab.c

@@ -17,6 +17,7 @@
 #include "builtin.h"
 #include "model/metrics.h"
 #include "probe/counters.h"
+#include "store/history_db.h"
 #include "util.h"
 
 static void usage(FILE *f);
@@ -35,6 +36,7 @@ static const struct command commands[] = {
 	{ "memgate", cmd_memgate, "memory gate: min peak RSS of N runs vs a committed baseline" },
 	{ "workloads", cmd_workloads, "list the built-in workload rows" },
 	{ "env", cmd_env, "show the host fingerprint and what will add noise" },
+	{ "history", cmd_history, "record verdicts across merges; drift, change points, trend page" },
 };
 
 static const size_t n_commands = sizeof(commands) / sizeof(commands[0]);
@@ -132,9 +134,9 @@ static void version(void)
 	       "License GPL-3.0-or-later: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
 	       "This is free software: you are free to change and redistribute it.\n"
 	       "There is NO WARRANTY, to the extent permitted by law.\n");
-	printf("Features: gsl/%s libcjson/%d.%d.%d hwloc/%s %s\n", GSL_VERSION,
+	printf("Features: gsl/%s libcjson/%d.%d.%d hwloc/%s sqlite/%s %s\n", GSL_VERSION,
 	       CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH,
-	       HWLOC_VERSION, pab_counters_feature());
+	       HWLOC_VERSION, pab_history_sqlite_version(), pab_counters_feature());
 	printf("Protocols: rotate-reverse/1 perfab-artifact/1 perfab-workload/1\n");
 	printf("Rules: perfab/2 (default) perfab/1 rule12\n");
 }

@@ -38,6 +38,7 @@ include tests/docs.mk
 include tests/layering.mk
 include tests/fuzz.mk
 include tests/json_in.mk
+include tests/history.mk
 include tests/package.mk
 
 if HAVE_CHECK

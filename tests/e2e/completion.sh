@@ -25,6 +25,7 @@ complete_words perfab '' >cmds
 for c in $("$PERFAB" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'); do
 	has "$c" cmds
 	[ "$c" = memgate ] && continue
+	[ "$c" = history ] && continue
 	complete_words perfab "$c" - >opts
 	for o in $("$PERFAB" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
 		has "$o" opts
@@ -41,6 +42,17 @@ complete_words perfab memgate '' >out
 [ "$(tr '\n' ' ' <out)" = "check record " ] || fail "memgate subcommands: $(cat out)"
 complete_words perfab memgate check --b >out
 has --baseline out
+complete_words perfab history '' >out
+[ "$(tr '\n' ' ' <out)" = "record show drift html " ] || fail "history subcommands: $(cat out)"
+for sub in record show drift html; do
+	complete_words perfab history "$sub" - >opts
+	for o in $("$PERFAB" history "$sub" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+		has "$o" opts
+	done
+done
+: >h.db
+complete_words perfab history record --db h >out
+has h.db out
 complete_words perfab gate --inconclusive '' >out
 [ "$(tr '\n' ' ' <out)" = "pass fail " ] || fail "--inconclusive completes '$(cat out)'"
 : >artifact-one.json

@@ -10,6 +10,7 @@
 #   src/ top level       util, options: only common/ and stats/
 #   src/probe/           not model/, run/, judge/, report/
 #   src/model/           not probe/, run/, judge/, report/
+#   src/store/           only common/, stats/, src/, model/ and its own
 #   src/judge/           not run/, report/
 #   src/report/          not run/
 #   src/run/             anything but the commands
@@ -37,6 +38,7 @@ allowed = {
     "src":      None,  # per file, below
     "probe":    {"common", "stats", "src", "probe"},
     "model":    {"common", "stats", "src", "model"},
+    "store":    {"common", "stats", "src", "model", "store"},
     "judge":    {"common", "stats", "src", "model", "judge"},
     "report":   {"common", "stats", "src", "model", "judge", "report"},
     "run":      {"common", "stats", "src", "probe", "model", "judge", "report", "run"},

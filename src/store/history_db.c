@@ -1,0 +1,640 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * history_db.c — the history database on SQLite (history_db.h): the
+ * schema and its migrations, the one-transaction record, and the series
+ * queries the history commands read. The only file that includes
+ * sqlite3.h.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "store/history_db.h"
+#include "util.h"
+
+/* How long a writer waits for another's transaction before giving up. */
+#define BUSY_TIMEOUT_MS 60000
+
+/* The statements a record runs, prepared once per connection (a process
+ * that records many merges, ci/bench-history, would otherwise spend a
+ * good part of each record compiling them). */
+enum stmt_id { ST_FIND, ST_MERGE, ST_LABEL, ST_CELL, ST_COUNT };
+
+static const char *const stmt_sql[ST_COUNT] = {
+	"SELECT id FROM merges WHERE artifact_sha256 = ?",
+	"INSERT INTO merges (artifact_sha256, commit_sha, base_sha, branch,"
+	" recorded_at, perfab_version, rules, stop_reason, cpu_model,"
+	" host_digest, counts_source) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO labels (merge_id, key, value) VALUES (?,?,?)",
+	"INSERT INTO cells (merge_id, row, arm, metric, base_median,"
+	" head_median, change_pct, lo_pct, hi_pct, coverage, tolerance_pct,"
+	" verdict, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+};
+
+struct pab_history_db {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *stmt[ST_COUNT];
+};
+
+/* Statement id of h, prepared on first use, its bindings cleared; the
+ * caller resets it after use (an unreset SELECT holds a read lock).
+ * NULL on error (SQLite's message in the handle). */
+static sqlite3_stmt *stmt(struct pab_history_db *h, enum stmt_id id)
+{
+	if (!h->stmt[id] &&
+	    sqlite3_prepare_v2(h->db, stmt_sql[id], -1, &h->stmt[id], NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_clear_bindings(h->stmt[id]);
+	return h->stmt[id];
+}
+
+static const char schema_v1[] =
+	"CREATE TABLE merges ("
+	" id INTEGER PRIMARY KEY,"
+	" artifact_sha256 TEXT NOT NULL UNIQUE,"
+	" commit_sha TEXT, base_sha TEXT, branch TEXT,"
+	" recorded_at INTEGER NOT NULL,"
+	" perfab_version TEXT, rules TEXT, stop_reason TEXT);"
+	"CREATE TABLE cells ("
+	" merge_id INTEGER NOT NULL REFERENCES merges(id) ON DELETE CASCADE,"
+	" row TEXT NOT NULL, arm TEXT NOT NULL, metric TEXT NOT NULL,"
+	" base_median REAL, head_median REAL,"
+	" change_pct REAL, lo_pct REAL, hi_pct REAL, tolerance_pct REAL,"
+	" verdict TEXT NOT NULL, n INTEGER NOT NULL,"
+	" PRIMARY KEY (merge_id, row, arm, metric)) WITHOUT ROWID;";
+
+/* Version 1 -> 2. */
+static const char migrate_v2[] =
+	"ALTER TABLE merges ADD COLUMN cpu_model TEXT;"
+	"ALTER TABLE merges ADD COLUMN host_digest TEXT;"
+	"ALTER TABLE merges ADD COLUMN counts_source TEXT;"
+	"ALTER TABLE cells ADD COLUMN coverage REAL;"
+	"CREATE TABLE labels ("
+	" merge_id INTEGER NOT NULL REFERENCES merges(id) ON DELETE CASCADE,"
+	" key TEXT NOT NULL, value TEXT NOT NULL,"
+	" PRIMARY KEY (merge_id, key)) WITHOUT ROWID;"
+	"CREATE INDEX merges_branch ON merges (branch, id);"
+	/* Schema 1's index by series cost a page write per series per
+	 * record; the queries sort the cells into series themselves. */
+	"DROP INDEX IF EXISTS cells_series;";
+
+static int fail(struct pab_history_db *h, char **why, const char *what)
+{
+	*why = xasprintf("history database '%s': %s: %s", h->path, what,
+			 sqlite3_errmsg(h->db));
+	return -1;
+}
+
+static int exec(struct pab_history_db *h, const char *sql, char **why, const char *what)
+{
+	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(h, why, what);
+	return 0;
+}
+
+static void rollback(struct pab_history_db *h)
+{
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* The schema's version, or -1 (reason set). */
+static int user_version(struct pab_history_db *h, char **why)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot read its schema version");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v < 0)
+		return fail(h, why, "cannot read its schema version");
+	return v;
+}
+
+/* Create or migrate the schema, in one write transaction so that two
+ * processes opening a new file do not both create it. */
+static int schema(struct pab_history_db *h, int *migrated_from, char **why)
+{
+	char *sql;
+	int v;
+
+	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it"))
+		return -1;
+	v = user_version(h, why);
+	if (v < 0)
+		goto out_rollback;
+	if (v > PAB_HISTORY_SCHEMA) {
+		*why = xasprintf("history database '%s' has schema %d, newer than this perfab's %d: "
+				 "use a newer perfab", h->path, v, PAB_HISTORY_SCHEMA);
+		goto out_rollback;
+	}
+	if (v == PAB_HISTORY_SCHEMA) {
+		rollback(h);
+		return 0;
+	}
+	if (v == 0 && exec(h, schema_v1, why, "cannot create its schema"))
+		goto out_rollback;
+	if (v >= 1 && migrated_from)
+		*migrated_from = v;
+	if (v <= 1 && exec(h, migrate_v2, why, "cannot migrate it to schema 2"))
+		goto out_rollback;
+	sql = xasprintf("PRAGMA user_version = %d", PAB_HISTORY_SCHEMA);
+	v = exec(h, sql, why, "cannot set its schema version");
+	free(sql);
+	if (v || exec(h, "COMMIT", why, "cannot commit its schema"))
+		goto out_rollback;
+	return 0;
+out_rollback:
+	rollback(h);
+	return -1;
+}
+
+int pab_history_open(const char *path, int create, struct pab_history_db **out,
+		     int *migrated_from, char **why)
+{
+	struct pab_history_db *h = xcalloc(1, sizeof(*h));
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+	*out = NULL;
+	*why = NULL;
+	if (migrated_from)
+		*migrated_from = 0;
+	h->path = xstrdup(path);
+	if (!create && access(path, F_OK)) {
+		*why = xasprintf("history database '%s' does not exist: record a run into it first "
+				 "(perfab history record RUN.json --db %s)", path, path);
+		goto out_free;
+	}
+	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
+		fail(h, why, "cannot open it");
+		goto out_free;
+	}
+	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(h->db, 1);
+	/* WAL: readers never block the writer; synchronous=NORMAL in WAL
+	 * keeps the file consistent through any crash (a power cut may lose
+	 * the last commits, a killed process loses nothing committed). */
+	if (exec(h, "PRAGMA journal_mode = WAL", why, "cannot switch it to WAL") ||
+	    exec(h, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", why,
+		 "cannot set it up") ||
+	    schema(h, migrated_from, why))
+		goto out_free;
+	*out = h;
+	return 0;
+out_free:
+	if (!*why)
+		*why = xasprintf("history database '%s': cannot open it", path);
+	if (h->db)
+		sqlite3_close(h->db);
+	free(h->path);
+	free(h);
+	return -1;
+}
+
+void pab_history_close(struct pab_history_db *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(h->stmt[i]);
+	sqlite3_close(h->db);
+	free(h->path);
+	free(h);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* The id of the merge of digest sha into *id: 1 found, 0 not, -1 error. */
+static int find_merge(struct pab_history_db *h, const char *sha, int64_t *id, char **why)
+{
+	sqlite3_stmt *st;
+	int rc, ret;
+
+	if (!(st = stmt(h, ST_FIND)))
+		return fail(h, why, "cannot look a merge up");
+	bind_text(st, 1, sha);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		ret = 1;
+	} else {
+		ret = rc == SQLITE_DONE ? 0 : fail(h, why, "cannot look a merge up");
+	}
+	sqlite3_reset(st);
+	return ret;
+}
+
+/*
+ * Test hook (tests/e2e/history_concurrent.sh): with
+ * PERFAB_TEST_HISTORY_HOLD=FILE, a record creates FILE once its write
+ * transaction holds the lock and waits (at most a minute) until FILE is
+ * removed before committing, so a test can start a second writer while
+ * the first holds the database. Without the variable: nothing.
+ */
+static void test_hold(void)
+{
+	const char *path = getenv("PERFAB_TEST_HISTORY_HOLD");
+	FILE *f;
+	int i;
+
+	if (!path || !*path)
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fclose(f);
+	for (i = 0; i < 6000 && !access(path, F_OK); i++)
+		usleep(10000);
+}
+
+int pab_history_record(struct pab_history_db *h, const struct pab_history_merge *m,
+		       const struct pab_history_cell *cells, size_t n,
+		       int64_t *merge_id, int *already, char **why)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int found;
+
+	*why = NULL;
+	*already = 0;
+	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it for writing"))
+		return -1;
+	found = find_merge(h, m->artifact_sha256, merge_id, why);
+	if (found) {
+		rollback(h);
+		*already = found > 0;
+		return found > 0 ? 0 : -1;
+	}
+	if (!(st = stmt(h, ST_MERGE)))
+		goto out_fail;
+	bind_text(st, 1, m->artifact_sha256);
+	bind_text(st, 2, m->commit);
+	bind_text(st, 3, m->base);
+	bind_text(st, 4, m->branch);
+	sqlite3_bind_int64(st, 5, m->recorded_at);
+	bind_text(st, 6, m->perfab_version);
+	bind_text(st, 7, m->rules);
+	bind_text(st, 8, m->stop_reason);
+	bind_text(st, 9, m->cpu_model);
+	bind_text(st, 10, m->host_digest);
+	bind_text(st, 11, m->counts_source);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out_fail;
+	sqlite3_reset(st);
+	st = NULL;
+	*merge_id = sqlite3_last_insert_rowid(h->db);
+
+	if (!(st = stmt(h, ST_LABEL)))
+		goto out_fail;
+	for (i = 0; i < m->n_labels; i++) {
+		sqlite3_bind_int64(st, 1, *merge_id);
+		bind_text(st, 2, m->labels[i].key);
+		bind_text(st, 3, m->labels[i].value);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out_fail;
+		sqlite3_reset(st);
+	}
+	sqlite3_reset(st);
+	st = NULL;
+
+	if (!(st = stmt(h, ST_CELL)))
+		goto out_fail;
+	for (i = 0; i < n; i++) {
+		const struct pab_history_cell *c = &cells[i];
+
+		/* The crash matrix's point: half the cells written, nothing
+		 * committed (tests/e2e/history_kill.sh). */
+		if (i == n / 2)
+			pab_crash_point("history record: cells half written");
+		sqlite3_bind_int64(st, 1, *merge_id);
+		bind_text(st, 2, c->row);
+		bind_text(st, 3, c->arm);
+		bind_text(st, 4, c->metric);
+		bind_real(st, 5, c->base_median);
+		bind_real(st, 6, c->head_median);
+		bind_real(st, 7, c->change_pct);
+		bind_real(st, 8, c->lo_pct);
+		bind_real(st, 9, c->hi_pct);
+		bind_real(st, 10, c->coverage);
+		bind_real(st, 11, c->tolerance_pct);
+		bind_text(st, 12, c->verdict);
+		sqlite3_bind_int64(st, 13, c->n);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out_fail;
+		sqlite3_reset(st);
+	}
+	sqlite3_reset(st);
+	st = NULL;
+	test_hold();
+	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto out_fail;
+	return 0;
+out_fail:
+	fail(h, why, "cannot record the merge");
+	if (st)
+		sqlite3_reset(st);
+	rollback(h);
+	return -1;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+/* The first merge id f selects into *lo (none: a value past every id) and
+ * their number into *count. Returns 0 or -1. */
+static int window(struct pab_history_db *h, const struct pab_history_filter *f,
+		  int64_t *lo, size_t *count, char **why)
+{
+	sqlite3_stmt *st;
+	int64_t after = 0;
+	int rc;
+
+	if (f->since) {
+		if (sqlite3_prepare_v2(h->db,
+				       "SELECT max(id) FROM merges WHERE substr(commit_sha, 1, length(?1)) = ?1"
+				       " AND (?2 IS NULL OR branch = ?2)", -1, &st, NULL) != SQLITE_OK)
+			return fail(h, why, "cannot read it");
+		bind_text(st, 1, f->since);
+		bind_text(st, 2, f->branch);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL) {
+			sqlite3_finalize(st);
+			*why = xasprintf("no merge of commit '%s' is recorded%s%s in '%s': "
+					 "see perfab history show --db %s", f->since,
+					 f->branch ? " on branch " : "", f->branch ? f->branch : "",
+					 h->path, h->path);
+			return -1;
+		}
+		after = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	/* The last `last` merges after `after`: the smallest id among them. */
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT min(id), count(*) FROM (SELECT id FROM merges WHERE id > ?1"
+			       " AND (?2 IS NULL OR branch = ?2) ORDER BY id DESC LIMIT ?3)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot read it");
+	sqlite3_bind_int64(st, 1, after);
+	bind_text(st, 2, f->branch);
+	sqlite3_bind_int64(st, 3, f->last > 0 ? f->last : -1);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return fail(h, why, "cannot read it");
+	}
+	*lo = sqlite3_column_type(st, 0) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 0);
+	*count = (size_t)sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* A copy of column i, or NULL for SQL NULL. */
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+/* The static name of a stored verdict ("?" for none perfab writes). */
+static const char *verdict_of(const unsigned char *t)
+{
+	static const char *const names[] = { "PASS", "INCONCLUSIVE", "FAIL", "NOT MEASURED" };
+	size_t i;
+
+	for (i = 0; t && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp((const char *)t, names[i]))
+			return names[i];
+	return "?";
+}
+
+/* An open-addressed table from (row, arm, metric) to a series index. */
+struct series_map {
+	size_t *slot;   /* series index + 1; 0 = empty */
+	size_t cap;
+};
+
+static uint64_t hash3(const char *a, const char *b, const char *c)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+	const char *p[3] = { a, b, c };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		const unsigned char *s = (const unsigned char *)p[i];
+
+		for (; *s; s++)
+			h = (h ^ *s) * 1099511628211u;
+		h = (h ^ 0xff) * 1099511628211u;
+	}
+	return h;
+}
+
+/* The series of (row, arm, metric) in set, added when new. */
+static struct pab_history_series *series_for(struct pab_history_set *set,
+					     struct series_map *m, const char *row,
+					     const char *arm, const char *met)
+{
+	struct pab_history_series *s;
+	size_t i;
+
+	if (2 * (set->n + 1) > m->cap) { /* grow and rehash */
+		size_t cap = m->cap ? 2 * m->cap : 64, j;
+
+		free(m->slot);
+		m->slot = xcalloc(cap, sizeof(*m->slot));
+		m->cap = cap;
+		for (j = 0; j < set->n; j++) {
+			s = &set->series[j];
+			i = hash3(s->row, s->arm, s->metric) & (cap - 1);
+			while (m->slot[i])
+				i = (i + 1) & (cap - 1);
+			m->slot[i] = j + 1;
+		}
+	}
+	for (i = hash3(row, arm, met) & (m->cap - 1); m->slot[i]; i = (i + 1) & (m->cap - 1)) {
+		s = &set->series[m->slot[i] - 1];
+		if (!strcmp(s->row, row) && !strcmp(s->arm, arm) && !strcmp(s->metric, met))
+			return s;
+	}
+	set->series = xgrow(set->series, sizeof(*set->series), set->n + 1, &set->alloc);
+	s = &set->series[set->n++];
+	memset(s, 0, sizeof(*s));
+	s->row = xstrdup(row);
+	s->arm = xstrdup(arm);
+	s->metric = xstrdup(met);
+	m->slot[i] = set->n;
+	return s;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct pab_history_series *x = a, *y = b;
+	int c = strcmp(x->row, y->row);
+
+	if (!c)
+		c = strcmp(x->arm, y->arm);
+	return c ? c : strcmp(x->metric, y->metric);
+}
+
+int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
+		      struct pab_history_set *set, char **why)
+{
+	struct series_map map = { 0 };
+	struct pab_history_merge_row *mr = NULL;
+	sqlite3_stmt *st;
+	int64_t lo;
+	int rc;
+
+	memset(set, 0, sizeof(*set));
+	*why = NULL;
+	/* One read transaction: the window and the cells see one snapshot
+	 * (WAL), whatever a writer commits meanwhile. */
+	if (exec(h, "BEGIN", why, "cannot read it"))
+		return -1;
+	if (window(h, f, &lo, &set->merges, why)) {
+		rollback(h);
+		return -1;
+	}
+	/* Sized once: the points point into it. */
+	set->merge_rows = xcalloc(set->merges + 1, sizeof(*set->merge_rows));
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT c.row, c.arm, c.metric, m.id, m.recorded_at, c.n, m.commit_sha,"
+			       " m.base_sha, m.branch, c.verdict, c.base_median, c.head_median,"
+			       " c.change_pct, c.lo_pct, c.hi_pct, c.coverage, c.tolerance_pct"
+			       " FROM merges m JOIN cells c ON c.merge_id = m.id"
+			       " WHERE m.id >= ?1 AND (?2 IS NULL OR m.branch = ?2)"
+			       " AND (?3 IS NULL OR c.row = ?3) AND (?4 IS NULL OR c.metric = ?4)"
+			       " ORDER BY m.id", -1, &st, NULL) != SQLITE_OK) {
+		fail(h, why, "cannot read it");
+		rollback(h);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, lo);
+	bind_text(st, 2, f->branch);
+	bind_text(st, 3, f->row);
+	bind_text(st, 4, f->metric);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pab_history_series *s = series_for(set, &map,
+			(const char *)sqlite3_column_text(st, 0),
+			(const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2));
+		struct pab_history_point *p;
+		int64_t id = sqlite3_column_int64(st, 3);
+
+		if (!mr || mr->id != id) { /* a merge, once */
+			if (set->n_merge_rows == set->merges)
+				break; /* a merge recorded since the window was read */
+			mr = &set->merge_rows[set->n_merge_rows++];
+			mr->id = id;
+			mr->recorded_at = sqlite3_column_int64(st, 4);
+			mr->commit = col_text(st, 6);
+			mr->base = col_text(st, 7);
+			mr->branch = col_text(st, 8);
+		}
+		/* A series holds at most one point a merge: doubled, but
+		 * never past the number of merges (no slack at the end of a
+		 * series that has every merge). */
+		if (s->n == s->alloc) {
+			size_t cap = s->alloc < 32 ? 64 : 2 * s->alloc;
+
+			if (cap > set->merges)
+				cap = set->merges;
+			if (cap <= s->n)
+				cap = s->n + 1;
+			s->pts = xrealloc(s->pts, cap * sizeof(*s->pts));
+			s->alloc = cap;
+		}
+		p = &s->pts[s->n++];
+		p->merge = mr;
+		p->n = sqlite3_column_int64(st, 5);
+		p->verdict = verdict_of(sqlite3_column_text(st, 9));
+		p->base_median = col_real(st, 10);
+		p->head_median = col_real(st, 11);
+		p->change_pct = col_real(st, 12);
+		p->lo_pct = col_real(st, 13);
+		p->hi_pct = col_real(st, 14);
+		p->coverage = col_real(st, 15);
+		p->tolerance_pct = col_real(st, 16);
+	}
+	sqlite3_finalize(st);
+	free(map.slot);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		fail(h, why, "cannot read it");
+		rollback(h);
+		pab_history_set_release(set);
+		return -1;
+	}
+	rollback(h); /* the end of a read-only transaction */
+	if (set->n > 1)
+		qsort(set->series, set->n, sizeof(*set->series), cmp_series);
+	return 0;
+}
+
+void pab_history_set_release(struct pab_history_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++) {
+		free(set->series[i].pts);
+		free(set->series[i].row);
+		free(set->series[i].arm);
+		free(set->series[i].metric);
+	}
+	free(set->series);
+	for (i = 0; i < set->n_merge_rows; i++) {
+		free(set->merge_rows[i].commit);
+		free(set->merge_rows[i].base);
+		free(set->merge_rows[i].branch);
+	}
+	free(set->merge_rows);
+	memset(set, 0, sizeof(*set));
+}
+
+int pab_history_count(struct pab_history_db *h, int64_t *merges, int64_t *cells, char **why)
+{
+	sqlite3_stmt *st;
+	int ok;
+
+	*why = NULL;
+	if (sqlite3_prepare_v2(h->db, "SELECT (SELECT count(*) FROM merges),"
+			       " (SELECT count(*) FROM cells)", -1, &st, NULL) != SQLITE_OK)
+		return fail(h, why, "cannot read it");
+	ok = sqlite3_step(st) == SQLITE_ROW;
+	if (ok) {
+		*merges = sqlite3_column_int64(st, 0);
+		*cells = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return ok ? 0 : fail(h, why, "cannot read it");
+}
+
+const char *pab_history_sqlite_version(void)
+{
+	return sqlite3_libversion();
+}

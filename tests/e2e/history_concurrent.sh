@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Two writers of one history database both land: while one record holds
+# the write transaction (PERFAB_TEST_HISTORY_HOLD keeps it open until a file
+# is removed), a second waits on the busy timeout instead of failing, and
+# both merges are there afterwards; two records racing on a new file both
+# create-or-find the schema and land too.
+. "${top_srcdir}/tests/lib/test-lib.sh"
+require python3
+
+D=$top_srcdir/tests/data/ledger
+count() {
+	python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("select count(*) from merges").fetchone()[0], c.execute("select count(*) from cells").fetchone()[0], c.execute("pragma integrity_check").fetchone()[0])' "$1"
+}
+
+# The held writer, then the second while the first holds the lock.
+PERFAB_TEST_HISTORY_HOLD=$T/hold "$PERFAB" history record --db h.db "$D/p2-pass.json" \
+	--commit c1 >a.out 2>a.err &
+a=$!
+i=0
+while [ ! -e "$T/hold" ]; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "the first writer never took the lock: $(cat a.err)"
+	sleep 0.1
+done
+"$PERFAB" history record --db h.db "$D/tolerance-margin.json" --commit c2 >b.out 2>b.err &
+b=$!
+sleep 1
+# The second cannot have committed while the first holds the lock, and
+# must not have given up.
+kill -0 $b 2>/dev/null || fail "the second writer did not wait: $(cat b.out b.err)"
+rm "$T/hold"
+wait $a || fail "the first writer failed: $(cat a.err)"
+wait $b || fail "the second writer failed: $(cat b.err)"
+grep -q "recorded merge #1" a.out || fail "first: $(cat a.out)"
+grep -q "recorded merge #2" b.out || fail "second: $(cat b.out)"
+[ "$(count h.db)" = "2 10 ok" ] || fail "after two writers: $(count h.db)"
+
+# Four racing on a file that does not exist yet.
+for f in p2-pass p2-inconclusive-spin tolerance-margin p1-nonull; do
+	"$PERFAB" history record --db new.db "$D/$f.json" --commit "$f" >"$f.out" 2>"$f.err" &
+done
+ok=0
+for j in $(jobs -p); do wait "$j" && ok=$((ok + 1)); done
+[ "$ok" = 4 ] || fail "only $ok of 4 racing writers succeeded: $(cat ./*.err)"
+[ "$(count new.db)" = "4 20 ok" ] || fail "after four racing writers: $(count new.db)"
+exit 0

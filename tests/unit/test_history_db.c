@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_history_db.c — the history database (store/history_db.h) on a
+ * scratch file: a record reads back figure for figure (NaN as NULL as
+ * NaN), the same artifact digest twice is one merge, the series come
+ * sorted by row, arm and metric with their points in record order, the
+ * filters (branch, since, last, row, metric) select what they say, an
+ * unknown `since` and a newer schema are refused, a missing file is not
+ * created by a reader (a newer schema is written with the SQLite API).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "store/history_db.h"
+#include "unit.h"
+
+static char dir[] = "/tmp/perfab-history-db.XXXXXX";
+static char path[64];
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/h.db", dir);
+}
+
+static void teardown(void)
+{
+	pab_remove_tree(dir);
+	memcpy(dir + strlen(dir) - 6, "XXXXXX", 6);
+}
+
+/* Record merge `sha` with commit `commit` on `branch`: cells of rows b
+ * and a (in that order) x metrics cpu and wall, change = base_change + k. */
+static int64_t record(struct pab_history_db *db, const char *sha, const char *commit,
+		      const char *branch, double base_change, int *already)
+{
+	struct pab_history_cell c[4];
+	const struct pab_history_label lab[] = { { "runner", "vm1" } };
+	struct pab_history_merge m = { 0 };
+	char *why;
+	int64_t id;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		c[k].row = k < 2 ? "b" : "a";
+		c[k].arm = "head";
+		c[k].metric = k % 2 ? "wall" : "cpu";
+		c[k].verdict = "INCONCLUSIVE";
+		c[k].base_median = 1.0;
+		c[k].head_median = NAN;
+		c[k].change_pct = base_change + k;
+		c[k].lo_pct = base_change + k - 1;
+		c[k].hi_pct = base_change + k + 1;
+		c[k].coverage = 0.96875;
+		c[k].tolerance_pct = 2.0;
+		c[k].n = 6;
+	}
+	m.artifact_sha256 = sha;
+	m.commit = commit;
+	m.branch = branch;
+	m.recorded_at = 1700000000;
+	m.labels = lab;
+	m.n_labels = 1;
+	ck_assert_msg(pab_history_record(db, &m, c, 4, &id, already, &why) == 0, "%s", why);
+	return id;
+}
+
+START_TEST(record_and_read_back)
+{
+	struct pab_history_filter f = { 0 };
+	struct pab_history_set set;
+	struct pab_history_db *db;
+	int already, migrated = -1;
+	char *why;
+
+	ck_assert_int_eq(pab_history_open(path, 1, &db, &migrated, &why), 0);
+	ck_assert_int_eq(migrated, 0);
+	ck_assert_int_eq(record(db, "s1", "c1", "main", 1.0, &already), 1);
+	ck_assert_int_eq(already, 0);
+	ck_assert_int_eq(record(db, "s2", "c2", "main", 2.0, &already), 2);
+	ck_assert_int_eq(record(db, "s1", "other", "main", 9.0, &already), 1);
+	ck_assert_int_eq(already, 1);
+	ck_assert_int_eq(pab_history_query(db, &f, &set, &why), 0);
+	ck_assert_uint_eq(set.merges, 2);
+	ck_assert_uint_eq(set.n, 4);
+	/* Sorted: (a, cpu), (a, wall), (b, cpu), (b, wall). */
+	ck_assert_str_eq(set.series[0].row, "a");
+	ck_assert_str_eq(set.series[0].metric, "cpu");
+	ck_assert_str_eq(set.series[1].metric, "wall");
+	ck_assert_str_eq(set.series[3].row, "b");
+	ck_assert_uint_eq(set.series[0].n, 2);
+	/* Row a, cpu is k = 2: change 1 + 2 then 2 + 2; c1 kept its commit. */
+	ck_assert_double_eq(set.series[0].pts[0].change_pct, 3.0);
+	ck_assert_double_eq(set.series[0].pts[1].change_pct, 4.0);
+	ck_assert_str_eq(set.series[0].pts[0].merge->commit, "c1");
+	ck_assert_str_eq(set.series[0].pts[1].merge->commit, "c2");
+	ck_assert_ptr_null(set.series[0].pts[0].merge->base);
+	ck_assert(isnan(set.series[0].pts[0].head_median));
+	ck_assert_double_eq(set.series[0].pts[0].coverage, 0.96875);
+	ck_assert_str_eq(set.series[0].pts[0].verdict, "INCONCLUSIVE");
+	pab_history_set_release(&set);
+	pab_history_close(db);
+}
+END_TEST
+
+START_TEST(filters)
+{
+	struct pab_history_filter f = { 0 };
+	struct pab_history_set set;
+	struct pab_history_db *db;
+	int already;
+	char *why;
+
+	ck_assert_int_eq(pab_history_open(path, 1, &db, NULL, &why), 0);
+	record(db, "s1", "aaa1", "main", 0.0, &already);
+	record(db, "s2", "bbb2", "feature", 0.0, &already);
+	record(db, "s3", "ccc3", "main", 0.0, &already);
+	record(db, "s4", "ddd4", "main", 0.0, &already);
+
+	f.branch = "main";
+	ck_assert_int_eq(pab_history_query(db, &f, &set, &why), 0);
+	ck_assert_uint_eq(set.merges, 3);
+	ck_assert_uint_eq(set.series[0].n, 3);
+	pab_history_set_release(&set);
+
+	f.last = 2;
+	ck_assert_int_eq(pab_history_query(db, &f, &set, &why), 0);
+	ck_assert_uint_eq(set.merges, 2);
+	ck_assert_str_eq(set.series[0].pts[0].merge->commit, "ccc3");
+	pab_history_set_release(&set);
+
+	memset(&f, 0, sizeof(f));
+	f.since = "bbb";
+	f.row = "a";
+	f.metric = "wall";
+	ck_assert_int_eq(pab_history_query(db, &f, &set, &why), 0);
+	ck_assert_uint_eq(set.merges, 2);
+	ck_assert_uint_eq(set.n, 1);
+	ck_assert_uint_eq(set.series[0].n, 2);
+	ck_assert_str_eq(set.series[0].pts[0].merge->commit, "ccc3");
+	pab_history_set_release(&set);
+
+	f.since = "zzz";
+	ck_assert_int_eq(pab_history_query(db, &f, &set, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no merge of commit 'zzz'"));
+	free(why);
+	ck_assert_uint_eq(set.n, 0);
+	pab_history_close(db);
+}
+END_TEST
+
+START_TEST(refusals)
+{
+	struct pab_history_db *db;
+	sqlite3 *raw;
+	char *why;
+
+	/* A reader does not create the file. */
+	ck_assert_int_eq(pab_history_open(path, 0, &db, NULL, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "does not exist"));
+	free(why);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	/* A newer schema. */
+	ck_assert_int_eq(pab_history_open(path, 1, &db, NULL, &why), 0);
+	pab_history_close(db);
+	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(raw, "PRAGMA user_version = 9", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	ck_assert_int_eq(pab_history_open(path, 1, &db, NULL, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "has schema 9, newer than this perfab's 2"));
+	free(why);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("history_db");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, record_and_read_back);
+	tcase_add_test(tc, filters);
+	tcase_add_test(tc, refusals);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
