@@ -35,7 +35,10 @@ static const char run_usage[] =
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
-	"                  [--literal-argv]\n"
+	"                  [--literal-argv] [--warmup N] [--prepare CMD] [--setup CMD] [--cleanup CMD]\n"
+	"                  [--parameter-scan NAME MIN MAX [--parameter-step-size S]]...\n"
+	"                  [--parameter-list NAME V1,V2,...]... [--input FILE] [--output WHERE]\n"
+	"                  [--show-output] [--export-markdown FILE] [--export-csv FILE] [--export-json FILE]\n"
 	"       perfab run --resume FILE [--config FILE] [--arm NAME=COMMAND]... [--trust-artifact]";
 
 /*
@@ -76,6 +79,19 @@ static const struct pab_option run_options[] = {
 	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
 	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),
 	OPT_FLAG(0, "literal-argv", &opt.literal_argv, "pass words such as '|', '>' or $X to the program as they are"),
+	OPT_U64(0, "warmup", &opt.warmup, "N", "unmeasured runs of every arm of a row before its first block (default 0)", 0, PAB_RUN_WARMUP_MAX),
+	OPT_STRING(0, "prepare", &opt.prepare, "CMD", "run CMD before every measured run (and warmup run), unmeasured"),
+	OPT_STRING(0, "setup", &opt.setup, "CMD", "run CMD once per row before its first rep"),
+	OPT_STRING(0, "cleanup", &opt.cleanup, "CMD", "run CMD once per row after its last rep (also after a failure or a stop)"),
+	OPT_LIST_N(0, "parameter-scan", &opt.param_scans, "NAME MIN MAX", "one row per value of {NAME} in the arms' commands", 3),
+	OPT_DOUBLE(0, "parameter-step-size", &opt.param_step, "S", "step of --parameter-scan (default 1)", 1e-9, 1e15),
+	OPT_LIST_N(0, "parameter-list", &opt.param_lists, "NAME V1,V2,...", "one row per listed value of {NAME} (repeated: every combination)", 2),
+	OPT_STRING(0, "input", &opt.input, "FILE", "the children's stdin (default /dev/null)"),
+	OPT_STRING(0, "output", &opt.output, "WHERE", "the children's stdout: null (the default), inherit or a file"),
+	OPT_FLAG(0, "show-output", &opt.show_output, "show the children's stdout and stderr on stderr, one run at a time"),
+	OPT_STRING(0, "export-markdown", &opt.export_markdown, "FILE", "write the Markdown report to FILE at the end"),
+	OPT_STRING(0, "export-csv", &opt.export_csv, "FILE", "write the ledger as CSV to FILE at the end"),
+	OPT_STRING(0, "export-json", &opt.export_json, "FILE", "write the ledger as JSON to FILE at the end"),
 	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
 	OPT_END(),
 };

@@ -12,6 +12,7 @@ src_libperfab_a_SOURCES = \
 	src/util.c src/util.h \
 	common/banned.h common/suite.c common/suite.h \
 	src/run/failure.c src/run/failure.h \
+	src/run/hooks.c src/run/hooks.h \
 	src/run/measure.c src/run/measure.h \
 	src/run/plan.c src/run/plan.h \
 	src/run/progress.c src/run/progress.h \

@@ -55,6 +55,7 @@ static void arm_copy(struct pab_arm *dst, const struct pab_arm *src)
 	dst->exe = strdup_or_null(src->exe);
 	dst->sha256 = strdup_or_null(src->sha256);
 	dst->preserved = strdup_or_null(src->preserved);
+	dst->prepare = strdup_or_null(src->prepare);
 }
 
 static void result_copy(struct pab_arm_result *dst,
