@@ -10,6 +10,9 @@ cli_tests = \
 	tests/e2e/cli_verdicts.sh \
 	tests/e2e/cli_sanity_gate.sh \
 	tests/e2e/cli_failures.sh \
+	tests/e2e/cli_habits_hooks.sh \
+	tests/e2e/cli_habits_params.sh \
+	tests/e2e/cli_habits_stdio.sh \
 	tests/e2e/cli_ledger_input.sh \
 	tests/e2e/cli_probes.sh \
 	tests/e2e/cli_tree_sample.sh \

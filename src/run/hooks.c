@@ -150,22 +150,24 @@ out:
 int pab_hooks_prepare(struct pab_hooks *h, size_t ri, size_t a, struct pab_failure *f)
 {
 	const struct pab_arm *arm = &h->e->arms[a];
-	size_t rep = h->e->rows[ri].n_reps;
+	char *when = h->warming ? xasprintf("a warmup run") :
+		xasprintf("rep %zu", h->e->rows[ri].n_reps);
 	char *label;
 	int ret = 0;
 
 	if (h->use->prepare) {
-		label = xasprintf("prepare '%s' (before arm '%s', rep %zu)",
-				  pab_term_safe(h->use->prepare), arm->name, rep);
+		label = xasprintf("prepare '%s' (before arm '%s', %s)",
+				  pab_term_safe(h->use->prepare), arm->name, when);
 		ret = run_hook(h, ri, arm, h->use->prepare, label, 1, f);
 		free(label);
 	}
 	if (!ret && arm->prepare) {
-		label = xasprintf("arm '%s' prepare '%s' (rep %zu)", arm->name,
-				  pab_term_safe(arm->prepare), rep);
+		label = xasprintf("arm '%s' prepare '%s' (before %s)", arm->name,
+				  pab_term_safe(arm->prepare), when);
 		ret = run_hook(h, ri, arm, arm->prepare, label, 1, f);
 		free(label);
 	}
+	free(when);
 	return ret;
 }
 
@@ -178,6 +180,7 @@ static int warmup(struct pab_hooks *h, size_t ri, struct pab_failure *f)
 	size_t n = e->n_arms, *order = xcalloc(n, sizeof(*order)), k, i;
 	int ret = 0;
 
+	h->warming = 1;
 	for (k = 0; k < h->use->warmup && !ret; k++) {
 		pab_rotation_order(n, k, order);
 		for (i = 0; i < n && !ret; i++) {
@@ -208,6 +211,7 @@ static int warmup(struct pab_hooks *h, size_t ri, struct pab_failure *f)
 			pab_arm_result_release(&res);
 		}
 	}
+	h->warming = 0;
 	free(order);
 	return ret < 0 ? -1 : 0;
 }

@@ -34,6 +34,7 @@ struct pab_hooks {
 	unsigned char *started;  /* setup (and warmup) ran in this invocation */
 	unsigned char *cleaned;  /* its cleanup ran */
 	int interrupted;         /* a stop signal ended a hook, or 0 */
+	int warming;             /* in a row's warmup runs */
 };
 
 /* Ready h for e's rows; nothing runs yet. */
