@@ -222,9 +222,41 @@ _Noreturn static void die_of_signal(struct pab_runner *r, int lock_fd, const cha
 	_exit(128 + sig);
 }
 
+/* --export-markdown, --export-csv, --export-json: the ledger l of e in
+ * each file asked for. Returns 0, or -1 after saying which file failed. */
+static int export_reports(const struct pab_experiment *e, const struct pab_ledger *l,
+			  const struct pab_run_opts *o)
+{
+	const char *paths[3] = { o->export_markdown, o->export_csv, o->export_json };
+	static const enum pab_report_format fmts[3] = {
+		PAB_REPORT_MARKDOWN, PAB_REPORT_CSV, PAB_REPORT_JSON,
+	};
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		FILE *f;
+
+		if (!paths[i])
+			continue;
+		f = fopen(paths[i], "w");
+		if (f)
+			pab_report_print(f, e, l, fmts[i]);
+		if (!f || fclose(f)) {
+			fprintf(stderr, "perfab: error: cannot write '%s': %s (the artifact '%s' has the run: perfab ledger "
+			      "--format %s)\n", paths[i], strerror(errno), o->out ? o->out :
+			      o->resume ? o->resume : PAB_DEFAULT_OUT,
+			      i == 0 ? "markdown" : i == 1 ? "csv" : "json");
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
 /* The medians, then the ledger and its verdict's exit code (or the
- * sanity gate's, or no verdict). */
-static int print_results(const struct pab_experiment *e, const char *out, enum pab_run_end end)
+ * sanity gate's, or no verdict), and the reports --export-* asks for. */
+static int print_results(const struct pab_experiment *e, const char *out, enum pab_run_end end,
+			 const struct pab_run_opts *o)
 {
 	struct pab_ledger l;
 	struct pab_ledger_opts lo;
@@ -247,7 +279,7 @@ static int print_results(const struct pab_experiment *e, const char *out, enum p
 	}
 	fputc('\n', stdout);
 	pab_report_print_text(stdout, e, &l, &to);
-	ret = pab_verdict_exit_code(l.overall);
+	ret = export_reports(e, &l, o) ? PAB_EXIT_RUNTIME : pab_verdict_exit_code(l.overall);
 	pab_ledger_release(&l);
 	return ret;
 }
@@ -287,7 +319,7 @@ int cmd_run(int argc, char **argv)
 	if (!o.quiet)
 		note("artifact written to '%s'", plan.out);
 	fflush(stderr);
-	ret = print_results(&plan.e, plan.out, end);
+	ret = print_results(&plan.e, plan.out, end, &o);
 	pab_plan_release(&plan);
 	free(resume_cmd);
 	pab_strlist_release(&o.arm_specs);

@@ -6,7 +6,7 @@ src_libperfab_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS) $(CJSON_CFLAGS) \
 	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
 src_libperfab_a_SOURCES = \
 	src/builtin.h \
-	src/cmd_env.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
+	src/cmd_env.c src/cmd_export.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
 	src/cmd_run.c src/cmd_workloads.c \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
@@ -43,7 +43,7 @@ src_libperfab_a_SOURCES = \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
 	src/report/text.c src/report/json.c src/report/markdown.c \
-	src/report/html.c src/report/junit.c
+	src/report/html.c src/report/junit.c src/report/csv.c
 
 # Libraries every program linking libperfab needs, in link order.
 PERFAB_LIBS = src/libperfab.a stats/libpabstats.a $(GSL_LIBS) $(CJSON_LIBS) \
