@@ -327,6 +327,8 @@ int cmd_run(int argc, char **argv)
 	free(positional[1]);
 	pab_strlist_release(&o.tolerances);
 	pab_strlist_release(&o.head_env);
+	pab_strlist_release(&o.param_scans);
+	pab_strlist_release(&o.param_lists);
 	pab_strlist_release(&pos);
 	return ret;
 }
