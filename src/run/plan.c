@@ -1086,8 +1086,16 @@ static char *resume_listing(const struct pab_experiment *e, const char *path)
 		for (i = 0; i < arm->n_env; i++)
 			pab_strbuf_addf(&sb, "%s%s=%s", i ? " " : "; env ",
 					pab_term_safe(arm->env[i].key), pab_term_safe(arm->env[i].value));
+		if (arm->prepare)
+			pab_strbuf_addf(&sb, "; prepare '%s'", pab_term_safe(arm->prepare));
 		pab_strbuf_addstr(&sb, "\n");
 	}
+	if (e->settings.prepare)
+		pab_strbuf_addf(&sb, "  before every run: '%s'\n", pab_term_safe(e->settings.prepare));
+	if (e->settings.setup)
+		pab_strbuf_addf(&sb, "  before each row: '%s'\n", pab_term_safe(e->settings.setup));
+	if (e->settings.cleanup)
+		pab_strbuf_addf(&sb, "  after each row: '%s'\n", pab_term_safe(e->settings.cleanup));
 	for (ri = 0; ri < e->n_rows; ri++) {
 		const struct pab_row *row = &e->rows[ri];
 
@@ -1172,15 +1180,14 @@ static int check_resume_options(const struct pab_run_opts *o, struct pab_failure
 	if (o->reps || o->max_reps || o->seed != UINT64_MAX || o->tolerances.n || o->rules ||
 	    o->controls || o->preserve || o->scale > 0 || o->out || o->margin >= 0 ||
 	    o->no_sanity || o->max_procs || o->interval_ms > 0 || o->counters || o->no_cgroup ||
-	    o->budget || o->metrics || o->warmup || o->prepare || o->setup || o->cleanup ||
-	    o->input || o->output)
+	    o->budget || o->metrics || o->warmup || o->input || o->output)
 		return pab_fail(f, PAB_FAIL_USAGE, "--resume continues a run with its own settings: "
 				"give only --resume FILE, the options that define its arms and rows "
 				"again (--config, --arm, --arms, --null-arm or --no-null-arm, "
 				"--head-env, --workloads, --parameter-scan, --parameter-step-size, "
 				"--parameter-list, --shard, "
-				"--literal-argv), and --cpus, --timeout, --quiet, --show-output, "
-				"--export-*, --trust-artifact");
+				"--literal-argv, --prepare, --setup, --cleanup), and --cpus, --timeout, "
+				"--quiet, --show-output, --export-markdown/-csv/-json, --trust-artifact");
 	return 0;
 }
 
@@ -1245,6 +1252,40 @@ static int check_definition(const struct pab_plan *p, const struct pab_run_opts 
 }
 
 /*
+ * The commands the artifact records beside the arms (--prepare, --setup,
+ * --cleanup) against the command line's: they are executed, so like the
+ * arms they must be given again, the same, unless --trust-artifact and
+ * none is given.
+ */
+static int check_hooks(const struct pab_run_settings *rec, const struct pab_run_opts *o,
+		       struct pab_failure *f)
+{
+	const char *names[3] = { "prepare", "setup", "cleanup" };
+	const char *given[3] = { o->prepare, o->setup, o->cleanup };
+	const char *recorded[3] = { rec->prepare, rec->setup, rec->cleanup };
+	size_t i;
+
+	if (o->trust && !o->prepare && !o->setup && !o->cleanup)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (str_same(given[i], recorded[i]))
+			continue;
+		if (!recorded[i])
+			return pab_fail(f, PAB_FAIL_REFUSED, "cannot resume '%s': it was run without "
+					"--%s, the command line gives --%s '%s'; resume with the run's "
+					"own options", o->resume, names[i], names[i],
+					pab_term_safe(given[i]));
+		return pab_fail(f, PAB_FAIL_REFUSED, "cannot resume '%s': it records --%s '%s', "
+				"the command line gives %s%s%s; give the run's own --%s again (or "
+				"--trust-artifact to run what it records)", o->resume, names[i],
+				pab_term_safe(recorded[i]), given[i] ? "'" : "none",
+				given[i] ? pab_term_safe(given[i]) : "", given[i] ? "'" : "",
+				names[i]);
+	}
+	return 0;
+}
+
+/*
  * --resume FILE: the interrupted run's own arms, rows, seed, protocol and
  * settings. Nothing in the artifact is trusted that can be checked: the
  * arms and rows must be the ones the command line defines again (unless
@@ -1261,6 +1302,8 @@ static int plan_resume(struct pab_plan *p, const struct pab_run_opts *o, struct 
 	if (check_resume_options(o, f) || load_resumable(p, o, f))
 		return -1;
 	plan_msg_take(p, PAB_PLAN_TEXT, resume_listing(&p->e, o->resume));
+	if (check_hooks(&p->e.settings, o, f))
+		return -1;
 	if (defined) {
 		if (check_definition(p, o, f))
 			return -1;
@@ -1401,6 +1444,9 @@ char *pab_plan_resume_command(const struct pab_run_opts *o, const char *out)
 		WORD(o->param_lists.v[i + 1]);
 	}
 	OPTION("--shard", o->shard);
+	OPTION("--prepare", o->prepare);
+	OPTION("--setup", o->setup);
+	OPTION("--cleanup", o->cleanup);
 	if (o->literal_argv)
 		WORD("--literal-argv");
 	if (o->trust)

@@ -406,7 +406,7 @@ static int prepare_arm(struct pab_runner *r, size_t ri, size_t a, struct pab_fai
 
 	r->interrupted = r->hooks.interrupted;
 	if (ret <= 0 || r->interrupted)
-		return ret;
+		return ret < 0 ? -1 : 0;
 	row->n_reps--;
 	for (k = 0; k < r->e->n_arms; k++)
 		pab_arm_result_release(&row->reps[row->n_reps].result[k]);

@@ -108,19 +108,58 @@ p.send_signal(signal.SIGINT)
 err = p.stderr.read().decode()
 p.wait()
 print(p.returncode)
-sys.stderr.write(err[-600:])
+open("sig-err.txt", "w").write(err)
 PY
 [ "$(cat sig.txt)" = -2 ] || fail "perfab did not die of SIGINT: $(cat sig.txt)"
 [ "$(count s log5)" = 1 ] && [ "$(count c log5)" = 1 ] || fail "after SIGINT: $(sort log5 | uniq -c | tr '\n' ' ')"
 [ "$(tail -n 1 log5)" = c ] || fail "the cleanup did not run last"
 : >log5
-expect_rc 2 "$PERFAB" run -q --resume int.json --warmup 2 --no-null-arm \
-	--arm "base=sh -c 'echo r >>log5; sleep 0.02'" --arm "head=sh -c 'echo r >>log5; sleep 0.02'"
+base="base=sh -c 'echo r >>log5; sleep 0.02'" head="head=sh -c 'echo r >>log5; sleep 0.02'"
+expect_rc 2 "$PERFAB" run -q --resume int.json --warmup 2 --no-null-arm --arm "$base" --arm "$head"
 grep_err "with its own settings"
-expect_verdict "$PERFAB" run -q --resume int.json --trust-artifact
+# The hooks are executed: like the arms, --resume checks them against the
+# command line (or runs them as recorded with --trust-artifact, listed).
+expect_rc 4 "$PERFAB" run -q --resume int.json --no-null-arm --arm "$base" --arm "$head"
+grep_err "records --prepare 'sh -c 'echo p >>log5'', the command line gives none"
+expect_rc 4 "$PERFAB" run -q --resume int.json --no-null-arm --arm "$base" --arm "$head" \
+	--prepare "sh -c 'echo p >>log5'" --setup "sh -c 'echo s >>log5'" --cleanup "sh -c 'echo C >>log5'"
+grep_err "records --cleanup"
+[ ! -s log5 ] || fail "a refused resume ran something: $(cat log5)"
+cmd=$(sed -n 's/^perfab: interrupted .*; resume with: perfab run //p' sig-err.txt)
+case $cmd in *--prepare*--setup*--cleanup*) ;; *) fail "the resume command lacks the hooks: $cmd" ;; esac
+eval "set -- $cmd"
+expect_verdict "$PERFAB" run "$@"
+grep_err "before every run: 'sh -c 'echo p >>log5''"
+grep_err "after each row: 'sh -c 'echo c >>log5''"
 jq -e '.complete and .run.warmup == 1 and (.run.cleanup | test("echo c"))' int.json >/dev/null ||
 	fail "the resumed run lost its settings: $(jq -c '[.complete, .run.warmup, .run.cleanup]' int.json)"
 [ "$(head -n 1 log5)" = s ] && [ "$(sed -n 2p log5)" = p ] && [ "$(tail -n 1 log5)" = c ] ||
 	fail "resume did not set up, prepare and clean up again: $(head -3 log5 | tr '\n' ' ')"
 [ "$(count p log5)" = "$(count r log5)" ] || fail "resumed: $(count p log5) prepares for $(count r log5) runs"
+
+# SIGINT while a prepare runs: it is killed, the row cleaned up, and
+# perfab dies of the signal as when a measured child is interrupted.
+python3 - "$PERFAB" >sig2.txt <<'PY' || fail "the run interrupted in a prepare: $(cat sig2.txt)"
+import signal, subprocess, sys, time
+p = subprocess.Popen([sys.argv[1], "run", "-q", "--no-null-arm", "--reps", "2", "--max-reps", "2",
+                      "--prepare", "sh -c 'echo p >>log6; exec sleep 30'", "--cleanup", "sh -c 'echo c >>log6'",
+                      "--out", "int2.json", "/bin/true", "/bin/true"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    try:
+        if open("log6").read():
+            break
+    except OSError:
+        pass
+    time.sleep(0.05)
+time.sleep(0.2)
+p.send_signal(signal.SIGINT)
+err = p.stderr.read().decode()
+p.wait(timeout=20)
+print(p.returncode, err.strip().splitlines()[-1:])
+PY
+case $(cat sig2.txt) in "-2 "*"perfab: interrupted by signal 2 "*) ;; *) fail "interrupted in a prepare: $(cat sig2.txt)" ;; esac
+[ "$(tr '\n' ' ' <log6)" = "p c " ] || fail "after SIGINT in a prepare: $(tr '\n' ' ' <log6)"
 exit 0
