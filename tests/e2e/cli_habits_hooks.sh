@@ -137,6 +137,19 @@ jq -e '.complete and .run.warmup == 1 and (.run.cleanup | test("echo c"))' int.j
 	fail "resume did not set up, prepare and clean up again: $(head -3 log5 | tr '\n' ' ')"
 [ "$(count p log5)" = "$(count r log5)" ] || fail "resumed: $(count p log5) prepares for $(count r log5) runs"
 
+# Runs whose children ran beside other commands are not one experiment:
+# pooling them is refused; the same hooks pool.
+expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare /bin/true \
+	/bin/true /bin/true --out pool1.json
+expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare /bin/true --seed 9 \
+	/bin/true /bin/true --out pool2.json
+expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 1 --prepare /bin/true \
+	/bin/true /bin/true --out pool3.json
+expect_rc 0 "$PERFAB" pool pool1.json pool2.json -o pooled.json
+expect_rc 4 "$PERFAB" pool pool1.json pool3.json -o pooled3.json
+grep_err "warmup differs"
+expect_rc 4 "$PERFAB" pool pool1.json warm.json -o pooled4.json
+
 # SIGINT while a prepare runs: it is killed, the row cleaned up, and
 # perfab dies of the signal as when a measured child is interrupted.
 python3 - "$PERFAB" >sig2.txt <<'PY' || fail "the run interrupted in a prepare: $(cat sig2.txt)"
