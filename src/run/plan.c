@@ -840,28 +840,41 @@ static int plan_reps(struct pab_plan *p, const struct pab_run_opts *o,
 	return 0;
 }
 
-/* A command line of --prepare, --setup or --cleanup: it must split. */
-static int check_hook(const char *option, const char *cmd, struct pab_failure *f)
+/* A command line of --prepare, --setup, --cleanup or an arm's prepare
+ * (what names it): it must split. */
+static int check_hook(const char *what, const char *cmd, struct pab_failure *f)
 {
 	const char *why;
 	char **argv;
 	size_t argc;
 
 	if (pab_argv_split(cmd, &argv, &argc, &why))
-		return pab_fail(f, PAB_FAIL_USAGE, "--%s '%s': %s (the command is split into "
+		return pab_fail(f, PAB_FAIL_USAGE, "%s '%s': %s (the command is split into "
 				"words, never given to a shell: write sh -c '...' for one)",
-				option, pab_term_safe(cmd), why);
+				what, pab_term_safe(cmd), why);
 	pab_argv_free(argv);
 	return 0;
 }
 
-/* --warmup, the hooks, --input and --output into the settings. */
-static int plan_hooks(struct pab_run_settings *s, const struct pab_run_opts *o,
+/* --warmup, the hooks, --input and --output into the settings; the
+ * arms' own prepare commands checked too. */
+static int plan_hooks(struct pab_experiment *e, const struct pab_run_opts *o,
 		      struct pab_failure *f)
 {
-	if ((o->prepare && check_hook("prepare", o->prepare, f)) ||
-	    (o->setup && check_hook("setup", o->setup, f)) ||
-	    (o->cleanup && check_hook("cleanup", o->cleanup, f)))
+	struct pab_run_settings *s = &e->settings;
+	size_t a;
+
+	for (a = 0; a < e->n_arms; a++) {
+		char *what = xasprintf("arm '%s': prepare", e->arms[a].name);
+		int bad = e->arms[a].prepare && check_hook(what, e->arms[a].prepare, f);
+
+		free(what);
+		if (bad)
+			return -1;
+	}
+	if ((o->prepare && check_hook("--prepare", o->prepare, f)) ||
+	    (o->setup && check_hook("--setup", o->setup, f)) ||
+	    (o->cleanup && check_hook("--cleanup", o->cleanup, f)))
 		return -1;
 	if (o->input && access(o->input, R_OK))
 		return pab_fail(f, PAB_FAIL_USAGE, "--input '%s': cannot read it: %s",
@@ -895,7 +908,7 @@ static int plan_settings(struct pab_experiment *e, const struct pab_run_opts *o,
 	s->sanity_gate = !o->no_sanity;
 	s->counters = o->counters ? xstrdup(o->counters) : NULL;
 	s->cpus = o->cpus ? xstrdup(o->cpus) : NULL;
-	if (plan_hooks(s, o, f))
+	if (plan_hooks(e, o, f))
 		return -1;
 	if (o->budget) {
 		if (pab_parse_duration(o->budget, &s->budget_s))
