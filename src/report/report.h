@@ -128,7 +128,9 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
  * forest plot of the paired-change intervals per metric over the noise
  * band [-noise, +noise] and the allowance band [0, allowance]; per row,
  * per metric, a trace of every arm's value against the rep index (block
- * boundaries marked) so drift shows.
+ * boundaries marked) so drift shows; when the rows are a parameter series
+ * (plain command rows that all carry parameters), one plot per head arm of
+ * every judged metric's change against the rows, in order.
  */
 void pab_report_html(FILE *f, const struct pab_experiment *e,
 		     const struct pab_ledger *l);

@@ -26,6 +26,19 @@ t = open(sys.argv[1]).read()
 i = [t.find("n=%d" % v) for v in (1, 2, 3)]
 assert all(x >= 0 for x in i) and i == sorted(i), i
 PY
+expect_verdict "$PERFAB" ledger --format html scan.json
+python3 - "$T/out" <<'PY' || fail "the HTML report has no plot of the change against the parameter"
+import re, sys
+t = open(sys.argv[1]).read()
+plots = re.findall(r'<svg class="series".*?</svg>', t, re.S)
+assert len(plots) == 1, len(plots)  # one head arm
+labels = re.findall(r'text-anchor="middle">(n=\d)</text>', plots[0])
+assert labels == ["n=1", "n=2", "n=3"], labels
+# a point per row for each judged metric that was measured
+assert plots[0].count("<circle") >= 3 * 2, plots[0].count("<circle")
+PY
+expect_verdict "$PERFAB" ledger --format html "${top_srcdir}/tests/data/demo-run.json"
+if grep -q '<svg class="series"' "$T/out"; then fail "a series plot for rows that are no series"; fi
 
 # The step size, and the cross product with a list (the scan varies slowest).
 expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --parameter-scan x 0 1 \
