@@ -581,8 +581,12 @@ static int run_pass(struct pab_runner *r, struct pab_failure *f)
 		if (r->interrupted)
 			return 1;
 		if (!ok || r->rep_dropped) {
+			/* Failed by a setup, warmup run or prepare: no rep to
+			 * journal, so the artifact records the failure. */
 			r->rep_dropped = 0;
 			pab_hooks_row_end(&r->hooks, ri);
+			if (checkpoint(r, f))
+				return -1;
 			any = 1;
 			continue;
 		}
