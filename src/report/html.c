@@ -592,7 +592,9 @@ static void series_plot(FILE *f, const struct pab_experiment *e, const struct pa
 
 	series_scale(e, l, a, &s);
 	n_ticks = factor_ticks(&s, 16, ticks, 16);
-	fprintf(f, "<svg class=\"series\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	/* min-width inline: the stylesheet stays the one every report shares. */
+	fprintf(f, "<svg class=\"series\" style=\"min-width:560px\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"change against the "
 		"parameter: ", SP_W, SP_H, SP_W, SP_H);
 	esc(f, e->arms[a].name);
@@ -666,7 +668,7 @@ static const char css[] =
 	".meta{color:#57606a}\n"
 	"svg{display:block;margin:6px 0;background:#fff;max-width:100%;height:auto}\n"
 	".scroll{overflow-x:auto;max-width:100%}#overview td{white-space:nowrap}\n"
-	"svg.forest,svg.series{min-width:560px}\n"
+	"svg.forest{min-width:560px}\n"
 	"td.pass{background:#dafbe1}td.fail{background:#ffebe9}td.inc{background:#fff8c5}\n"
 	"svg text{font:11px system-ui,sans-serif;fill:#24292f}\n"
 	"svg .tick{fill:#57606a}svg .axis{fill:#57606a}svg .ttitle{font-weight:600}\n"
