@@ -243,10 +243,10 @@ static int export_reports(const struct pab_experiment *e, const struct pab_ledge
 		if (f)
 			pab_report_print(f, e, l, fmts[i]);
 		if (!f || fclose(f)) {
-			fprintf(stderr, "perfab: error: cannot write '%s': %s (the artifact '%s' has the run: perfab ledger "
-			      "--format %s)\n", paths[i], strerror(errno), o->out ? o->out :
-			      o->resume ? o->resume : PAB_DEFAULT_OUT,
-			      i == 0 ? "markdown" : i == 1 ? "csv" : "json");
+			fprintf(stderr, "perfab: error: cannot write '%s': %s (the artifact '%s' "
+				"has the run: perfab ledger --format %s)\n", paths[i],
+				strerror(errno), o->out ? o->out : o->resume ? o->resume :
+				PAB_DEFAULT_OUT, i == 0 ? "markdown" : i == 1 ? "csv" : "json");
 			ret = -1;
 		}
 	}

@@ -22,6 +22,10 @@ mv "$T/out" ledger.md
 cmp -s ledger.csv run.csv || fail "run --export-csv differs from perfab ledger --format csv"
 cmp -s ledger.json run.json || fail "run --export-json differs from perfab ledger --format json"
 cmp -s ledger.md run.md || fail "run --export-markdown differs from perfab ledger --format markdown"
+expect_rc 7 "$PERFAB" run -q --reps 2 --max-reps 2 /bin/true /bin/true --out x7.json \
+	--export-csv no-such-dir/x.csv
+grep_err "cannot write 'no-such-dir/x.csv'"
+jq -e .complete x7.json >/dev/null || fail "an export that failed lost the artifact"
 
 python3 - ledger.csv ledger.json <<'PY' || fail "the CSV ledger does not match the JSON ledger"
 import csv, json, sys
