@@ -158,7 +158,7 @@ struct judge_args {
 static void parse_judge_args(int argc, char **argv, int gate, struct judge_args *a)
 {
 	const struct pab_option ledger_opts[] = {
-		OPT_STRING('f', "format", &a->format, "FMT", "text (default), json, markdown, junit or html"),
+		OPT_STRING('f', "format", &a->format, "FMT", "text (default), json, markdown, junit, html or csv"),
 		OPT_STRING(0, "controls", &a->controls, "SEL", "also treat these rows as controls"),
 		OPT_STRING(0, "rules", &a->rules, "RULES", "judge with perfab/2, perfab/1 or rule12 (default: as recorded)"),
 		OPT_STRING(0, "metrics", &a->metrics, "LIST", "judge only these of the run's judged metrics"),
@@ -178,7 +178,7 @@ static void parse_judge_args(int argc, char **argv, int gate, struct judge_args 
 	const char *usage = gate ?
 		"perfab gate FILE... [--inconclusive pass|fail] [--controls SEL] [--rules RULES]\n"
 		"                   [--metrics LIST]" :
-		"perfab ledger FILE... [--format text|json|markdown|junit|html] [-v|--wide]\n"
+		"perfab ledger FILE... [--format text|json|markdown|junit|html|csv] [-v|--wide]\n"
 		"                     [--controls SEL] [--rules RULES] [--metrics LIST]\n"
 		"                     [--junit-inconclusive failure|skipped]";
 

@@ -35,7 +35,10 @@ static const char run_usage[] =
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
-	"                  [--literal-argv]\n"
+	"                  [--literal-argv] [--warmup N] [--prepare CMD] [--setup CMD] [--cleanup CMD]\n"
+	"                  [--parameter-scan NAME MIN MAX [--parameter-step-size S]]...\n"
+	"                  [--parameter-list NAME V1,V2,...]... [--input FILE] [--output WHERE]\n"
+	"                  [--show-output] [--export-markdown FILE] [--export-csv FILE] [--export-json FILE]\n"
 	"       perfab run --resume FILE [--config FILE] [--arm NAME=COMMAND]... [--trust-artifact]";
 
 /*
@@ -77,6 +80,19 @@ static const struct pab_option run_options[] = {
 	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
 	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),
 	OPT_FLAG(0, "literal-argv", &opt.literal_argv, "pass words such as '|', '>' or $X to the program as they are"),
+	OPT_U64(0, "warmup", &opt.warmup, "N", "unmeasured runs of every arm of a row before its first block (default 0)", 0, PAB_RUN_WARMUP_MAX),
+	OPT_STRING(0, "prepare", &opt.prepare, "CMD", "run CMD before every measured run (and warmup run), unmeasured"),
+	OPT_STRING(0, "setup", &opt.setup, "CMD", "run CMD once per row before its first rep"),
+	OPT_STRING(0, "cleanup", &opt.cleanup, "CMD", "run CMD once per row after its last rep (also after a failure or a stop)"),
+	OPT_LIST_N(0, "parameter-scan", &opt.param_scans, "NAME MIN MAX", "one row per value of {NAME} in the arms' commands", 3),
+	OPT_DOUBLE(0, "parameter-step-size", &opt.param_step, "S", "step of --parameter-scan (default 1)", 1e-9, 1e15),
+	OPT_LIST_N(0, "parameter-list", &opt.param_lists, "NAME V1,V2,...", "one row per listed value of {NAME} (repeated: every combination)", 2),
+	OPT_STRING(0, "input", &opt.input, "FILE", "the children's stdin (default /dev/null)"),
+	OPT_STRING(0, "output", &opt.output, "WHERE", "the children's stdout: null (the default), inherit or a file"),
+	OPT_FLAG(0, "show-output", &opt.show_output, "show the children's stdout and stderr on stderr, one run at a time"),
+	OPT_STRING(0, "export-markdown", &opt.export_markdown, "FILE", "write the Markdown report to FILE at the end"),
+	OPT_STRING(0, "export-csv", &opt.export_csv, "FILE", "write the ledger as CSV to FILE at the end"),
+	OPT_STRING(0, "export-json", &opt.export_json, "FILE", "write the ledger as JSON to FILE at the end"),
 	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
 	OPT_END(),
 };
@@ -207,9 +223,41 @@ _Noreturn static void die_of_signal(struct pab_runner *r, int lock_fd, const cha
 	_exit(128 + sig);
 }
 
+/* --export-markdown, --export-csv, --export-json: the ledger l of e in
+ * each file asked for. Returns 0, or -1 after saying which file failed. */
+static int export_reports(const struct pab_experiment *e, const struct pab_ledger *l,
+			  const struct pab_run_opts *o)
+{
+	const char *paths[3] = { o->export_markdown, o->export_csv, o->export_json };
+	static const enum pab_report_format fmts[3] = {
+		PAB_REPORT_MARKDOWN, PAB_REPORT_CSV, PAB_REPORT_JSON,
+	};
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		FILE *f;
+
+		if (!paths[i])
+			continue;
+		f = fopen(paths[i], "w");
+		if (f)
+			pab_report_print(f, e, l, fmts[i]);
+		if (!f || fclose(f)) {
+			fprintf(stderr, "perfab: error: cannot write '%s': %s (the artifact '%s' "
+				"has the run: perfab ledger --format %s)\n", paths[i],
+				strerror(errno), o->out ? o->out : o->resume ? o->resume :
+				PAB_DEFAULT_OUT, i == 0 ? "markdown" : i == 1 ? "csv" : "json");
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
 /* The medians, then the ledger and its verdict's exit code (or the
- * sanity gate's, or no verdict). */
-static int print_results(const struct pab_experiment *e, const char *out, enum pab_run_end end)
+ * sanity gate's, or no verdict), and the reports --export-* asks for. */
+static int print_results(const struct pab_experiment *e, const char *out, enum pab_run_end end,
+			 const struct pab_run_opts *o)
 {
 	struct pab_ledger l;
 	struct pab_ledger_opts lo;
@@ -230,7 +278,7 @@ static int print_results(const struct pab_experiment *e, const char *out, enum p
 	}
 	fputc('\n', stdout);
 	pab_report_print_text(stdout, e, &l, &to);
-	ret = pab_verdict_exit_code(l.overall);
+	ret = export_reports(e, &l, o) ? PAB_EXIT_RUNTIME : pab_verdict_exit_code(l.overall);
 	pab_ledger_release(&l);
 	return ret;
 }
@@ -270,7 +318,7 @@ int cmd_run(int argc, char **argv)
 	if (!o.quiet)
 		note("artifact written to '%s'", plan.out);
 	fflush(stderr);
-	ret = print_results(&plan.e, plan.out, end);
+	ret = print_results(&plan.e, plan.out, end, &o);
 	pab_plan_release(&plan);
 	free(resume_cmd);
 	pab_strlist_release(&o.arm_specs);
@@ -278,6 +326,8 @@ int cmd_run(int argc, char **argv)
 	free(positional[1]);
 	pab_strlist_release(&o.tolerances);
 	pab_strlist_release(&o.head_env);
+	pab_strlist_release(&o.param_scans);
+	pab_strlist_release(&o.param_lists);
 	pab_strlist_release(&pos);
 	return ret;
 }

@@ -6,12 +6,14 @@ src_libperfab_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS) $(CJSON_CFLAGS) \
 	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) $(SQLITE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
 src_libperfab_a_SOURCES = \
 	src/builtin.h \
-	src/cmd_env.c src/cmd_history.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
+	src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c src/cmd_memgate.c \
+	src/cmd_pool.c \
 	src/cmd_run.c src/cmd_workloads.c \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
 	common/banned.h common/suite.c common/suite.h \
 	src/run/failure.c src/run/failure.h \
+	src/run/hooks.c src/run/hooks.h \
 	src/run/measure.c src/run/measure.h \
 	src/run/plan.c src/run/plan.h \
 	src/run/progress.c src/run/progress.h \
@@ -42,7 +44,7 @@ src_libperfab_a_SOURCES = \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
 	src/report/text.c src/report/json.c src/report/markdown.c \
-	src/report/html.c src/report/junit.c \
+	src/report/html.c src/report/junit.c src/report/csv.c \
 	src/store/history_db.c src/store/history_db.h
 
 # Libraries every program linking libperfab needs, in link order.

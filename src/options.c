@@ -187,6 +187,15 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 			val = argv[++i];
 		}
 		set_value(o, val, opts, usage);
+		if (o->type == PAB_OPT_LIST && o->nargs > 1) {
+			int k;
+
+			if (i + o->nargs - 1 >= argc)
+				pab_usage_error(opts, usage, "option '--%s' needs %d values (%s)",
+						o->long_name, o->nargs, o->argh);
+			for (k = 1; k < o->nargs; k++)
+				set_value(o, argv[++i], opts, usage);
+		}
 	}
 }
 

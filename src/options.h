@@ -17,7 +17,8 @@ enum pab_opt_type {
 	PAB_OPT_END = 0,
 	PAB_OPT_FLAG,   /* int *: set to 1 */
 	PAB_OPT_STRING, /* const char **: last one wins */
-	PAB_OPT_LIST,   /* struct pab_strlist *: every occurrence appended */
+	PAB_OPT_LIST,   /* struct pab_strlist *: every occurrence appended
+			 * (nargs words each, when nargs > 1) */
 	PAB_OPT_U64,    /* uint64_t *: checked against [min, max] */
 	PAB_OPT_DOUBLE, /* double *: checked against [min, max] */
 };
@@ -38,14 +39,17 @@ struct pab_option {
 	const char *argh;       /* placeholder in help, e.g. "N" */
 	const char *help;
 	double min, max;        /* numeric range (U64 and DOUBLE) */
+	int nargs;              /* LIST: words each occurrence takes (0: 1) */
 };
 
-#define OPT_FLAG(s, l, v, h) { PAB_OPT_FLAG, (s), (l), (v), NULL, (h), 0, 0 }
-#define OPT_STRING(s, l, v, a, h) { PAB_OPT_STRING, (s), (l), (v), (a), (h), 0, 0 }
-#define OPT_LIST(s, l, v, a, h) { PAB_OPT_LIST, (s), (l), (v), (a), (h), 0, 0 }
-#define OPT_U64(s, l, v, a, h, lo, hi) { PAB_OPT_U64, (s), (l), (v), (a), (h), (lo), (hi) }
-#define OPT_DOUBLE(s, l, v, a, h, lo, hi) { PAB_OPT_DOUBLE, (s), (l), (v), (a), (h), (lo), (hi) }
-#define OPT_END() { PAB_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0 }
+#define OPT_FLAG(s, l, v, h) { PAB_OPT_FLAG, (s), (l), (v), NULL, (h), 0, 0, 0 }
+#define OPT_STRING(s, l, v, a, h) { PAB_OPT_STRING, (s), (l), (v), (a), (h), 0, 0, 0 }
+#define OPT_LIST(s, l, v, a, h) { PAB_OPT_LIST, (s), (l), (v), (a), (h), 0, 0, 0 }
+/* --name A B C: nargs words, all appended to the list (argh names them). */
+#define OPT_LIST_N(s, l, v, a, h, n) { PAB_OPT_LIST, (s), (l), (v), (a), (h), 0, 0, (n) }
+#define OPT_U64(s, l, v, a, h, lo, hi) { PAB_OPT_U64, (s), (l), (v), (a), (h), (lo), (hi), 0 }
+#define OPT_DOUBLE(s, l, v, a, h, lo, hi) { PAB_OPT_DOUBLE, (s), (l), (v), (a), (h), (lo), (hi), 0 }
+#define OPT_END() { PAB_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, 0 }
 
 /*
  * pab_parse_options: parse argv[1..argc) (argv[0] is the subcommand name)

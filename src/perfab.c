@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run arms through balanced rotated blocks and judge them" },
 	{ "ledger", cmd_ledger, "judge artifacts: PASS / FAIL / INCONCLUSIVE per row" },
 	{ "gate", cmd_gate, "the overall verdict as the exit code, for CI" },
+	{ "export", cmd_export, "write an artifact's raw samples as CSV or JSON" },
 	{ "pool", cmd_pool, "merge artifacts of one experiment: more blocks, or shards" },
 	{ "memgate", cmd_memgate, "memory gate: min peak RSS of N runs vs a committed baseline" },
 	{ "workloads", cmd_workloads, "list the built-in workload rows" },

@@ -12,6 +12,9 @@ cli_tests = \
 	tests/e2e/cli_gate_decides.sh \
 	tests/e2e/cli_pinning.sh \
 	tests/e2e/cli_failures.sh \
+	tests/e2e/cli_habits_hooks.sh \
+	tests/e2e/cli_habits_params.sh \
+	tests/e2e/cli_habits_stdio.sh \
 	tests/e2e/cli_ledger_input.sh \
 	tests/e2e/cli_probes.sh \
 	tests/e2e/cli_tree_sample.sh \

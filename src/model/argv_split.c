@@ -208,3 +208,46 @@ long pab_argv_shell_syntax(char *const *argv, size_t n, const char **hint)
 	}
 	return -1;
 }
+
+/* The index of the name that {...} at p (p[0] == '{') names, or -1. */
+static long placeholder_at(const char *p, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+
+		if (!strncmp(p + 1, names[i], len) && p[1 + len] == '}')
+			return (long)i;
+	}
+	return -1;
+}
+
+char *pab_argv_expand(const char *word, const char *const *names,
+		      const char *const *values, size_t n)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	const char *p;
+
+	for (p = word; *p; p++) {
+		long i = *p == '{' ? placeholder_at(p, names, n) : -1;
+
+		if (i < 0) {
+			pab_strbuf_add(&sb, p, 1);
+			continue;
+		}
+		pab_strbuf_addstr(&sb, values[i]);
+		p += strlen(names[i]) + 1;
+	}
+	return sb.buf ? pab_strbuf_detach(&sb) : xstrdup("");
+}
+
+int pab_argv_mentions(const char *word, const char *name)
+{
+	const char *p;
+
+	for (p = strchr(word, '{'); p; p = strchr(p + 1, '{'))
+		if (placeholder_at(p, &name, 1) == 0)
+			return 1;
+	return 0;
+}

@@ -42,4 +42,15 @@ char *pab_argv_join(char *const *argv, size_t n);
  */
 long pab_argv_shell_syntax(char *const *argv, size_t n, const char **hint);
 
+/*
+ * pab_argv_expand: word with every {NAME} whose NAME is names[i] replaced
+ * by values[i] (n pairs; a brace naming none of them stays as it is).
+ * New string, always (a copy when nothing matched).
+ */
+char *pab_argv_expand(const char *word, const char *const *names,
+		      const char *const *values, size_t n);
+
+/* 1 when word holds {name}. */
+int pab_argv_mentions(const char *word, const char *name);
+
 #endif /* PAB_ARGV_SPLIT_H */

@@ -322,6 +322,9 @@ static void write_arm(struct jw *w, const struct pab_arm *arm)
 	fputc(',', f); jw_key(w, "exe"); jw_str_or_null(w, arm->exe);
 	fputc(',', f); jw_key(w, "sha256"); jw_str_or_null(w, arm->sha256);
 	fputc(',', f); jw_key(w, "preserved"); jw_str_or_null(w, arm->preserved);
+	if (arm->prepare) {
+		fputc(',', f); jw_key(w, "prepare"); jw_str(w, arm->prepare);
+	}
 }
 
 /* ,"executables":{ARM:{"path":..,"sha256":..},...} of a row that has them. */
@@ -522,7 +525,8 @@ static int load_arm(struct pab_json_in *in, const cJSON *o, struct pab_arm *arm)
 		       &arm->revision) ||
 	    dup_string(in, o, "sha256", PAB_JSON_REQUIRED | PAB_JSON_NULLABLE, &arm->sha256) ||
 	    dup_string(in, o, "exe", PAB_JSON_NULLABLE, &arm->exe) ||
-	    dup_string(in, o, "preserved", PAB_JSON_NULLABLE, &arm->preserved))
+	    dup_string(in, o, "preserved", PAB_JSON_NULLABLE, &arm->preserved) ||
+	    dup_string(in, o, "prepare", PAB_JSON_NULLABLE, &arm->prepare))
 		return -1;
 	return 0;
 }

@@ -45,6 +45,11 @@ void pab_run_settings_release(struct pab_run_settings *s)
 	free(s->counters);
 	free(s->cpus);
 	free(s->invalid);
+	free(s->prepare);
+	free(s->setup);
+	free(s->cleanup);
+	free(s->input);
+	free(s->output);
 	pab_run_settings_init(s);
 }
 
@@ -60,6 +65,11 @@ void pab_run_settings_copy(struct pab_run_settings *dst,
 	dst->counters = str_or_null(src->counters);
 	dst->cpus = str_or_null(src->cpus);
 	dst->invalid = str_or_null(src->invalid);
+	dst->prepare = str_or_null(src->prepare);
+	dst->setup = str_or_null(src->setup);
+	dst->cleanup = str_or_null(src->cleanup);
+	dst->input = str_or_null(src->input);
+	dst->output = str_or_null(src->output);
 }
 
 static const char *const stop_names[] = {
@@ -177,6 +187,7 @@ void pab_arm_release(struct pab_arm *arm)
 	free(arm->exe);
 	free(arm->sha256);
 	free(arm->preserved);
+	free(arm->prepare);
 	memset(arm, 0, sizeof(*arm));
 }
 

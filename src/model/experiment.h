@@ -36,6 +36,9 @@ struct pab_arm {
 	char *exe;        /* resolved executable path (NULL until resolved) */
 	char *sha256;     /* hex digest of exe (NULL until computed) */
 	char *preserved;  /* path of the preserved copy, or NULL */
+	char *prepare;    /* the config's per-arm "prepare": a command line run
+			   * before each of this arm's measured runs, after
+			   * the run's --prepare; NULL: none */
 };
 
 struct pab_arm_result {
@@ -115,6 +118,7 @@ int pab_stop_reason_parse(const char *s, enum pab_stop_reason *r);
 #define PAB_RUN_BUDGET_MAX_S (7 * 86400.0) /* a week */
 #define PAB_RUN_SHARD_MAX 1000
 #define PAB_MAX_LOOKS 64
+#define PAB_RUN_WARMUP_MAX 1000000
 
 /* Which settings a struct pab_run_settings holds (its `given` bits). */
 enum pab_run_key {
@@ -131,9 +135,16 @@ enum pab_run_key {
 	PAB_RUN_LOOKS = 1 << 10,      /* looks */
 	PAB_RUN_STOP = 1 << 11,       /* stop_reason */
 	PAB_RUN_ELAPSED = 1 << 12,    /* elapsed_s */
+	PAB_RUN_WARMUP = 1 << 13,     /* warmup */
+	PAB_RUN_PREPARE = 1 << 14,    /* prepare */
+	PAB_RUN_SETUP = 1 << 15,      /* setup */
+	PAB_RUN_CLEANUP = 1 << 16,    /* cleanup */
+	PAB_RUN_INPUT = 1 << 17,      /* input */
+	PAB_RUN_OUTPUT = 1 << 18,     /* output */
 };
 /* What a fresh run records when it starts (stop_reason, elapsed_s: at its end). */
-#define PAB_RUN_AT_START ((1u << 11) - 1)
+#define PAB_RUN_AT_START (((1u << 11) - 1) | PAB_RUN_WARMUP | PAB_RUN_PREPARE | \
+			  PAB_RUN_SETUP | PAB_RUN_CLEANUP | PAB_RUN_INPUT | PAB_RUN_OUTPUT)
 
 /*
  * How a run is carried out: the typed settings of the artifact's "run"
@@ -159,6 +170,15 @@ struct pab_run_settings {
 	size_t n_looks;
 	enum pab_stop_reason stop_reason; /* why the run ended */
 	double elapsed_s;           /* first rep to the end of the run */
+	uint64_t warmup;            /* unmeasured runs of every arm of a row
+				     * before its first block here */
+	char *prepare;              /* command lines (split, never a shell), */
+	char *setup;                /*   NULL: none: before each measured run, */
+	char *cleanup;              /*   before a row's first rep, after its last */
+	char *input;                /* the children's stdin; NULL: /dev/null */
+	char *output;               /* their stdout: NULL or "null" (counted and
+				     * dropped), "inherit" (perfab's stderr), or
+				     * a file appended to */
 	char *invalid;              /* why the run object read back holds no
 				     * usable settings (owned), else NULL */
 };

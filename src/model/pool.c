@@ -55,6 +55,7 @@ static void arm_copy(struct pab_arm *dst, const struct pab_arm *src)
 	dst->exe = strdup_or_null(src->exe);
 	dst->sha256 = strdup_or_null(src->sha256);
 	dst->preserved = strdup_or_null(src->preserved);
+	dst->prepare = strdup_or_null(src->prepare);
 }
 
 static void result_copy(struct pab_arm_result *dst,
@@ -309,6 +310,35 @@ static int same_arm(const struct pab_arm *x, const char *la, const struct pab_ar
 				 x->name, la, lb);
 		return -1;
 	}
+	if (!str_eq(x->prepare, y->prepare)) {
+		*why = xasprintf("arm '%s': prepare differs between '%s' and '%s'", x->name, la, lb);
+		return -1;
+	}
+	return 0;
+}
+
+/* What runs beside the children and what they read: warmup, prepare,
+ * setup, cleanup, input. Returns 0 or -1 with *why. */
+static int same_hooks(const struct pab_run_settings *a, const char *la,
+		      const struct pab_run_settings *b, const char *lb, char **why)
+{
+	const char *names[4] = { "prepare", "setup", "cleanup", "input" };
+	const char *x[4] = { a->prepare, a->setup, a->cleanup, a->input };
+	const char *y[4] = { b->prepare, b->setup, b->cleanup, b->input };
+	size_t i;
+
+	if (a->warmup != b->warmup) {
+		*why = xasprintf("warmup differs: %llu runs in '%s', %llu in '%s'",
+				 (unsigned long long)a->warmup, la, (unsigned long long)b->warmup, lb);
+		return -1;
+	}
+	for (i = 0; i < 4; i++)
+		if (!str_eq(x[i], y[i])) {
+			*why = xasprintf("%s differs: '%s' in '%s', '%s' in '%s'", names[i],
+					 pab_term_safe(or_none(x[i])), la,
+					 pab_term_safe(or_none(y[i])), lb);
+			return -1;
+		}
 	return 0;
 }
 
@@ -340,6 +370,8 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 	for (i = 0; i < a->n_arms; i++)
 		if (same_arm(&a->arms[i], la, &b->arms[i], lb, i, why))
 			return -1;
+	if (same_hooks(&a->settings, la, &b->settings, lb, why))
+		return -1;
 	if (run_number(a->run, "scale", 1) != run_number(b->run, "scale", 1)) {
 		*why = xasprintf("workload scale differs: %g in '%s', %g in '%s'",
 				 run_number(a->run, "scale", 1), la,

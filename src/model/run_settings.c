@@ -30,6 +30,12 @@ static const struct run_key {
 	{ PAB_RUN_LOOKS, "looks" },
 	{ PAB_RUN_STOP, "stop_reason" },
 	{ PAB_RUN_ELAPSED, "elapsed_s" },
+	{ PAB_RUN_WARMUP, "warmup" },
+	{ PAB_RUN_PREPARE, "prepare" },
+	{ PAB_RUN_SETUP, "setup" },
+	{ PAB_RUN_CLEANUP, "cleanup" },
+	{ PAB_RUN_INPUT, "input" },
+	{ PAB_RUN_OUTPUT, "output" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -71,7 +77,36 @@ static const struct number_key {
 	/* --budget takes a duration (at most a week); 0 or absent, as
 	 * artifacts before budgets have it: none. */
 	{ PAB_RUN_BUDGET, "budget_s", "budget", 0, PAB_RUN_BUDGET_MAX_S, 0 },
+	{ PAB_RUN_WARMUP, "warmup", "warmup", 0, PAB_RUN_WARMUP_MAX, 1 },
 };
+
+/* The command lines and paths: a string, or null for none. */
+static const struct string_key {
+	unsigned bit;
+	const char *name;
+} strings[] = {
+	{ PAB_RUN_COUNTERS, "counters" },
+	{ PAB_RUN_CPUS, "cpus" },
+	{ PAB_RUN_PREPARE, "prepare" },
+	{ PAB_RUN_SETUP, "setup" },
+	{ PAB_RUN_CLEANUP, "cleanup" },
+	{ PAB_RUN_INPUT, "input" },
+	{ PAB_RUN_OUTPUT, "output" },
+};
+
+static char **string_field(struct pab_run_settings *s, unsigned bit)
+{
+	switch (bit) {
+	case PAB_RUN_COUNTERS: return &s->counters;
+	case PAB_RUN_CPUS: return &s->cpus;
+	case PAB_RUN_PREPARE: return &s->prepare;
+	case PAB_RUN_SETUP: return &s->setup;
+	case PAB_RUN_CLEANUP: return &s->cleanup;
+	case PAB_RUN_INPUT: return &s->input;
+	case PAB_RUN_OUTPUT: return &s->output;
+	default: BUG("no string setting %#x", bit);
+	}
+}
 
 static double *number_field(struct pab_run_settings *s, unsigned bit)
 {
@@ -96,7 +131,6 @@ static int absent(const cJSON *v)
 static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why)
 {
 	static const unsigned flags[] = { PAB_RUN_CGROUP, PAB_RUN_SANITY_GATE };
-	static const unsigned strings[] = { PAB_RUN_COUNTERS, PAB_RUN_CPUS };
 	size_t i;
 
 	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
@@ -115,6 +149,8 @@ static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why
 		}
 		if (k->bit == PAB_RUN_MAX_PROCS)
 			s->max_procs = (uint64_t)x;
+		else if (k->bit == PAB_RUN_WARMUP)
+			s->warmup = (uint64_t)x;
 		else
 			*number_field(s, k->bit) = x;
 		s->given |= k->bit;
@@ -132,8 +168,8 @@ static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why
 		*(flags[i] == PAB_RUN_CGROUP ? &s->cgroup : &s->sanity_gate) = cJSON_IsTrue(v);
 		s->given |= flags[i];
 	}
-	for (i = 0; i < 2; i++) {
-		const char *name = strings[i] == PAB_RUN_COUNTERS ? "counters" : "cpus";
+	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		const char *name = strings[i].name;
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, name);
 
 		if (v && !cJSON_IsString(v) && !cJSON_IsNull(v)) {
@@ -143,9 +179,8 @@ static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why
 		if (!v)
 			continue;
 		if (cJSON_IsString(v))
-			*(strings[i] == PAB_RUN_COUNTERS ? &s->counters : &s->cpus) =
-				xstrdup(v->valuestring);
-		s->given |= strings[i];
+			*string_field(s, strings[i].bit) = xstrdup(v->valuestring);
+		s->given |= strings[i].bit;
 	}
 	return 0;
 }
@@ -224,6 +259,12 @@ static cJSON *setting_json(const struct pab_run_settings *s, unsigned bit)
 	case PAB_RUN_BUDGET: return cJSON_CreateNumber(s->budget_s);
 	case PAB_RUN_STOP: return string_or_null(pab_stop_reason_name(s->stop_reason));
 	case PAB_RUN_ELAPSED: return cJSON_CreateNumber(s->elapsed_s);
+	case PAB_RUN_WARMUP: return cJSON_CreateNumber((double)s->warmup);
+	case PAB_RUN_PREPARE: return string_or_null(s->prepare);
+	case PAB_RUN_SETUP: return string_or_null(s->setup);
+	case PAB_RUN_CLEANUP: return string_or_null(s->cleanup);
+	case PAB_RUN_INPUT: return string_or_null(s->input);
+	case PAB_RUN_OUTPUT: return string_or_null(s->output);
 	case PAB_RUN_SHARD:
 		if (!s->shard_count)
 			return cJSON_CreateNull();

@@ -148,10 +148,12 @@ static int child_main(void *arg)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	devnull = open(c->o->stdin_path ? c->o->stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
+	if (devnull < 0)
+		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
-	dup2(c->out_w, STDOUT_FILENO);
+	dup2(c->o->stdout_fd > 0 ? c->o->stdout_fd : c->out_w, STDOUT_FILENO);
 	dup2(c->err_w, STDERR_FILENO);
 	/* Nothing perfab inherited from whoever started it reaches the
 	 * child: every descriptor above stderr closes at exec (the gate and
@@ -212,8 +214,25 @@ static int64_t ns_left(int64_t deadline)
 	return deadline > now ? deadline - now : 0;
 }
 
-/* Read what is there (non-blocking); keep the tail of stderr. 0 at EOF. */
-static int drain(int fd, uint64_t *count, char *tail, size_t *tail_len)
+/* Copy buf[0..n) to perfab's stderr (--show-output); a short write drops
+ * the rest: showing output never stalls the child. */
+static void echo(const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		buf += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Read what is there (non-blocking); keep the tail of stderr, and with
+ * echo_to copy it to perfab's stderr. 0 at EOF. */
+static int drain_echo(int fd, uint64_t *count, char *tail, size_t *tail_len, int echo_to)
 {
 	char buf[16384];
 
@@ -227,6 +246,8 @@ static int drain(int fd, uint64_t *count, char *tail, size_t *tail_len)
 		if (!got)
 			return 0;
 		*count += (uint64_t)got;
+		if (echo_to)
+			echo(buf, (size_t)got);
 		if (!tail)
 			continue;
 		if ((size_t)got >= PAB_STDERR_TAIL) {
@@ -241,6 +262,11 @@ static int drain(int fd, uint64_t *count, char *tail, size_t *tail_len)
 			*tail_len = keep + (size_t)got;
 		}
 	}
+}
+
+static int drain(int fd, uint64_t *count, char *tail, size_t *tail_len)
+{
+	return drain_echo(fd, count, tail, tail_len, 0);
 }
 
 static void close_pair(int p[2])
@@ -453,8 +479,8 @@ static int spawn_poll(struct spawn *sp, int64_t wait_ns)
 	if (sp->out_open && pfd[1].revents)
 		sp->out_open = drain(sp->outp[0], &res->stdout_bytes, NULL, NULL);
 	if (sp->err_open && pfd[2].revents)
-		sp->err_open = drain(sp->errout[0], &res->stderr_bytes, res->stderr_tail,
-				     &sp->tail_len);
+		sp->err_open = drain_echo(sp->errout[0], &res->stderr_bytes, res->stderr_tail,
+					  &sp->tail_len, sp->o->echo_stderr);
 	return 0;
 }
 
@@ -500,7 +526,8 @@ static void spawn_collect(struct spawn *sp)
 	if (sp->out_open)
 		drain(sp->outp[0], &res->stdout_bytes, NULL, NULL);
 	if (sp->err_open)
-		drain(sp->errout[0], &res->stderr_bytes, res->stderr_tail, &sp->tail_len);
+		drain_echo(sp->errout[0], &res->stderr_bytes, res->stderr_tail, &sp->tail_len,
+			   o->echo_stderr);
 	/* Keep it printable: it ends up in messages and JSON. */
 	for (i = 0; i < sp->tail_len; i++) {
 		unsigned char c = (unsigned char)res->stderr_tail[i];

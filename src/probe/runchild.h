@@ -45,6 +45,11 @@ struct pab_spawn_opts {
 	 * place to open counters on it or move it into a cgroup. May be NULL. */
 	void (*at_gate)(pid_t pid, void *arg);
 	void *at_gate_arg;
+	const char *stdin_path; /* the child's stdin; NULL: /dev/null */
+	int stdout_fd;        /* > 0: the child's stdout (perfab's descriptor,
+			       * e.g. 1 or 2 or a file); 0: a pipe, counted
+			       * and dropped */
+	int echo_stderr;      /* copy the child's stderr to perfab's as it comes */
 };
 
 struct pab_spawn_result {

@@ -479,6 +479,178 @@ static void trace_plot(FILE *f, const struct pab_experiment *e,
 }
 
 /* ------------------------------------------------------------------ */
+/* A parameter series                                                 */
+
+/* Series plot geometry (px). */
+#define SP_W 800
+#define SP_H 260
+#define SP_LEFT 62
+#define SP_RIGHT 130
+#define SP_TOP 14
+#define SP_BOTTOM 52
+
+/* 1 when e's rows are a parameter series: two or more plain command rows
+ * that all carry parameters (perfab run --parameter-scan/-list). */
+static int is_series(const struct pab_experiment *e)
+{
+	size_t ri;
+
+	if (e->n_rows < 2)
+		return 0;
+	for (ri = 0; ri < e->n_rows; ri++)
+		if (e->rows[ri].workload || e->rows[ri].argc || !e->rows[ri].n_params)
+			return 0;
+	return 1;
+}
+
+/* Row ri's x on the series plot (the rows evenly spaced, in order). */
+static double series_x(const struct pab_experiment *e, size_t ri)
+{
+	double w = SP_W - SP_LEFT - SP_RIGHT;
+
+	return SP_LEFT + (e->n_rows > 1 ? w * (double)ri / (double)(e->n_rows - 1) : w / 2);
+}
+
+/* Metric m's line of head arm a: a dot at each row's median change and
+ * its interval, joined in row order; the legend entry at the right. */
+static void series_metric(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l,
+			  size_t a, enum pab_metric_id m, const struct scale *s,
+			  const char *color, size_t k)
+{
+	struct pab_strbuf path = PAB_STRBUF_INIT;
+	size_t ri;
+
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_ledger_cell *c = pab_ledger_find_cell(l, ri, a, m);
+		double x = series_x(e, ri);
+
+		if (!c || c->res.verdict == PAB_NOT_MEASURED)
+			continue;
+		pab_strbuf_addf(&path, "%s%.1f,%.1f", path.buf ? " L" : "M",
+				x, sx(s, lf(m, c->res.change.median)));
+		fprintf(f, "<line stroke=\"%s\" stroke-width=\"1.6\" x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\"%s/>", color, x, sx(s, lf(m, c->res.change.lo)), x,
+			sx(s, lf(m, c->res.change.hi)), c->res.change.exists ? "" :
+			" stroke-dasharray=\"5 3\"");
+		fprintf(f, "<circle fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", color,
+			x, sx(s, lf(m, c->res.change.median)));
+		esc(f, e->rows[ri].name);
+		fprintf(f, " %s: %s</title></circle>\n", pab_metrics[m].name,
+			pab_verdict_name(c->res.verdict));
+	}
+	if (path.buf)
+		fprintf(f, "<path class=\"arm\" stroke=\"%s\" d=\"%s\"/>\n", color, path.buf);
+	fprintf(f, "<line stroke=\"%s\" stroke-width=\"3\" x1=\"%d\" y1=\"%.0f\" x2=\"%d\" "
+		"y2=\"%.0f\"/><text x=\"%d\" y=\"%.0f\">", color, SP_W - SP_RIGHT + 12,
+		SP_TOP + 8.0 + 16.0 * (double)k, SP_W - SP_RIGHT + 26, SP_TOP + 8.0 + 16.0 * (double)k,
+		SP_W - SP_RIGHT + 30, SP_TOP + 12.0 + 16.0 * (double)k);
+	esc(f, pab_metrics[m].label);
+	fputs("</text>\n", f);
+	pab_strbuf_release(&path);
+}
+
+/* The scale of the series plot of head arm a (log factor, vertical). */
+static void series_scale(const struct pab_experiment *e, const struct pab_ledger *l, size_t a,
+			 struct scale *s)
+{
+	size_t c;
+	double pad;
+
+	for (c = 0; c < l->n_cells; c++) {
+		const struct pab_ledger_cell *cell = &l->cells[c];
+
+		if (cell->arm != a || cell->res.verdict == PAB_NOT_MEASURED)
+			continue;
+		widen(&s->lo, &s->hi, lf(cell->metric, cell->res.change.lo));
+		widen(&s->lo, &s->hi, lf(cell->metric, cell->res.change.hi));
+	}
+	(void)e;
+	if (s->lo > -log(1.05))
+		s->lo = -log(1.05);
+	if (s->hi < log(1.05))
+		s->hi = log(1.05);
+	if (!isfinite(s->lo))
+		s->lo = -log(1e6);
+	if (!isfinite(s->hi))
+		s->hi = log(1e6);
+	pad = (s->hi - s->lo) * 0.04;
+	s->lo -= pad;
+	s->hi += pad;
+}
+
+/*
+ * One plot per head arm of a parameter series: the paired change of
+ * every judged metric (dot: median, bar: its interval) against the rows
+ * in order, on the forest plots' log-factor scale, worse upwards.
+ */
+static void series_plot(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l,
+			size_t a)
+{
+	/* The vertical axis runs from the plot's bottom (head better) up. */
+	struct scale s = { 0, 0, SP_H - SP_BOTTOM, SP_TOP };
+	size_t ri, m, k = 0, n_ticks, ti;
+	double ticks[16];
+
+	series_scale(e, l, a, &s);
+	n_ticks = factor_ticks(&s, 16, ticks, 16);
+	/* min-width inline: the stylesheet stays the one every report shares. */
+	fprintf(f, "<svg class=\"series\" style=\"min-width:560px\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"change against the "
+		"parameter: ", SP_W, SP_H, SP_W, SP_H);
+	esc(f, e->arms[a].name);
+	fputs("\">\n", f);
+	for (ti = 0; ti < n_ticks; ti++) {
+		double y = sx(&s, ticks[ti]);
+		char lab[32];
+
+		factor_tick(lab, sizeof(lab), ticks[ti]);
+		fprintf(f, "<line class=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+			"<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			ticks[ti] == 0 ? "zero" : "grid", SP_LEFT - 8, y, SP_W - SP_RIGHT, y,
+			SP_LEFT - 12, y + 4, lab);
+	}
+	for (ri = 0; ri < e->n_rows; ri++) {
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+			series_x(e, ri), SP_H - SP_BOTTOM + 18);
+		esc(f, e->rows[ri].name);
+		fputs("</text>\n", f);
+	}
+	fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">\u2191 head "
+		"worse (\u00d7) \u00b7 head better (\u00f7) \u2193, log scale; one point per row</text>\n",
+		(SP_LEFT + SP_W - SP_RIGHT) / 2, SP_H - 8);
+	for (m = 0; m < PAB_M_COUNT; m++) {
+		if (!l->judged[m])
+			continue;
+		series_metric(f, e, l, a, (enum pab_metric_id)m, &s,
+			      palette[k % (sizeof(palette) / sizeof(palette[0]))], k);
+		k++;
+	}
+	fputs("</svg>\n", f);
+}
+
+/* The series section: one plot per head arm, when the rows are one. */
+static void series(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l)
+{
+	size_t a;
+
+	if (!is_series(e))
+		return;
+	fputs("<h2>Change against the parameter</h2>\n<p class=\"meta\">One point per row, in "
+	      "order: the median paired change of each judged metric, its bar the interval, on "
+	      "the forest plots' scale.</p>\n", f);
+	for (a = 0; a < e->n_arms; a++) {
+		if ((int)a == l->base || (int)a == l->null_arm)
+			continue;
+		fputs("<h3>", f);
+		esc(f, e->arms[a].name);
+		fputs("</h3>\n<div class=\"scroll\">\n", f);
+		series_plot(f, e, l, a);
+		fputs("</div>\n", f);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* The page                                                           */
 
 static const char css[] =
@@ -801,6 +973,7 @@ void pab_report_html(FILE *f, const struct pab_experiment *e,
 	fputs("</style>\n</head>\n<body>\n", f);
 	header(f, e, l);
 	summary(f, e, l);
+	series(f, e, l);
 	pab_fmt_conf(conf, sizeof(conf), l->conf);
 	fprintf(f, "<p class=\"meta\">Forest plots: the dot is the median paired change, the bar its "
 	      "%s sign-test interval (dashed: fewer than 6 reps, a range, not an interval), "

@@ -25,6 +25,8 @@ int pab_report_format_parse(const char *s, enum pab_report_format *out)
 		*out = PAB_REPORT_JUNIT;
 	else if (!strcmp(s, "html"))
 		*out = PAB_REPORT_HTML;
+	else if (!strcmp(s, "csv"))
+		*out = PAB_REPORT_CSV;
 	else
 		return -1;
 	return 0;
@@ -51,6 +53,9 @@ void pab_report_print(FILE *f, const struct pab_experiment *e,
 		return;
 	case PAB_REPORT_HTML:
 		pab_report_html(f, e, l);
+		return;
+	case PAB_REPORT_CSV:
+		pab_report_csv(f, e, l);
 		return;
 	}
 }

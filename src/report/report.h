@@ -25,8 +25,9 @@ enum pab_report_format {
 	PAB_REPORT_MARKDOWN,
 	PAB_REPORT_JUNIT,
 	PAB_REPORT_HTML,
+	PAB_REPORT_CSV,
 };
-/* "text", "json", "markdown" (or "md"), "junit", "html"; 0 or -1. */
+/* "text", "json", "markdown" (or "md"), "junit", "html", "csv"; 0 or -1. */
 int pab_report_format_parse(const char *s, enum pab_report_format *out);
 
 /* Render the judged ledger l of e to f in format fmt. */
@@ -53,6 +54,33 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 /* The ledger as GitHub-flavoured Markdown (markdown.c). */
 void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 			 const struct pab_ledger *l);
+
+/*
+ * The ledger as CSV (csv.c): a header line, then one line per cell in the
+ * JSON ledger's order — row, arm, base, n, row_verdict, metric, unit,
+ * verdict, base_median, head_median, change, change_lo, change_hi,
+ * interval_exists, coverage, tolerance, noise, allowance, ratio,
+ * direction, reason — each number the JSON ledger's (base_median,
+ * head_median, change.median/lo/hi/exists/coverage, tolerance, noise,
+ * allowance, ratio, direction, reason), empty when not measured.
+ */
+void pab_report_csv(FILE *f, const struct pab_experiment *e,
+		    const struct pab_ledger *l);
+
+/*
+ * pab_report_samples: e's raw samples, one per rep and arm in the order
+ * the arms ran — row, rep (0-based), block, position (in the rep's
+ * order), arm, failed, exit_code, then every metric of the metric table
+ * in its unit — as CSV (a header line first; an unmeasured value is an
+ * empty field), or with json as {"schema": "perfab-samples/1", "units":
+ * {metric: unit}, "samples": [{...}]} (null for unmeasured).
+ */
+void pab_report_samples(FILE *f, const struct pab_experiment *e, int json);
+
+/* Write s as one CSV field (quoted when it holds , " CR or LF; NULL:
+ * empty), and v as the JSON documents write it (not finite: empty). */
+void pab_report_csv_field(FILE *f, const char *s);
+void pab_report_csv_number(FILE *f, double v);
 
 /*
  * Why cell c is not PASS, in one line with its numbers and, for an
@@ -122,7 +150,9 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
  * forest plot of the paired-change intervals per metric over the noise
  * band [-noise, +noise] and the allowance band [0, allowance]; per row,
  * per metric, a trace of every arm's value against the rep index (block
- * boundaries marked) so drift shows.
+ * boundaries marked) so drift shows; when the rows are a parameter series
+ * (plain command rows that all carry parameters), one plot per head arm of
+ * every judged metric's change against the rows, in order.
  */
 void pab_report_html(FILE *f, const struct pab_experiment *e,
 		     const struct pab_ledger *l);

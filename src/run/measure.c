@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/suite.h"
+#include "model/argv_split.h"
 #include "probe/counters.h"
 #include "probe/guard.h"
 #include "probe/runchild.h"
@@ -142,6 +143,7 @@ struct child_cmd {
 	char **argv;  /* the arm's words (or exe), then the row's */
 	char **env;   /* base env (less what the arm sets), the arm's, the protocol's */
 	char **own;   /* the strings of env allocated here, NULL-terminated */
+	char **argv_own; /* the words of argv allocated here, NULL-terminated */
 };
 
 /* The environment for (row, arm, mode) into cmd. */
@@ -187,17 +189,62 @@ static void make_env(const struct pab_measure *m, const struct pab_row *row,
 	cmd->own = own;
 }
 
-static char **make_argv(const struct pab_arm *arm, const struct pab_row *row,
-			const char *exe)
+/*
+ * The names and values of row's parameters for {NAME} (a plain command's
+ * row from a parameter scan; a built-in row's go to the environment), or
+ * 0 pairs. Borrowed from row; the arrays are new.
+ */
+static size_t row_placeholders(const struct pab_row *row, const char ***names,
+			       const char ***values)
 {
-	size_t n = (arm->argc ? arm->argc : 1) + row->argc, i, k = 0;
+	size_t i;
+
+	*names = *values = NULL;
+	if (row->workload || !row->n_params)
+		return 0;
+	*names = xcalloc(row->n_params, sizeof(**names));
+	*values = xcalloc(row->n_params, sizeof(**values));
+	for (i = 0; i < row->n_params; i++) {
+		(*names)[i] = row->params[i].key;
+		(*values)[i] = row->params[i].value;
+	}
+	return row->n_params;
+}
+
+/* argv[from..argc) with row's {NAME}s put in, appended to out at *k
+ * (new strings, also listed in own at *n_own). */
+static void expand_words(char *const *argv, size_t argc, size_t from,
+			 const struct pab_row *row, char **out, size_t *k,
+			 char **own, size_t *n_own)
+{
+	const char **names, **values;
+	size_t n = row_placeholders(row, &names, &values), i;
+
+	for (i = from; i < argc; i++) {
+		if (!n) {
+			out[(*k)++] = argv[i];
+			continue;
+		}
+		out[*k] = own[(*n_own)++] = pab_argv_expand(argv[i], names, values, n);
+		++*k;
+	}
+	free(names);
+	free(values);
+}
+
+static char **make_argv(const struct pab_arm *arm, const struct pab_row *row,
+			const char *exe, char ***own)
+{
+	size_t n = (arm->argc ? arm->argc : 1) + row->argc, i, k = 0, n_own = 0;
 	char **argv = xcalloc(n + 1, sizeof(*argv));
 
-	if (arm->argc)
-		for (i = 0; i < arm->argc; i++)
-			argv[k++] = arm->argv[i];
-	else
+	*own = xcalloc(n + 1, sizeof(**own));
+	if (arm->argc) {
+		argv[k++] = arm->argv[0];
+		expand_words(arm->argv, arm->argc, 1, row, argv, &k, *own, &n_own);
+	} else {
 		argv[k++] = (char *)exe;
+	}
 	for (i = 0; i < row->argc; i++)
 		argv[k++] = row->argv[i];
 	return argv;
@@ -210,6 +257,9 @@ static void child_cmd_release(struct child_cmd *cmd)
 	for (p = cmd->own; p && *p; p++)
 		free(*p);
 	free(cmd->own);
+	for (p = cmd->argv_own; p && *p; p++)
+		free(*p);
+	free(cmd->argv_own);
 	free(cmd->env);
 	free(cmd->argv);
 	free(cmd->exe);
@@ -350,6 +400,9 @@ static int spawn(struct pab_measure *m, const struct child_cmd *cmd, int latency
 	o.max_procs = m->max_procs;
 	o.at_gate = latency ? at_gate_group : at_gate;
 	o.at_gate_arg = probes;
+	o.stdin_path = m->input;
+	o.stdout_fd = m->show_output ? STDERR_FILENO : m->stdout_fd;
+	o.echo_stderr = m->show_output;
 	return pab_spawn_measure(&o, sr);
 }
 
@@ -467,7 +520,7 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 		free(why);
 		return -1;
 	}
-	cmd.argv = make_argv(arm, row, cmd.exe);
+	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
 	make_env(m, row, arm, latency ? "latency" : "throughput", seed, &cmd);
 	if (spawn(m, &cmd, latency, &probes, &sr)) {
 		ret = pab_fail_errno(f, "cannot run arm '%s' of row '%s'",
@@ -498,5 +551,92 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 	fill_not_probed(res, &sr);
 out:
 	child_cmd_release(&cmd);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Unmeasured commands                                                */
+
+/* The environment of a hook: perfab's (less PERFAB_*), then arm's. */
+static char **hook_env(const struct pab_measure *m, const struct pab_arm *arm, char ***own)
+{
+	size_t n_arm = arm ? arm->n_env : 0, n = 0, i, k;
+	char **env = xcalloc(m->n_base_env + n_arm + 1, sizeof(*env));
+
+	*own = xcalloc(n_arm + 1, sizeof(**own));
+	for (i = 0; i < m->n_base_env; i++) {
+		int overridden = 0;
+
+		for (k = 0; k < n_arm; k++) {
+			size_t kl = strlen(arm->env[k].key);
+
+			if (!strncmp(m->base_env[i], arm->env[k].key, kl) &&
+			    m->base_env[i][kl] == '=')
+				overridden = 1;
+		}
+		if (!overridden)
+			env[n++] = m->base_env[i];
+	}
+	for (k = 0; k < n_arm; k++)
+		env[n++] = (*own)[k] = xasprintf("%s=%s", arm->env[k].key, arm->env[k].value);
+	return env;
+}
+
+/* Only the guard is told of a hook's group: it is not measured. */
+static void at_gate_hook(pid_t pid, void *arg)
+{
+	*(pid_t *)arg = pid;
+	pab_guard_group(pid);
+}
+
+int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
+		     const struct pab_arm *arm, const char *line,
+		     struct pab_spawn_result *sr, struct pab_failure *f)
+{
+	struct pab_spawn_opts o = { 0 };
+	struct child_cmd cmd = { 0 };
+	char **words = NULL, *exe;
+	const char *why;
+	size_t n_words, k = 0, n_own = 0;
+	pid_t pid = 0;
+	int ret = 0;
+
+	if (pab_argv_split(line, &words, &n_words, &why))
+		return pab_fail(f, PAB_FAIL_USAGE, "cannot run '%s': %s", pab_term_safe(line), why);
+	cmd.argv = xcalloc(n_words + 1, sizeof(*cmd.argv));
+	cmd.argv_own = xcalloc(n_words + 1, sizeof(*cmd.argv_own));
+	cmd.argv[k++] = words[0];
+	expand_words(words, n_words, 1, row, cmd.argv, &k, cmd.argv_own, &n_own);
+	exe = pab_resolve_exe(words[0]);
+	if (!exe) {
+		ret = pab_fail(f, PAB_FAIL_USAGE, "cannot run '%s': '%s': %s (give a path or put "
+			       "it on PATH)", pab_term_safe(line), pab_term_safe(words[0]),
+			       strerror(errno));
+		goto out;
+	}
+	cmd.exe = exe;
+	cmd.env = hook_env(m, arm, &cmd.own);
+	o.exe = cmd.exe;
+	o.argv = cmd.argv;
+	o.envp = cmd.env;
+	o.pin = m->pin;
+	o.timeout_ns = m->timeout_ns;
+	o.kill_grace_ns = 2000000000;
+	o.max_procs = 0;
+	o.at_gate = at_gate_hook;
+	o.at_gate_arg = &pid;
+	o.stdout_fd = m->show_output ? STDERR_FILENO : 0;
+	o.echo_stderr = m->show_output;
+	if (pab_spawn_measure(&o, sr))
+		ret = pab_fail_errno(f, "cannot run '%s'", pab_term_safe(line));
+	else if (sr->spawn_errno)
+		ret = pab_fail(f, PAB_FAIL_USAGE, "cannot execute '%s': %s", cmd.exe,
+			       strerror(sr->spawn_errno));
+	pab_kill_orphans();
+	if (pid > 0)
+		pab_guard_group_done(pid);
+out:
+	child_cmd_release(&cmd);
+	pab_argv_free(words);
 	return ret;
 }

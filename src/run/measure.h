@@ -33,6 +33,9 @@ struct pab_measure {
 	const char *const *events; /* --counters; NULL: the default set */
 	size_t n_events;
 	int use_cgroup;            /* a cgroup per arm (else --no-cgroup) */
+	const char *input;         /* the children's stdin; NULL: /dev/null */
+	int stdout_fd;             /* > 0: the children's stdout; 0: dropped */
+	int show_output;           /* their stdout and stderr on perfab's stderr */
 	/* Owned, made by pab_measure_start(): */
 	char **base_env;           /* perfab's environment minus PERFAB_* */
 	size_t n_base_env;
@@ -73,6 +76,22 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 		    const struct pab_row *row, size_t arm, int latency, uint64_t seed,
 		    struct pab_arm_result *res, struct pab_measured *out,
 		    struct pab_failure *f);
+
+/*
+ * pab_measure_hook: run the command line cmd (split, never a shell; {NAME}
+ * put in from row's parameters) for row — --prepare, --setup, --cleanup,
+ * an arm's prepare — unmeasured: no probes, no cgroup, perfab's
+ * environment plus arm's (arm may be NULL), stdin /dev/null, stdout
+ * dropped (or shown, like the children's), bound by the run's timeout.
+ * Nothing of it runs on afterwards. Into *sr how it went (exit status,
+ * signal, timeout, stderr tail; sr->interrupted for a stop signal).
+ * Returns 0, or -1 with f filled when cmd does not split, its program is
+ * not found (PAB_FAIL_USAGE) or it cannot be spawned (PAB_FAIL_SYSTEM).
+ */
+struct pab_spawn_result;
+int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
+		     const struct pab_arm *arm, const char *cmd,
+		     struct pab_spawn_result *sr, struct pab_failure *f);
 
 /*
  * pab_arm_exe: the executable arm runs for row: its command's program

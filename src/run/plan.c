@@ -159,6 +159,8 @@ static void arm_clone(struct pab_arm *dst, const struct pab_arm *src, char *name
 		pab_kv_set(&dst->env, &dst->n_env, src->env[i].key, src->env[i].value);
 	if (src->revision)
 		dst->revision = xstrdup(src->revision);
+	if (src->prepare)
+		dst->prepare = xstrdup(src->prepare);
 }
 
 static int add_null_arm(struct pab_experiment *e, struct pab_failure *f)
@@ -439,6 +441,179 @@ static int apply_shard(struct pab_experiment *e, const char *spec, struct pab_fa
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Parameter scans                                                    */
+
+/* One parameter of the scans: its name and values, in order. */
+struct param {
+	const char *name;     /* borrowed (argv) */
+	struct items values;
+};
+
+static int valid_param_name(const char *s)
+{
+	size_t i;
+
+	if (!*s || !(s[0] == '_' || (s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
+		return 0;
+	for (i = 1; s[i]; i++)
+		if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	return i <= 64;
+}
+
+/* The values MIN, MIN + S, ... up to MAX of --parameter-scan into par. */
+static int scan_values(struct param *par, const char *min_s, const char *max_s, double step,
+		       struct pab_failure *f)
+{
+	double lo, hi;
+	size_t n, k;
+
+	if (parse_double(min_s, -1e15, 1e15, &lo) || parse_double(max_s, -1e15, 1e15, &hi) ||
+	    hi < lo)
+		return pab_fail(f, PAB_FAIL_USAGE, "--parameter-scan %s %s %s: give numbers MIN <= "
+				"MAX", par->name, min_s, max_s);
+	n = (size_t)floor((hi - lo) / step + 1e-9) + 1;
+	if (n > PAB_PARAM_MAX_VALUES)
+		return pab_fail(f, PAB_FAIL_USAGE, "--parameter-scan %s %s %s: %zu values is more "
+				"than %d (use a larger --parameter-step-size)", par->name, min_s,
+				max_s, n, PAB_PARAM_MAX_VALUES);
+	par->values.v = xcalloc(n, sizeof(char *));
+	for (k = 0; k < n; k++)
+		par->values.v[par->values.n++] = xasprintf("%.15g", lo + (double)k * step);
+	return 0;
+}
+
+/* V1,V2,... of --parameter-list into par; no value may be empty. */
+static int list_values(struct param *par, const char *list, struct pab_failure *f)
+{
+	const char *p = list, *comma;
+
+	for (;; p = comma + 1) {
+		comma = strchr(p, ',');
+		if (comma == p || !*p)
+			return pab_fail(f, PAB_FAIL_USAGE, "--parameter-list %s '%s' has an empty "
+					"value", par->name, list);
+		par->values.v = xrealloc(par->values.v, (par->values.n + 1) * sizeof(char *));
+		par->values.v[par->values.n++] = comma ? xstrndup(p, (size_t)(comma - p)) :
+			xstrdup(p);
+		if (!comma)
+			return 0;
+	}
+}
+
+/* 1 when some arm's command (past its program) or a hook mentions {name}. */
+static int param_used(const struct pab_experiment *e, const struct pab_run_opts *o,
+		      const char *name, struct pab_failure *f, int *bad)
+{
+	const char *hooks[3] = { o->prepare, o->setup, o->cleanup };
+	size_t a, i;
+	int used = 0;
+
+	for (a = 0; a < e->n_arms; a++) {
+		const struct pab_arm *arm = &e->arms[a];
+
+		if (arm->argc && pab_argv_mentions(arm->argv[0], name)) {
+			*bad = pab_fail(f, PAB_FAIL_USAGE, "arm '%s': {%s} in the program name: "
+					"the program must be the same for every row (put the "
+					"parameter in its arguments)", arm->name, name);
+			return 0;
+		}
+		for (i = 1; i < arm->argc; i++)
+			used |= pab_argv_mentions(arm->argv[i], name);
+		used |= arm->prepare && pab_argv_mentions(arm->prepare, name);
+	}
+	for (i = 0; i < 3; i++)
+		used |= hooks[i] && pab_argv_mentions(hooks[i], name);
+	return used;
+}
+
+/* The parameters of --parameter-scan and --parameter-list, checked. */
+static int parse_params(const struct pab_experiment *e, const struct pab_run_opts *o,
+			struct param *pars, size_t n_pars, struct pab_failure *f)
+{
+	double step = o->param_step > 0 ? o->param_step : 1;
+	size_t i, k, n_scans = o->param_scans.n / 3;
+	int bad = 0;
+
+	for (i = 0; i < n_pars; i++) {
+		struct param *par = &pars[i];
+		int ret;
+
+		par->name = i < n_scans ? o->param_scans.v[3 * i] :
+			o->param_lists.v[2 * (i - n_scans)];
+		if (!valid_param_name(par->name))
+			return pab_fail(f, PAB_FAIL_USAGE, "parameter name '%s': use letters, digits "
+					"and '_' (not first a digit)", pab_term_safe(par->name));
+		for (k = 0; k < i; k++)
+			if (!strcmp(pars[k].name, par->name))
+				return pab_fail(f, PAB_FAIL_USAGE, "parameter '%s' is given twice",
+						par->name);
+		ret = i < n_scans ? scan_values(par, o->param_scans.v[3 * i + 1],
+						o->param_scans.v[3 * i + 2], step, f) :
+			list_values(par, o->param_lists.v[2 * (i - n_scans) + 1], f);
+		if (ret)
+			return -1;
+		if (!param_used(e, o, par->name, f, &bad))
+			return bad ? -1 : pab_fail(f, PAB_FAIL_USAGE, "parameter '%s': no arm's "
+						   "command mentions {%s}", par->name, par->name);
+	}
+	return 0;
+}
+
+/*
+ * --parameter-scan and --parameter-list: one row per combination of the
+ * parameters' values (the first parameter varying slowest), named
+ * "NAME=V" ("A=1,B=x" for several), its params the values, which
+ * measure.c puts in for {NAME} in the arms' commands.
+ */
+static int add_param_rows(struct pab_experiment *e, const struct pab_run_opts *o,
+			  struct pab_failure *f)
+{
+	size_t n_pars = o->param_scans.n / 3 + o->param_lists.n / 2, total = 1, i, r;
+	struct param *pars;
+	int ret = -1;
+
+	if (e->n_rows)
+		return pab_fail(f, PAB_FAIL_USAGE, "parameter scans make the rows: give them "
+				"without config rows or --workloads");
+	pars = xcalloc(n_pars, sizeof(*pars));
+	if (parse_params(e, o, pars, n_pars, f))
+		goto out;
+	for (i = 0; i < n_pars; i++) {
+		total *= pars[i].values.n; /* each at most the cap: no overflow */
+		if (total > PAB_PARAM_MAX_VALUES) {
+			pab_fail(f, PAB_FAIL_USAGE, "the parameters make more than %d rows",
+				 PAB_PARAM_MAX_VALUES);
+			goto out;
+		}
+	}
+	e->rows = xcalloc(total, sizeof(*e->rows));
+	for (r = 0; r < total; r++) {
+		struct pab_row *row = &e->rows[e->n_rows++];
+		struct pab_strbuf name = PAB_STRBUF_INIT;
+		size_t below = total;
+
+		for (i = 0; i < n_pars; i++) {
+			const char *v;
+
+			below /= pars[i].values.n; /* rows per value of parameter i */
+			v = pars[i].values.v[(r / below) % pars[i].values.n];
+			pab_kv_set(&row->params, &row->n_params, pars[i].name, v);
+			pab_strbuf_addf(&name, "%s%s=%s", i ? "," : "", pars[i].name, v);
+		}
+		row->name = pab_strbuf_detach(&name);
+		row->argv = xcalloc(1, sizeof(char *));
+	}
+	ret = 0;
+out:
+	for (i = 0; i < n_pars; i++)
+		items_release(&pars[i].values);
+	free(pars);
+	return ret;
+}
+
 /*
  * The experiment's definition — arms (argv, env) and rows (program, argv,
  * params) — from --config, --arm (or CMD_BASE CMD_HEAD), --arms,
@@ -475,6 +650,8 @@ static int define_experiment(struct pab_experiment *e, const struct pab_run_opts
 					e->arms[i].name);
 	/* Rows: config rows, then built-in rows by --workloads, else one row. */
 	if (workloads && add_workload_rows(e, workloads, f))
+		return -1;
+	if ((o->param_scans.n || o->param_lists.n) && add_param_rows(e, o, f))
 		return -1;
 	if (!e->n_rows) {
 		e->rows = xcalloc(1, sizeof(*e->rows));
@@ -663,6 +840,59 @@ static int plan_reps(struct pab_plan *p, const struct pab_run_opts *o,
 	return 0;
 }
 
+/* A command line of --prepare, --setup, --cleanup or an arm's prepare
+ * (what names it): it must split. */
+static int check_hook(const char *what, const char *cmd, struct pab_failure *f)
+{
+	const char *why;
+	char **argv;
+	size_t argc;
+
+	if (pab_argv_split(cmd, &argv, &argc, &why))
+		return pab_fail(f, PAB_FAIL_USAGE, "%s '%s': %s (the command is split into "
+				"words, never given to a shell: write sh -c '...' for one)",
+				what, pab_term_safe(cmd), why);
+	pab_argv_free(argv);
+	return 0;
+}
+
+/* --warmup, the hooks, --input and --output into the settings; the
+ * arms' own prepare commands checked too. */
+static int plan_hooks(struct pab_experiment *e, const struct pab_run_opts *o,
+		      struct pab_failure *f)
+{
+	struct pab_run_settings *s = &e->settings;
+	size_t a;
+
+	for (a = 0; a < e->n_arms; a++) {
+		char *what = xasprintf("arm '%s': prepare", e->arms[a].name);
+		int bad = e->arms[a].prepare && check_hook(what, e->arms[a].prepare, f);
+
+		free(what);
+		if (bad)
+			return -1;
+	}
+	if ((o->prepare && check_hook("--prepare", o->prepare, f)) ||
+	    (o->setup && check_hook("--setup", o->setup, f)) ||
+	    (o->cleanup && check_hook("--cleanup", o->cleanup, f)))
+		return -1;
+	if (o->input && access(o->input, R_OK))
+		return pab_fail(f, PAB_FAIL_USAGE, "--input '%s': cannot read it: %s",
+				pab_term_safe(o->input), strerror(errno));
+	if (o->output && !*o->output)
+		return pab_fail(f, PAB_FAIL_USAGE, "--output: give null, inherit or a file");
+	if (o->show_output && o->output && strcmp(o->output, "null"))
+		return pab_fail(f, PAB_FAIL_USAGE, "--show-output shows the children's output "
+				"on stderr: do not also give --output %s", pab_term_safe(o->output));
+	s->warmup = o->warmup;
+	s->prepare = o->prepare ? xstrdup(o->prepare) : NULL;
+	s->setup = o->setup ? xstrdup(o->setup) : NULL;
+	s->cleanup = o->cleanup ? xstrdup(o->cleanup) : NULL;
+	s->input = o->input ? xstrdup(o->input) : NULL;
+	s->output = o->output && strcmp(o->output, "null") ? xstrdup(o->output) : NULL;
+	return 0;
+}
+
 /* The run settings a fresh run records: CLI over config over defaults. */
 static int plan_settings(struct pab_experiment *e, const struct pab_run_opts *o,
 			 const struct pab_config_settings *cs, struct pab_failure *f)
@@ -678,6 +908,8 @@ static int plan_settings(struct pab_experiment *e, const struct pab_run_opts *o,
 	s->sanity_gate = !o->no_sanity;
 	s->counters = o->counters ? xstrdup(o->counters) : NULL;
 	s->cpus = o->cpus ? xstrdup(o->cpus) : NULL;
+	if (plan_hooks(e, o, f))
+		return -1;
 	if (o->budget) {
 		if (pab_parse_duration(o->budget, &s->budget_s))
 			return pab_fail(f, PAB_FAIL_USAGE, "--budget '%s': give seconds or a duration "
@@ -822,6 +1054,9 @@ static char *arms_mismatch(const struct pab_experiment *given, const struct pab_
 		if (!kv_same(g->env, g->n_env, a->env, a->n_env))
 			return xasprintf("arm '%s' has another environment there",
 					 pab_term_safe(a->name));
+		if (!str_same(g->prepare, a->prepare))
+			return xasprintf("arm '%s' has another prepare there",
+					 pab_term_safe(a->name));
 	}
 	return NULL;
 }
@@ -880,8 +1115,16 @@ static char *resume_listing(const struct pab_experiment *e, const char *path)
 		for (i = 0; i < arm->n_env; i++)
 			pab_strbuf_addf(&sb, "%s%s=%s", i ? " " : "; env ",
 					pab_term_safe(arm->env[i].key), pab_term_safe(arm->env[i].value));
+		if (arm->prepare)
+			pab_strbuf_addf(&sb, "; prepare '%s'", pab_term_safe(arm->prepare));
 		pab_strbuf_addstr(&sb, "\n");
 	}
+	if (e->settings.prepare)
+		pab_strbuf_addf(&sb, "  before every run: '%s'\n", pab_term_safe(e->settings.prepare));
+	if (e->settings.setup)
+		pab_strbuf_addf(&sb, "  before each row: '%s'\n", pab_term_safe(e->settings.setup));
+	if (e->settings.cleanup)
+		pab_strbuf_addf(&sb, "  after each row: '%s'\n", pab_term_safe(e->settings.cleanup));
 	for (ri = 0; ri < e->n_rows; ri++) {
 		const struct pab_row *row = &e->rows[ri];
 
@@ -966,12 +1209,14 @@ static int check_resume_options(const struct pab_run_opts *o, struct pab_failure
 	if (o->reps || o->max_reps || o->seed != UINT64_MAX || o->tolerances.n || o->rules ||
 	    o->controls || o->preserve || o->scale > 0 || o->out || o->margin >= 0 ||
 	    o->no_sanity || o->max_procs || o->interval_ms > 0 || o->counters || o->no_cgroup ||
-	    o->budget || o->metrics || o->require)
+	    o->budget || o->metrics || o->require || o->warmup || o->input || o->output)
 		return pab_fail(f, PAB_FAIL_USAGE, "--resume continues a run with its own settings: "
 				"give only --resume FILE, the options that define its arms and rows "
 				"again (--config, --arm, --arms, --null-arm or --no-null-arm, "
-				"--head-env, --workloads, --shard, --literal-argv), and --cpus, "
-				"--timeout, --quiet, --trust-artifact");
+				"--head-env, --workloads, --parameter-scan, --parameter-step-size, "
+				"--parameter-list, --shard, "
+				"--literal-argv, --prepare, --setup, --cleanup), and --cpus, --timeout, "
+				"--quiet, --show-output, --export-markdown/-csv/-json, --trust-artifact");
 	return 0;
 }
 
@@ -1036,6 +1281,40 @@ static int check_definition(const struct pab_plan *p, const struct pab_run_opts 
 }
 
 /*
+ * The commands the artifact records beside the arms (--prepare, --setup,
+ * --cleanup) against the command line's: they are executed, so like the
+ * arms they must be given again, the same, unless --trust-artifact and
+ * none is given.
+ */
+static int check_hooks(const struct pab_run_settings *rec, const struct pab_run_opts *o,
+		       struct pab_failure *f)
+{
+	const char *names[3] = { "prepare", "setup", "cleanup" };
+	const char *given[3] = { o->prepare, o->setup, o->cleanup };
+	const char *recorded[3] = { rec->prepare, rec->setup, rec->cleanup };
+	size_t i;
+
+	if (o->trust && !o->prepare && !o->setup && !o->cleanup)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (str_same(given[i], recorded[i]))
+			continue;
+		if (!recorded[i])
+			return pab_fail(f, PAB_FAIL_REFUSED, "cannot resume '%s': it was run without "
+					"--%s, the command line gives --%s '%s'; resume with the run's "
+					"own options", o->resume, names[i], names[i],
+					pab_term_safe(given[i]));
+		return pab_fail(f, PAB_FAIL_REFUSED, "cannot resume '%s': it records --%s '%s', "
+				"the command line gives %s%s%s; give the run's own --%s again (or "
+				"--trust-artifact to run what it records)", o->resume, names[i],
+				pab_term_safe(recorded[i]), given[i] ? "'" : "none",
+				given[i] ? pab_term_safe(given[i]) : "", given[i] ? "'" : "",
+				names[i]);
+	}
+	return 0;
+}
+
+/*
  * --resume FILE: the interrupted run's own arms, rows, seed, protocol and
  * settings. Nothing in the artifact is trusted that can be checked: the
  * arms and rows must be the ones the command line defines again (unless
@@ -1046,11 +1325,14 @@ static int check_definition(const struct pab_plan *p, const struct pab_run_opts 
 static int plan_resume(struct pab_plan *p, const struct pab_run_opts *o, struct pab_failure *f)
 {
 	int defined = o->config || o->arm_specs.n || o->arms || o->null_arm ||
-		o->no_null_arm || o->workloads || o->head_env.n || o->shard;
+		o->no_null_arm || o->workloads || o->head_env.n || o->shard ||
+		o->param_scans.n || o->param_lists.n;
 
 	if (check_resume_options(o, f) || load_resumable(p, o, f))
 		return -1;
 	plan_msg_take(p, PAB_PLAN_TEXT, resume_listing(&p->e, o->resume));
+	if (check_hooks(&p->e.settings, o, f))
+		return -1;
 	if (defined) {
 		if (check_definition(p, o, f))
 			return -1;
@@ -1123,6 +1405,7 @@ int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_f
 	pab_experiment_init(&p->e);
 	pab_run_settings_init(&p->use);
 	p->quiet = o->quiet;
+	p->show_output = o->show_output;
 	if (o->resume ? plan_resume(p, o, f) : plan_fresh(p, o, f))
 		return -1;
 	pab_run_settings_copy(&p->use, &p->e.settings);
@@ -1171,7 +1454,28 @@ char *pab_plan_resume_command(const struct pab_run_opts *o, const char *out)
 	for (i = 0; i < o->head_env.n; i++)
 		OPTION("--head-env", o->head_env.v[i]);
 	OPTION("--workloads", o->workloads);
+	for (i = 0; i + 2 < o->param_scans.n; i += 3) {
+		WORD("--parameter-scan");
+		WORD(o->param_scans.v[i]);
+		WORD(o->param_scans.v[i + 1]);
+		WORD(o->param_scans.v[i + 2]);
+	}
+	if (o->param_step > 0) {
+		char step[32];
+
+		snprintf(step, sizeof(step), "%.17g", o->param_step);
+		WORD("--parameter-step-size");
+		WORD(step);
+	}
+	for (i = 0; i + 1 < o->param_lists.n; i += 2) {
+		WORD("--parameter-list");
+		WORD(o->param_lists.v[i]);
+		WORD(o->param_lists.v[i + 1]);
+	}
 	OPTION("--shard", o->shard);
+	OPTION("--prepare", o->prepare);
+	OPTION("--setup", o->setup);
+	OPTION("--cleanup", o->cleanup);
 	if (o->literal_argv)
 		WORD("--literal-argv");
 	if (o->trust)

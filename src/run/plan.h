@@ -27,6 +27,8 @@
 #define PAB_DEFAULT_MAX_REPS 96
 #define PAB_DEFAULT_BUDGET_S 600.0
 #define PAB_DEFAULT_OUT "perfab-run.json"
+/* Most rows parameter scans may make. */
+#define PAB_PARAM_MAX_VALUES 10000
 
 /*
  * The options of `perfab run` as parsed (cmd_run.c's option table fills
@@ -36,9 +38,16 @@
 struct pab_run_opts {
 	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
 	const char *counters, *resume, *shard, *preserve, *budget, *metrics, *require;
+	const char *prepare, *setup, *cleanup, *input, *output;
+	const char *export_markdown, *export_csv, *export_json;
 	struct pab_strlist arm_specs, tolerances, head_env;
+	/* --parameter-scan NAME MIN MAX: 3 words each; --parameter-list
+	 * NAME V1,V2,...: 2 words each. */
+	struct pab_strlist param_scans, param_lists;
+	double param_step;  /* --parameter-step-size; <= 0: not given (1) */
 	int null_arm, no_null_arm, no_sanity, quiet, no_cgroup, literal_argv, trust;
-	uint64_t reps, max_reps, max_procs;
+	int show_output;
+	uint64_t reps, max_reps, max_procs, warmup;
 	uint64_t seed;      /* UINT64_MAX: not given */
 	double timeout_s;   /* < 0: not given */
 	double interval_ms, scale;
@@ -73,6 +82,7 @@ struct pab_plan {
 	char **events;               /* use.counters split and checked, or NULL */
 	size_t n_events;
 	int quiet;
+	int show_output;             /* --show-output (this invocation's) */
 	struct pab_plan_msg *msgs;   /* to tell, in order */
 	size_t n_msgs;
 };

@@ -164,9 +164,9 @@ static int cfg_arm_argv(struct pab_json_in *in, const cJSON *o, struct pab_arm *
 /* arms[i], with the cursor at it. */
 static int cfg_arm(struct pab_json_in *in, struct pab_experiment *e, const cJSON *o)
 {
-	static const char *const known[] = { "name", "argv", "env", "revision", NULL };
+	static const char *const known[] = { "name", "argv", "env", "revision", "prepare", NULL };
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
-	const char *revision;
+	const char *revision, *prepare;
 	struct pab_arm *arm;
 
 	if (pab_json_in_object(in, o, NULL, 0, &o) < 0 || pab_json_in_known_keys(in, o, known))
@@ -181,10 +181,13 @@ static int cfg_arm(struct pab_json_in *in, struct pab_experiment *e, const cJSON
 	arm->name = xstrdup(name->valuestring);
 	if (cfg_arm_argv(in, o, arm) ||
 	    cfg_kv(in, o, "env", &arm->env, &arm->n_env) ||
-	    pab_json_in_string(in, o, "revision", 0, &revision) < 0)
+	    pab_json_in_string(in, o, "revision", 0, &revision) < 0 ||
+	    pab_json_in_string(in, o, "prepare", 0, &prepare) < 0)
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "revision"))
 		arm->revision = xstrdup(revision);
+	if (cJSON_GetObjectItemCaseSensitive(o, "prepare"))
+		arm->prepare = xstrdup(prepare);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,8 @@ size_t pab_sanity_gate(struct pab_experiment *e)
 	for (ri = 0; ri < e->n_rows; ri++) {
 		const struct pab_rep *rep = &e->rows[ri].reps[0];
 
+		if (!e->rows[ri].n_reps)
+			continue; /* failed before its first rep (setup, warmup) */
 		for (a = 0; a < e->n_arms; a++) {
 			if ((int)a == base || !strcmp(e->arms[a].name, "null"))
 				continue;
@@ -116,6 +119,28 @@ size_t pab_sanity_gate(struct pab_experiment *e)
 
 /* ------------------------------------------------------------------ */
 /* Setup                                                              */
+
+/* --input, --output and --show-output into the children's descriptors. */
+static int open_output(struct pab_runner *r, const struct pab_run_settings *use,
+		       struct pab_failure *f)
+{
+	struct pab_measure *m = &r->m;
+
+	m->input = use->input;
+	m->show_output = r->plan->show_output;
+	if (!use->output || !strcmp(use->output, "null"))
+		return 0;
+	if (!strcmp(use->output, "inherit")) {
+		fflush(stdout);
+		m->stdout_fd = STDOUT_FILENO;
+		return 0;
+	}
+	r->output_fd = open(use->output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (r->output_fd < 0)
+		return pab_fail_errno(f, "--output '%s': cannot open it", use->output);
+	m->stdout_fd = r->output_fd;
+	return 0;
+}
 
 int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_failure *f)
 {
@@ -155,8 +180,10 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 		return pab_fail_errno(f, "cannot start the RSS sampler thread");
 	if (!pab_test_without("runner-pin") && pab_pin_runner_thread(m->pin))
 		warning("cannot bind perfab to the children's CPUs: %s", strerror(errno));
-	if (pab_measure_start(m, e->n_arms, f))
+	r->output_fd = -1;
+	if (open_output(r, use, f) || pab_measure_start(m, e->n_arms, f))
 		return -1;
+	pab_hooks_init(&r->hooks, m, e, use, &r->pg);
 	cJSON_DeleteItemFromObject(e->run, "binding");
 	cJSON_AddItemToObject(e->run, "binding", pab_pin_describe(m->pin));
 	r->n_looks = pab_looks_plan(e->reps, e->max_reps, e->n_arms, r->looks, PAB_MAX_LOOKS);
@@ -192,6 +219,10 @@ void pab_runner_release(struct pab_runner *r)
 	r->row_target = NULL;
 	free(r->row_undecidable);
 	r->row_undecidable = NULL;
+	pab_hooks_release(&r->hooks);
+	if (r->output_fd >= 0)
+		close(r->output_fd);
+	r->output_fd = -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -365,6 +396,42 @@ static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a, in
 	return 0;
 }
 
+/*
+ * The prepare commands before arm a's measured run in row ri's rep in
+ * progress. A failed one fails the row and drops that rep (r->rep_dropped):
+ * the artifact keeps whole reps only. Returns 0, or -1 with f filled.
+ */
+static int prepare_arm(struct pab_runner *r, size_t ri, size_t a, struct pab_failure *f)
+{
+	struct pab_row *row = &r->e->rows[ri];
+	int ret = pab_hooks_prepare(&r->hooks, ri, a, f);
+	size_t k;
+
+	r->interrupted = r->hooks.interrupted;
+	if (ret <= 0 || r->interrupted)
+		return ret < 0 ? -1 : 0;
+	row->n_reps--;
+	for (k = 0; k < r->e->n_arms; k++)
+		pab_arm_result_release(&row->reps[row->n_reps].result[k]);
+	free(row->reps[row->n_reps].result);
+	free(row->reps[row->n_reps].order);
+	r->rep_dropped = 1;
+	return 0;
+}
+
+/* Before row ri's first rep here: its setup and warmup (run/hooks.h).
+ * Returns 1 when the row may have its rep, 0 when not (it failed, or a
+ * stop signal came: r->interrupted), -1 with f filled. */
+static int begin_row(struct pab_runner *r, size_t ri, struct pab_failure *f)
+{
+	if (pab_hooks_row_begin(&r->hooks, ri, f))
+		return -1;
+	r->interrupted = r->hooks.interrupted;
+	if (r->e->rows[ri].failed)
+		pab_hooks_row_end(&r->hooks, ri);
+	return !r->interrupted && !r->e->rows[ri].failed;
+}
+
 /* One rep of row ri: every arm in rotation order, then latency replays
  * (p99 from a separate replay, so the throughput run has no clocks). */
 static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
@@ -378,6 +445,10 @@ static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 	rep->block = pab_rotation_block(n, rep_idx);
 	pab_rotation_order(n, rep_idx, rep->order);
 	for (k = 0; k < n; k++) {
+		if (prepare_arm(r, ri, rep->order[k], f))
+			return -1;
+		if (r->interrupted || r->rep_dropped)
+			return 0;
 		if (run_arm(r, ri, rep_idx, rep->order[k], 0, seed, &spoke, f))
 			return -1;
 		if (r->interrupted)
@@ -536,7 +607,7 @@ static int run_pass(struct pab_runner *r, struct pab_failure *f)
 {
 	struct pab_experiment *e = r->e;
 	size_t ri;
-	int any = 0;
+	int any = 0, ok;
 
 	for (ri = 0; ri < e->n_rows; ri++) {
 		if (e->rows[ri].n_reps >= r->row_target[ri] || e->rows[ri].failed)
@@ -544,12 +615,25 @@ static int run_pass(struct pab_runner *r, struct pab_failure *f)
 		if (e->rows[ri].n_reps % e->n_arms == 0 && e->rows[ri].n_reps > 0 &&
 		    over_budget(r))
 			continue;
-		if (run_rep(r, ri, f))
+		ok = begin_row(r, ri, f);
+		if (ok < 0 || (ok && run_rep(r, ri, f)))
 			return -1;
 		if (r->interrupted)
 			return 1;
+		if (!ok || r->rep_dropped) {
+			/* Failed by a setup, warmup run or prepare: no rep to
+			 * journal, so the artifact records the failure. */
+			r->rep_dropped = 0;
+			pab_hooks_row_end(&r->hooks, ri);
+			if (checkpoint(r, f))
+				return -1;
+			any = 1;
+			continue;
+		}
 		if (checkpoint_rep(r, ri, f))
 			return -1;
+		if (e->rows[ri].failed)
+			pab_hooks_row_end(&r->hooks, ri);
 		pab_progress_rep_done(&r->pg, ri);
 		any = 1;
 	}
@@ -597,7 +681,7 @@ enum pab_run_end pab_runner_run(struct pab_runner *r, struct pab_failure *f)
 
 	if (start_journal(r, f)) /* the first checkpoint, before any measurement */
 		return PAB_RUN_ERROR;
-	r->pg.tty = isatty(STDERR_FILENO);
+	r->pg.tty = isatty(STDERR_FILENO) && !r->plan->show_output;
 	pab_progress_plan(&r->pg);
 	end = run_loop(r, f);
 	/* A stop signal that came after the last child still stops the run. */
@@ -606,6 +690,7 @@ enum pab_run_end pab_runner_run(struct pab_runner *r, struct pab_failure *f)
 		if (r->interrupted)
 			end = PAB_RUN_INTERRUPTED;
 	}
+	pab_hooks_end_all(&r->hooks); /* ended, failed or stopped: every cleanup due */
 	return end;
 }
 

@@ -21,6 +21,7 @@
 
 #include "model/journal.h"
 #include "run/failure.h"
+#include "run/hooks.h"
 #include "run/measure.h"
 #include "run/plan.h"
 #include "run/progress.h"
@@ -50,6 +51,9 @@ struct pab_runner {
 	size_t total_reps;           /* reps of all rows measured so far */
 	size_t folded_reps;          /* of those, in the artifact at the last fold */
 	int guard_started;
+	struct pab_hooks hooks;      /* setup, warmup, prepare, cleanup */
+	int rep_dropped;             /* a prepare failed: the rep in progress went */
+	int output_fd;               /* --output FILE, open; -1: none */
 };
 
 /* How pab_runner_run() ended. */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # doc/artifact.schema.json and doc/ledger.schema.json describe what perfab
 # really writes: real artifacts (the README demo's run, a five-variant run,
-# a fresh run, a pooled one, an interrupted one, a sanity-gate stop) and
+# a fresh run, a pooled one, an interrupted one, a sanity-gate stop, one
+# with warmup, hooks and parameter rows) and
 # the ledger JSON of each judgeable one validate against them (python3-
 # jsonschema); documents that break the contract do not. The three JSON
 # documents (artifact, ledger, memgate baseline) name their version under
@@ -35,7 +36,16 @@ expect_rc 0 "$PERFAB" pool fresh.json fresh2.json -o pooled.json
 jq '.complete = false | .rows[0].reps = .rows[0].reps[:2]' fresh.json >partial.json
 expect_rc 1 "$PERFAB" run -q --out gated.json --reps 3 --max-reps 3 "$spin" "$spin extra_mib=64"
 
-artifacts="$data/demo-run.json $data/variants5.json fresh.json pooled.json partial.json gated.json"
+cat >hooks-conf.json <<'EOF'
+{ "arms": [ { "name": "base", "argv": "/bin/true {n}" },
+            { "name": "head", "argv": "/bin/true {n}", "prepare": "/bin/true" } ] }
+EOF
+expect_verdict "$PERFAB" run -q --reps 2 --max-reps 2 --config hooks-conf.json --warmup 1 --prepare /bin/true \
+	--setup /bin/true --cleanup /bin/true --parameter-list n a,b --out hooks.json
+jq -e '.run.warmup == 1 and .arms[1].prepare == "/bin/true" and .rows[1].params.n == "b"' hooks.json >/dev/null ||
+	fail "hooks.json lacks the settings it should show the schema"
+
+artifacts="$data/demo-run.json $data/variants5.json fresh.json pooled.json partial.json gated.json hooks.json"
 validate "$doc/artifact.schema.json" $artifacts || fail "an artifact does not match doc/artifact.schema.json"
 n=0
 for a in "$data/demo-run.json" "$data/variants5.json" fresh.json pooled.json gated.json; do

@@ -123,6 +123,33 @@ START_TEST(argv_split_quoting)
 END_TEST
 
 /* pab_argv_join renders words that split back to themselves. */
+/* {NAME} put in for the parameters named, nothing else touched. */
+START_TEST(argv_expand_placeholders)
+{
+	const char *names[] = { "n", "mode" }, *values[] = { "8", "fast" };
+	static const char *const cases[] = {
+		"{n}", "8",
+		"--threads={n},{mode}", "--threads=8,fast",
+		"{n}{n}", "88",
+		"{N} {x} {} {n", "{N} {x} {} {n",
+		"{{n}}", "{8}",
+		"", "",
+		"{mode}s/{nn}", "fasts/{nn}",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i += 2) {
+		char *got = pab_argv_expand(cases[i], names, values, 2);
+
+		ck_assert_str_eq(got, cases[i + 1]);
+		free(got);
+	}
+	ck_assert_int_eq(pab_argv_mentions("a{n}b", "n"), 1);
+	ck_assert_int_eq(pab_argv_mentions("a{nn}b {n", "n"), 0);
+	ck_assert_int_eq(pab_argv_mentions("{mode}", "mod"), 0);
+}
+END_TEST
+
 START_TEST(argv_join_round_trip)
 {
 	char *words[] = { "plain", "with space", "it's", "$(x)", "", NULL };
@@ -673,6 +700,7 @@ int main(void)
 	tcase_add_test(tc, rotation_balance);
 	tcase_add_test(tc, rotation_three_arms_all_permutations);
 	tcase_add_test(tc, argv_split_quoting);
+	tcase_add_test(tc, argv_expand_placeholders);
 	tcase_add_test(tc, argv_join_round_trip);
 	tcase_add_test(tc, artifact_round_trip);
 	tcase_add_test(tc, artifact_save_failure_keeps_previous);

@@ -31,7 +31,7 @@ static void parse_and_print(int argc, char **argv)
 {
 	int quiet = 0;
 	const char *out = NULL;
-	struct pab_strlist arms = { 0 }, pos = { 0 };
+	struct pab_strlist arms = { 0 }, pos = { 0 }, scans = { 0 };
 	uint64_t reps = 0;
 	double tol = -1;
 	size_t i;
@@ -41,6 +41,7 @@ static void parse_and_print(int argc, char **argv)
 		OPT_LIST(0, "arm", &arms, "NAME=CMD", "an arm (repeatable)"),
 		OPT_U64('n', "reps", &reps, "N", "paired reps", 2, 1000000),
 		OPT_DOUBLE(0, "tolerance", &tol, "PCT", "allowance in percent", 0, 1000),
+		OPT_LIST_N(0, "scan", &scans, "NAME MIN MAX", "a scan (three words)", 3),
 		OPT_END(),
 	};
 
@@ -51,7 +52,11 @@ static void parse_and_print(int argc, char **argv)
 	printf("] reps=%llu tol=%g pos=[", (unsigned long long)reps, tol);
 	for (i = 0; i < pos.n; i++)
 		printf("%s%s", i ? "," : "", pos.v[i]);
-	printf("]\n");
+	printf("]");
+	for (i = 0; i < scans.n; i++)
+		printf("%s%s", i ? "," : " scan=", scans.v[i]);
+	printf("\n");
+	pab_strlist_release(&scans);
 	pab_strlist_release(&arms);
 	pab_strlist_release(&pos);
 }
@@ -94,6 +99,11 @@ static const struct opt_case cases[] = {
 	{ { "--tolerance", "-0.1", NULL }, 2, "", "not '-0.1'" },
 	{ { "--tolerance", "nan", NULL }, 2, "", "not 'nan'" },
 	{ { "--tolerance", "1e400", NULL }, 2, "", "not '1e400'" },
+	/* an option of three words, repeatable; its words may start with '-' */
+	{ { "--scan", "n", "1", "8", "f", "--scan=k", "-2", "2", NULL }, 0,
+	  "pos=[f] scan=n,1,8,k,-2,2", NULL },
+	{ { "--scan", "n", "1", NULL }, 2, "", "option '--scan' needs 3 values (NAME MIN MAX)" },
+	{ { "--help", NULL }, 0, "      --scan NAME MIN MAX      a scan (three words)\n", NULL },
 	/* misuse */
 	{ { "--reps", NULL }, 2, "", "option '--reps' needs a value (N)" },
 	{ { "-o", NULL }, 2, "", "option '--out' needs a value (OUT)" },

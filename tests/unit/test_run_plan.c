@@ -305,6 +305,11 @@ START_TEST(run_settings_read_checks_ranges)
 		"{\"budget_s\": 1e9}", "run.budget_s must be a number in [0, 604800]",
 		"{\"cgroup\": 7}", "run.cgroup must be true or false",
 		"{\"cpus\": 3}", "run.cpus must be a string or null",
+		"{\"warmup\": 1.5}", "run.warmup must be a whole number in [0, 1e+06] "
+		"(the range of --warmup)",
+		"{\"warmup\": -1}", "run.warmup must be a whole number",
+		"{\"prepare\": [\"sleep\"]}", "run.prepare must be a string or null",
+		"{\"output\": false}", "run.output must be a string or null",
 	};
 	struct pab_run_settings s;
 	size_t i;
@@ -375,6 +380,48 @@ START_TEST(run_settings_round_trip_keeps_keys)
 }
 END_TEST
 
+/* The hooks and stdio settings: typed, written back as they were read,
+ * null for none; absent (an older artifact): not given, the defaults. */
+START_TEST(run_settings_hooks_round_trip)
+{
+	cJSON *run = cJSON_Parse("{\"warmup\": 3, \"prepare\": \"sh -c 'x'\", \"setup\": null, "
+				 "\"cleanup\": \"rm -rf f\", \"input\": \"in.txt\", "
+				 "\"output\": \"inherit\"}");
+	struct pab_run_settings s, copy;
+	cJSON *out;
+	char *a, *b;
+
+	pab_run_settings_read(run, &s);
+	ck_assert_ptr_null(s.invalid);
+	ck_assert_uint_eq(s.given, PAB_RUN_WARMUP | PAB_RUN_PREPARE | PAB_RUN_SETUP |
+			  PAB_RUN_CLEANUP | PAB_RUN_INPUT | PAB_RUN_OUTPUT);
+	ck_assert_uint_eq(s.warmup, 3);
+	ck_assert_str_eq(s.prepare, "sh -c 'x'");
+	ck_assert_ptr_null(s.setup);
+	ck_assert_str_eq(s.cleanup, "rm -rf f");
+	ck_assert_str_eq(s.input, "in.txt");
+	ck_assert_str_eq(s.output, "inherit");
+	pab_run_settings_copy(&copy, &s);
+	pab_run_settings_release(&s);
+	out = pab_run_settings_json(&copy, NULL);
+	a = cJSON_PrintUnformatted(out);
+	b = cJSON_PrintUnformatted(run);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	cJSON_Delete(out);
+	pab_run_settings_release(&copy);
+	cJSON_Delete(run);
+	run = cJSON_Parse("{\"timeout_s\": 5}");
+	pab_run_settings_read(run, &s);
+	ck_assert_uint_eq(s.given, PAB_RUN_TIMEOUT);
+	ck_assert_uint_eq(s.warmup, 0);
+	ck_assert_ptr_null(s.prepare);
+	pab_run_settings_release(&s);
+	cJSON_Delete(run);
+}
+END_TEST
+
 START_TEST(stop_reasons_and_shards_parse)
 {
 	enum pab_stop_reason r;
@@ -413,6 +460,7 @@ int main(void)
 	tcase_add_test(tc, plan_resume_command_quotes);
 	tcase_add_test(tc, run_settings_read_checks_ranges);
 	tcase_add_test(tc, run_settings_round_trip_keeps_keys);
+	tcase_add_test(tc, run_settings_hooks_round_trip);
 	tcase_add_test(tc, stop_reasons_and_shards_parse);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

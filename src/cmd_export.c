@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * cmd_export.c — `perfab export`: an artifact's raw samples, one line per
+ * rep and arm with every metric, as CSV or JSON (report.h,
+ * pab_report_samples), for a spreadsheet or pandas. Nothing is judged:
+ * an interrupted run's artifact (with its journal) exports as well as a
+ * complete one.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "model/artifact.h"
+#include "options.h"
+#include "report/report.h"
+#include "util.h"
+
+int cmd_export(int argc, char **argv)
+{
+	const char *format = "csv", *outpath = NULL;
+	const struct pab_option opts[] = {
+		OPT_STRING('f', "format", &format, "csv|json", "csv (default) or json"),
+		OPT_STRING('o', "out", &outpath, "OUT", "write here (default: stdout)"),
+		OPT_END(),
+	};
+	const char *usage = "perfab export FILE [--format csv|json] [-o OUT]";
+	struct pab_strlist pos = { 0 };
+	struct pab_experiment e;
+	FILE *f = stdout;
+	char *why;
+	int ret, json;
+
+	pab_parse_options(argc, argv, opts, usage,
+			  "Write an artifact's raw samples: one line per rep and arm (row, rep,\n"
+			  "block, position, arm, failed, exit_code, then every metric in its unit).",
+			  &pos);
+	if (pos.n != 1)
+		pab_usage_error(opts, usage, pos.n ? "give one artifact" : "no artifact given");
+	if (strcmp(format, "csv") && strcmp(format, "json"))
+		pab_usage_error(opts, usage, "--format takes csv or json, not '%s'", format);
+	json = !strcmp(format, "json");
+	ret = pab_artifact_load(pos.v[0], &e, &why);
+	if (ret) {
+		fprintf(stderr, "perfab: error: %s\n", why);
+		free(why);
+		pab_strlist_release(&pos);
+		return pab_artifact_load_exit_code(ret);
+	}
+	if (outpath) {
+		f = fopen(outpath, "w");
+		if (!f)
+			die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", outpath, strerror(errno));
+	}
+	pab_report_samples(f, &e, json);
+	if (outpath ? fclose(f) : fflush(f))
+		die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", outpath ? outpath : "stdout",
+		    strerror(errno));
+	pab_experiment_release(&e);
+	pab_strlist_release(&pos);
+	return 0;
+}
