@@ -324,7 +324,8 @@ static int workload_only(enum pab_metric_id m)
  * The roles of the cells [first, l->n_cells) of lr (ledger.h): under
  * perfab/2 the declared required set, else cpu plus throughput where the
  * row reports its own; when none of them has a cell, every judged cell is
- * required. perfab/1 and rule12 require every judged cell.
+ * required. perfab/1 and rule12, and control rows, require every judged
+ * cell.
  */
 static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
 			 const struct pab_ledger_row *lr, size_t first)
@@ -337,7 +338,8 @@ static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
 
 		if (c->role == PAB_ROLE_SHOWN)
 			continue;
-		if (o->rules != PAB_RULES_PERFAB2)
+		/* A control must be shown unchanged in every cell. */
+		if (o->rules != PAB_RULES_PERFAB2 || lr->control)
 			req = 1;
 		else if (o->require_given)
 			req = o->required[c->metric];

@@ -16,7 +16,8 @@
  * throughput where the row's workload reports its own; a row whose
  * throughput is only 1/wall (a plain command) does not judge it unless
  * the run named it, and shows its wall time instead (role SHOWN). Under
- * perfab/1 and rule12 every judged cell is REQUIRED.
+ * perfab/1 and rule12, and in a control row, every judged cell is
+ * REQUIRED.
  *
  * A run the sanity gate stopped is judged too: each row × head arm that
  * tripped it FAILs with the gate's figures as its note.
