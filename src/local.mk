@@ -27,6 +27,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/proc.c src/probe/proc.h \
 	src/probe/runchild.c src/probe/runchild.h \
 	src/probe/sampler.c src/probe/sampler.h \
+	src/probe/simcount.c src/probe/simcount.h \
 	src/model/argv_split.c src/model/argv_split.h \
 	src/model/artifact.c src/model/artifact.h \
 	src/model/digest.c src/model/digest.h \

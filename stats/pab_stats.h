@@ -232,6 +232,8 @@ struct pab_cell_input {
 	double equivalence_margin_pct; /* controls; 3.0 by default */
 	double conf;         /* interval confidence, 0.95 by default */
 	enum pab_rules rules;
+	int exact;           /* an exact count (instructions): values that do
+			      * not move are known without sampling error */
 };
 
 struct pab_cell_result {
@@ -270,7 +272,20 @@ struct pab_cell_result {
 	 * and 6; 0 when needed <= 0 (no estimate is possible); 0 otherwise. */
 	double half_width;
 	size_t reps_needed;
+	/* exact inputs only: 1 when every interval is an exact point (see
+	 * pab_judge_cell), and the largest spread of one arm's values,
+	 * (max - min) / |median| * 100 over base, head and null (0 when
+	 * they do not move; NaN without values). */
+	int exact;
+	double spread_pct;
 };
+
+/* Fewest pairs of unmoving exact counts that decide a cell. */
+#define PAB_MIN_N_EXACT 2
+/* How far (percent of the median) an exact count may move and still be
+ * exact: a program that formats its own timings executes a few
+ * instructions more or less from run to run (doc/method.md). */
+#define PAB_EXACT_RESOLUTION_PCT 0.01
 
 /*
  * pab_judge_cell: one row × head arm × metric.
@@ -302,6 +317,14 @@ struct pab_cell_result {
  * on a tie). A control turned FAIL only by equivalence NO gets
  * fail_decider EQUIVALENCE; a PASS held back by equivalence UNKNOWN gets
  * pass_decider EQUIVALENCE.
+ * Exact counts (in->exact): when at least PAB_MIN_N_EXACT pairs have
+ * both values and no arm's values (base, head, the null arm) move by more
+ * than PAB_EXACT_RESOLUTION_PCT of their median, the change is known
+ * without sampling error: each interval is the range of its paired
+ * changes (the point [c, c] when nothing moved; exists = 1, coverage 1)
+ * and exact = 1, so an unchanged head PASSes and a changed one is
+ * decided with two pairs. Counts that move more are judged by the sign
+ * test like any metric, and spread_pct says by how much they moved.
  * Pairs are matched by index (null[i] with base[i] too); a pair with NaN
  * on either side is skipped.
  * Returns 0, PAB_ENOMEM or PAB_EINVAL (NULL pointers with n > 0, conf not

@@ -161,6 +161,7 @@ static void cell_input(const struct pab_experiment *e,
 	in->equivalence_margin_pct = e->equivalence_margin;
 	in->conf = o->conf;
 	in->rules = o->rules;
+	in->exact = pab_metrics[m].exact;
 }
 
 /* The combined verdict of the cells [first, l->n_cells) of one row. */

@@ -36,6 +36,8 @@
 struct pab_run_opts {
 	const char *config, *arms, *workloads, *cpus, *out, *rules, *controls;
 	const char *counters, *resume, *shard, *preserve, *budget, *metrics;
+	const char *counts, *calibration; /* --counts MODE, --calibration FILE */
+	uint64_t count_reps;              /* --count-reps N; 0: not given */
 	struct pab_strlist arm_specs, tolerances, head_env;
 	int null_arm, no_null_arm, no_sanity, quiet, no_cgroup, literal_argv, trust;
 	uint64_t reps, max_reps, max_procs;

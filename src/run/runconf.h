@@ -29,6 +29,8 @@ struct pab_config_settings {
 	char *controls;  /* selection of control rows */
 	char *workloads; /* built-in row selection */
 	char *metrics;   /* judged metrics, "cpu,peak_rss" */
+	char *counts;    /* --counts MODE */
+	double count_reps; /* --count-reps (NaN: not given) */
 };
 
 /* Largest config file perfab will read (bytes). */

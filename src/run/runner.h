@@ -52,6 +52,7 @@ struct pab_runner {
 	size_t total_reps;           /* reps of all rows measured so far */
 	size_t folded_reps;          /* of those, in the artifact at the last fold */
 	int guard_started;
+	char *count_tool;            /* valgrind for the counting pass (owned) */
 };
 
 /* How pab_runner_run() ended. */
