@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "judge/ledger.h"
@@ -98,6 +99,35 @@ const char *pab_report_cpu_model(const struct pab_experiment *e,
 	return m ? m : "unknown CPU model";
 }
 
+const char *pab_report_count_source(const struct pab_experiment *e)
+{
+	if (!(e->settings.given & PAB_RUN_COUNTS))
+		return "pmu"; /* before --counts: the hardware counter */
+	return pab_count_source_name(e->settings.count_source);
+}
+
+/* An exact count's cell: which source counted, and whether the counts
+ * moved (exact, or judged by the sign test), after the reason. */
+static void add_count_note(const struct pab_experiment *e, const struct pab_cell_result *r,
+			   char *buf, size_t len)
+{
+	const char *src = pab_report_count_source(e);
+	size_t at = strlen(buf);
+	char spread[24];
+
+	if (r->verdict == PAB_NOT_MEASURED || at + 1 >= len)
+		return;
+	snprintf(spread, sizeof(spread), "%.2g", r->spread_pct);
+	snprintf(buf + at, len - at, "%scounted by %s; %s%s%s", at ? "; " : "",
+		 src && !strcmp(src, "sim") ? "valgrind (sim)" : "the PMU (pmu)",
+		 r->exact && r->spread_pct == 0 ? "exact: the counts did not move" :
+		 r->exact ? "exact: the counts moved by at most " :
+		 "the counts varied across reps by up to ",
+		 r->exact && r->spread_pct == 0 ? "" : spread,
+		 r->exact && r->spread_pct == 0 ? "" : r->exact ? "%" :
+		 "%, judged by the sign test");
+}
+
 void pab_report_cell_reason(const struct pab_experiment *e,
 			    const struct pab_ledger *l,
 			    const struct pab_ledger_cell *c, char *buf, size_t len)
@@ -112,4 +142,6 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 	ctx.margin = e->equivalence_margin;
 	ctx.conf = l->conf;
 	pab_fmt_reason(buf, len, &c->res, &ctx);
+	if (pab_metrics[c->metric].exact)
+		add_count_note(e, &c->res, buf, len);
 }

@@ -54,6 +54,9 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 			 const struct pab_ledger *l);
 
+/* The source of e's exact counts, "pmu" or "sim" (NULL: none made). */
+const char *pab_report_count_source(const struct pab_experiment *e);
+
 /*
  * Why cell c is not PASS, in one line with its numbers and, for an
  * INCONCLUSIVE cell, an estimate of the reps (and time) that would decide
