@@ -13,6 +13,7 @@ stats_libpabstats_a_SOURCES = \
 	stats/sign.c \
 	stats/change.c \
 	stats/verdict.c \
+	stats/calibrate.c \
 	stats/pcg32.c
 stats_libpabstats_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS)
 

@@ -364,4 +364,65 @@ size_t pab_looks_plan(size_t first, size_t max, size_t block, size_t *looks,
  */
 double pab_look_confidence(double conf, size_t n_looks);
 
+/* ------------------------------------------------------------------ */
+/* Calibration (perfab calibrate)                                     */
+
+/* An unchanged head must PASS this often by the cap, a change FAIL this
+ * often at a look, for the tolerance and the MDE a calibration states. */
+#define PAB_CAL_PASS_PROB 0.90
+#define PAB_CAL_FAIL_PROB 0.80
+#define PAB_CAL_MAX_LOOKS 64
+
+struct pab_calibration_look {
+	size_t n;           /* pairs at this look */
+	double half_width;  /* median over the simulated runs of the
+			     * change interval's (hi - lo) / 2, percent */
+	double mde;         /* the smallest worsening (percent) that FAILs
+			     * with probability >= PAB_CAL_FAIL_PROB at this
+			     * look, at the calibrated tolerance */
+};
+
+struct pab_calibration {
+	size_t n;              /* pairs with both values */
+	double median;         /* median paired change, percent */
+	double spread;         /* the paired spread: 1.4826 x the median
+				* absolute deviation of the paired changes
+				* (a standard deviation for normal data) */
+	double tolerance;      /* smallest tolerance at which an unchanged head
+				* PASSes in >= PAB_CAL_PASS_PROB of runs by the
+				* last look (0 at least) */
+	double pass_prob;      /* the share of simulated runs that PASS at it */
+	size_t n_looks;
+	struct pab_calibration_look looks[PAB_CAL_MAX_LOOKS];
+};
+
+/*
+ * pab_calibrate: what an A/A experiment says this machine resolves, from
+ * the paired changes of one row and metric: d[i] head vs base and, when
+ * e is not NULL, e[i] head vs the null arm (perfab/2's second FAIL test),
+ * percent, positive = worse, NaN = missing (a pair with either NaN is
+ * skipped). Runs sims simulated adaptive runs with the planned looks
+ * looks[0..n_looks) (increasing): each resamples whole pairs from the
+ * data, with replacement (seeded by seed), and builds the sign-test
+ * interval at conf at every look, as the ledger does.
+ *   A run PASSes at tolerance t by the last look when some look k has
+ *   hi_k <= t and no earlier look j FAILed (lo_j > t); its smallest such
+ *   t is t_run = min_k max(hi_k, max_{j<k} lo_j) (FAIL on d alone, the
+ *   stricter case), and the tolerance is the PAB_CAL_PASS_PROB quantile
+ *   of t_run (at least 0).
+ *   A head worse by delta shifts every change by delta (additive, in
+ *   percent: the changes are small); it FAILs at look k when lo_k + delta
+ *   > t on d and, with e, on e as well, so the MDE at look k is
+ *   t - q(min(lo_k(d), lo_k(e))) with q the 1 - PAB_CAL_FAIL_PROB
+ *   quantile over the runs.
+ * Looks with fewer than PAB_MIN_N_95 pairs have no interval: their
+ * half_width and mde are NaN. Returns 0 with *out filled, PAB_ENODATA
+ * with fewer than 2 pairs, PAB_ENOMEM, or PAB_EINVAL (NULL d or out,
+ * n_looks of 0 or above PAB_CAL_MAX_LOOKS, looks not increasing, conf
+ * not in (0, 1), sims of 0).
+ */
+int pab_calibrate(const double *d, const double *e, size_t n, const size_t *looks,
+		  size_t n_looks, double conf, size_t sims, uint64_t seed,
+		  struct pab_calibration *out);
+
 #endif /* PAB_STATS_H */
