@@ -19,6 +19,7 @@ int cmd_pool(int argc, char **argv);
 int cmd_memgate(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_env(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /*
  * pab_pool_load (cmd_pool.c; also used by ledger and gate given several

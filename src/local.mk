@@ -6,7 +6,7 @@ src_libperfab_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS) $(CJSON_CFLAGS) \
 	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
 src_libperfab_a_SOURCES = \
 	src/builtin.h \
-	src/cmd_env.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
+	src/cmd_calibrate.c src/cmd_env.c src/cmd_ledger.c src/cmd_memgate.c src/cmd_pool.c \
 	src/cmd_run.c src/cmd_workloads.c \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
@@ -30,6 +30,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/simcount.c src/probe/simcount.h \
 	src/model/argv_split.c src/model/argv_split.h \
 	src/model/artifact.c src/model/artifact.h \
+	src/model/calibration.c src/model/calibration.h \
 	src/model/digest.c src/model/digest.h \
 	src/model/experiment.c src/model/experiment.h \
 	src/model/journal.c src/model/journal.h \

@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "memgate", cmd_memgate, "memory gate: min peak RSS of N runs vs a committed baseline" },
 	{ "workloads", cmd_workloads, "list the built-in workload rows" },
 	{ "env", cmd_env, "show the host fingerprint and what will add noise" },
+	{ "calibrate", cmd_calibrate, "measure what this machine resolves: an A/A run into tolerances" },
 };
 
 static const size_t n_commands = sizeof(commands) / sizeof(commands[0]);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -144,4 +145,23 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 	pab_fmt_reason(buf, len, &c->res, &ctx);
 	if (pab_metrics[c->metric].exact)
 		add_count_note(e, &c->res, buf, len);
+	if (!strcmp(pab_report_tolerance_origin(e, c->metric), "calibration")) {
+		size_t at = strlen(buf);
+
+		if (at + 1 < len)
+			snprintf(buf + at, len - at, "%stolerance %.3g%% from calibration '%s'",
+				 at ? "; " : "", e->tolerance[c->metric],
+				 pab_term_safe(e->settings.calibration_file));
+	}
+}
+
+const char *pab_report_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m)
+{
+	const struct pab_run_settings *s = &e->settings;
+
+	if ((s->given & PAB_RUN_CALIBRATION) && isfinite(s->calibration_tol[m]) &&
+	    s->calibration_tol[m] == e->tolerance[m] &&
+	    s->calibration_tol[m] != pab_metric_default_tolerance(m))
+		return "calibration";
+	return e->tolerance[m] == pab_metric_default_tolerance(m) ? "default" : "declared";
 }

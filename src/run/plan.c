@@ -23,6 +23,7 @@
 #include "model/rotation.h"
 #include "model/run_settings.h"
 #include "pab_stats.h"
+#include "model/calibration.h"
 #include "probe/counters.h"
 #include "probe/simcount.h"
 #include "probe/hostinfo.h"
@@ -774,6 +775,46 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 	return 0;
 }
 
+/*
+ * --calibration FILE: per metric the larger of the declared tolerance and
+ * the file's; refused when the file was measured on another CPU model.
+ */
+static int apply_calibration(struct pab_experiment *e, const char *path,
+			     struct pab_failure *f)
+{
+	struct pab_run_settings *s = &e->settings;
+	const char *here = pab_host_cpu_model(e->host);
+	double tol[PAB_M_COUNT];
+	char *cpu, *sha, *why;
+	size_t m;
+
+	if (pab_calibration_load(path, tol, &cpu, &sha, &why)) {
+		pab_fail(f, PAB_FAIL_USAGE, "--calibration: %s", why);
+		free(why);
+		return -1;
+	}
+	if (!here || strcmp(cpu, here)) {
+		pab_fail(f, PAB_FAIL_USAGE, "--calibration '%s' was measured on '%s', this machine "
+			 "is '%s': its tolerances do not hold here (run perfab calibrate on this "
+			 "machine)", path, pab_term_safe(cpu), here ? here : "an unknown CPU model");
+		free(cpu);
+		free(sha);
+		return -1;
+	}
+	for (m = 0; m < PAB_M_COUNT; m++) {
+		if (!isfinite(tol[m]))
+			continue;
+		s->calibration_tol[m] = tol[m];
+		if (tol[m] > e->tolerance[m])
+			e->tolerance[m] = tol[m];
+	}
+	s->calibration_file = xstrdup(path);
+	s->calibration_sha256 = sha;
+	s->calibration_cpu = cpu;
+	s->given |= PAB_RUN_CALIBRATION;
+	return 0;
+}
+
 /* Build a fresh experiment from config and options. */
 static int plan_fresh(struct pab_plan *p, const struct pab_run_opts *o, struct pab_failure *f)
 {
@@ -798,6 +839,8 @@ static int plan_fresh(struct pab_plan *p, const struct pab_run_opts *o, struct p
 		goto out;
 	e->host = pab_host_fingerprint();
 	cJSON_AddItemToObject(e->host, "checklist", pab_host_warnings(e->host));
+	if (o->calibration && apply_calibration(e, o->calibration, f))
+		goto out;
 	ret = 0;
 out:
 	pab_config_settings_release(&cs);
