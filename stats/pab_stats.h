@@ -403,8 +403,11 @@ struct pab_calibration {
  * percent, positive = worse, NaN = missing (a pair with either NaN is
  * skipped). Runs sims simulated adaptive runs with the planned looks
  * looks[0..n_looks) (increasing): each resamples whole pairs from the
- * data, with replacement (seeded by seed), and builds the sign-test
- * interval at conf at every look, as the ledger does.
+ * data, with replacement (seeded by seed), each change less its own
+ * median (an unchanged head's true change is 0; the run's median is a
+ * draw) plus a normal deviate of sd 0.9 spread n^(-1/5) (a smoothed
+ * bootstrap: Silverman's width), and builds the sign-test interval at conf at every look, as the
+ * ledger does.
  *   A run PASSes at tolerance t by the last look when some look k has
  *   hi_k <= t and no earlier look j FAILed (lo_j > t); its smallest such
  *   t is t_run = min_k max(hi_k, max_{j<k} lo_j) (FAIL on d alone, the

@@ -10,3 +10,13 @@ tests_unit_test_simcount_LDADD = $(UNIT_LDADD)
 counts_tests = tests/e2e/cli_counts.sh tests/e2e/cli_calibrate.sh
 TESTS += $(counts_tests)
 dist_noinst_SCRIPTS += $(counts_tests)
+
+# The formulas of the calibration on seeded synthetic data.
+if HAVE_CHECK
+check_PROGRAMS += tests/sim/test_calibrate_sim
+TESTS += tests/sim/test_calibrate_sim
+endif
+tests_sim_test_calibrate_sim_SOURCES = tests/sim/test_calibrate_sim.c \
+	tests/sim/sim_model.c tests/sim/sim_model.h
+tests_sim_test_calibrate_sim_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS)
+tests_sim_test_calibrate_sim_LDADD = $(STATS_TEST_LIBS) $(CHECK_LIBS)
