@@ -74,8 +74,9 @@ static void add_judged(cJSON *x, const struct pab_experiment *e, const struct pa
 	cJSON_AddItemToObject(x, "noise", num_or_null(r->noise));
 	cJSON_AddBoolToObject(x, "noise_infinite", r->noise_infinite);
 	cJSON_AddNumberToObject(x, "tolerance", r->tolerance);
-	cJSON_AddStringToObject(x, "tolerance_origin",
-				pab_report_tolerance_origin(e, cell->metric));
+	if (e->settings.given & PAB_RUN_CALIBRATION)
+		cJSON_AddStringToObject(x, "tolerance_origin",
+					pab_report_tolerance_origin(e, cell->metric));
 	cJSON_AddNumberToObject(x, "floor_pct", r->floor_pct);
 	cJSON_AddNumberToObject(x, "credit", r->credit);
 	cJSON_AddNumberToObject(x, "allowance", r->allowance);

@@ -49,6 +49,12 @@ pass "A/A: the counted cell PASSes at the first look (n=3), interval a point"
 grep -q "counted by valgrind (sim); exact: the counts did not move" led.txt ||
 	{ cat led.txt >&2; fail "the ledger does not say the counts were exact"; }
 
+# Counts of another source are not the same metric: pooling refuses them.
+jq '.run.counts.source = "pmu" | .seed = 12345' det.json >pmu.json
+expect_rc 4 "$PERFAB" pool det.json pmu.json -o pooled.json
+grep_err "instruction counts differ in source: sim in 'det.json', pmu in 'pmu.json'"
+pass "pool refuses sim counts with pmu counts"
+
 # --- 1% more work: FAIL on the count at the first look
 expect_rc 1 "$PERFAB" run -q --counts sim --reps 3 --max-reps 3 --no-sanity-gate \
 	--arm "base=$SPIN work=300000 $FAST" --arm "head=$SPIN work=300000 slowdown_pct=1 $FAST" \
