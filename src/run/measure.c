@@ -458,14 +458,19 @@ static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t 
 		     struct pab_arm_result *res, struct pab_measured *out)
 {
 	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
-	char *prefix = xasprintf("%s/count", m->tmpdir), **opts, *why = NULL;
-	char **argv = pab_simcount_argv(m->count_tool, prefix, cmd->argv, &opts);
+	char *prefix = xasprintf("%s/count", m->tmpdir), **opts, *why = NULL, **argv;
+	char *first = cmd->argv[0];
 	struct pab_spawn_opts o = { 0 };
 	struct pab_spawn_result sr;
 	size_t files;
 	double ir;
 	int ret;
 
+	/* valgrind runs the program the timed child ran (its resolved and
+	 * digest-checked path), not whatever argv[0] finds on PATH. */
+	cmd->argv[0] = cmd->exe;
+	argv = pab_simcount_argv(m->count_tool, prefix, cmd->argv, &opts);
+	cmd->argv[0] = first;
 	unlink(m->report_path);
 	o.exe = m->count_tool;
 	o.argv = argv;

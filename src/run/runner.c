@@ -391,14 +391,21 @@ static int counting_rep(const struct pab_runner *r, const struct pab_row *row, s
 		return 0;
 	if (rep_idx < r->e->settings.count_reps)
 		return 1;
-	for (a = 0; a < r->e->n_arms; a++)
-		for (k = 1; k < rep_idx; k++) {
-			double x = row->reps[k].result[a].m[PAB_M_INSTRUCTIONS];
-			double x0 = row->reps[0].result[a].m[PAB_M_INSTRUCTIONS];
+	/* Moved: beyond the resolution an exact cell allows (pab_stats.h). */
+	for (a = 0; a < r->e->n_arms; a++) {
+		double lo = INFINITY, hi = -INFINITY;
 
-			if (!isnan(x) && !isnan(x0) && x != x0)
-				return 1;
+		for (k = 0; k < rep_idx; k++) {
+			double x = row->reps[k].result[a].m[PAB_M_INSTRUCTIONS];
+
+			if (isnan(x))
+				continue;
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
 		}
+		if (hi > lo && (hi - lo) * 100 > PAB_EXACT_RESOLUTION_PCT * fabs(hi))
+			return 1;
+	}
 	return 0;
 }
 

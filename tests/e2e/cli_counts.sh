@@ -25,17 +25,22 @@ count_cell() {
 	jq -c '[.. | objects | select(.metric? == "instructions")][0]' cell.json
 }
 
-# --- a deterministic child: the same count in every rep, a point interval
+# --- a deterministic child: the same count in every rep, a point interval;
+# one block of 3 reps counted (--count-reps default), the other 3 not.
 seq 1 20000 >in.txt
-expect_verdict "$PERFAB" run -q --counts sim --reps 3 --max-reps 3 --no-sanity-gate \
+expect_verdict "$PERFAB" run -q --counts sim --reps 6 --max-reps 6 --no-sanity-gate \
 	--arm "base=xz -6 -c $T/in.txt" --arm "head=xz -6 -c $T/in.txt" --out det.json
 [ "$(jq -r '.run.counts.source' det.json)" = sim ] || fail "counts.source is not sim"
 [ "$(jq -r '.run.counts.reps' det.json)" = 3 ] || fail "counts.reps is not one block (3)"
 for arm in base head null; do
-	n=$(jq "[.rows[0].reps[].results.$arm.instructions] | map(select(. != null)) | length" det.json)
-	u=$(jq "[.rows[0].reps[].results.$arm.instructions] | unique | length" det.json)
+	n=$(jq "[.rows[0].reps[:3][].results.$arm.instructions] | map(select(. != null)) | length" det.json)
+	u=$(jq "[.rows[0].reps[:3][].results.$arm.instructions] | unique | length" det.json)
 	[ "$n" = 3 ] && [ "$u" = 1 ] || fail "arm $arm: $n counts, $u distinct (want 3, 1)"
+	jq -e "[.rows[0].reps[3:][].results.$arm.instructions] | all(. == null)" det.json \
+		>/dev/null || fail "arm $arm: counted after the counting reps, though nothing moved"
 done
+jq -e '.rows[0].reps[4].null_reasons.base.instructions | test("not counted in this rep")' \
+	det.json >/dev/null || fail "an uncounted rep says not why: $(jq -c '.rows[0].reps[4]' det.json | cut -c1-300)"
 pass "xz counted the same in all 3 reps of every arm"
 [ "$(jq '.rows[0].reps[0].results.base.instructions' det.json)" = \
   "$(jq '.rows[0].reps[2].results.head.instructions' det.json)" ] ||
