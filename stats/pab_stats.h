@@ -402,8 +402,9 @@ struct pab_calibration {
  * e is not NULL, e[i] head vs the null arm (perfab/2's second FAIL test),
  * percent, positive = worse, NaN = missing (a pair with either NaN is
  * skipped). Runs sims simulated adaptive runs with the planned looks
- * looks[0..n_looks) (increasing): each resamples whole pairs from the
- * data, with replacement (seeded by seed), each change less its own
+ * looks[0..n_looks) (increasing): each draws the m usable pairs again
+ * with replacement (the calibration is itself a sample), then its own
+ * pairs from those (seeded by seed), each change less its own
  * median (an unchanged head's true change is 0; the run's median is a
  * draw) plus a normal deviate of sd 0.9 spread n^(-1/5) (a smoothed
  * bootstrap: Silverman's width), and builds the sign-test interval at conf at every look, as the
