@@ -21,6 +21,7 @@ int cmd_workloads(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /*
  * pab_pool_load (cmd_pool.c; also used by ledger and gate given several

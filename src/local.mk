@@ -6,8 +6,8 @@ src_libperfab_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS) $(CJSON_CFLAGS) \
 	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) $(SQLITE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
 src_libperfab_a_SOURCES = \
 	src/builtin.h \
-	src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c src/cmd_memgate.c \
-	src/cmd_pool.c \
+	src/cmd_calibrate.c src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c \
+	src/cmd_memgate.c src/cmd_pool.c \
 	src/cmd_run.c src/cmd_workloads.c \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
@@ -29,8 +29,10 @@ src_libperfab_a_SOURCES = \
 	src/probe/proc.c src/probe/proc.h \
 	src/probe/runchild.c src/probe/runchild.h \
 	src/probe/sampler.c src/probe/sampler.h \
+	src/probe/simcount.c src/probe/simcount.h \
 	src/model/argv_split.c src/model/argv_split.h \
 	src/model/artifact.c src/model/artifact.h \
+	src/model/calibration.c src/model/calibration.h \
 	src/model/digest.c src/model/digest.h \
 	src/model/experiment.c src/model/experiment.h \
 	src/model/journal.c src/model/journal.h \

@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{ "workloads", cmd_workloads, "list the built-in workload rows" },
 	{ "env", cmd_env, "show the host fingerprint and what will add noise" },
 	{ "history", cmd_history, "record verdicts across merges; drift, change points, trend page" },
+	{ "calibrate", cmd_calibrate, "measure what this machine resolves: an A/A run into tolerances" },
 };
 
 static const size_t n_commands = sizeof(commands) / sizeof(commands[0]);
@@ -51,16 +52,17 @@ static void help_metrics(void)
 	      "those of --metrics, --tolerance, the artifact and the ledger.\n"
 	      "default: judged by default, or recorded only; credit: may spend memory\n"
 	      "credit; target: a CPU/throughput target of the disposition; gate: compared\n"
-	      "by the sanity gate after the first rep.\n\n", stdout);
-	printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %s\n", "metric", "unit", "better",
-	       "default", "credit", "target", "gate", "source");
+	      "by the sanity gate after the first rep; tol%: the default tolerance.\n\n", stdout);
+	printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %-4s  %s\n", "metric", "unit", "better",
+	       "default", "credit", "target", "gate", "tol%", "source");
 	for (i = 0; i < PAB_M_COUNT; i++) {
 		const struct pab_metric *m = &pab_metrics[i];
 
-		printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %s\n", m->name, m->unit,
+		printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %-4g  %s\n", m->name, m->unit,
 		       m->better == PAB_HIGHER_IS_BETTER ? "higher" : "lower",
 		       m->judged ? "judged" : "recorded", m->credit_eligible ? "credit" : "-",
-		       m->target ? "target" : "-", m->sanity_gate ? "gate" : "-", m->source);
+		       m->target ? "target" : "-", m->sanity_gate ? "gate" : "-",
+		       pab_metric_default_tolerance((enum pab_metric_id)i), m->source);
 	}
 }
 

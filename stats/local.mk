@@ -15,6 +15,7 @@ stats_libpabstats_a_SOURCES = \
 	stats/verdict.c \
 	stats/drift.c \
 	stats/edivisive.c \
+	stats/calibrate.c \
 	stats/pcg32.c
 stats_libpabstats_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS)
 

@@ -232,6 +232,8 @@ struct pab_cell_input {
 	double equivalence_margin_pct; /* controls; 3.0 by default */
 	double conf;         /* interval confidence, 0.95 by default */
 	enum pab_rules rules;
+	int exact;           /* an exact count (instructions): values that do
+			      * not move are known without sampling error */
 };
 
 struct pab_cell_result {
@@ -270,7 +272,20 @@ struct pab_cell_result {
 	 * and 6; 0 when needed <= 0 (no estimate is possible); 0 otherwise. */
 	double half_width;
 	size_t reps_needed;
+	/* exact inputs only: 1 when every interval is an exact point (see
+	 * pab_judge_cell), and the largest spread of one arm's values,
+	 * (max - min) / |median| * 100 over base, head and null (0 when
+	 * they do not move; NaN without values). */
+	int exact;
+	double spread_pct;
 };
+
+/* Fewest pairs of unmoving exact counts that decide a cell. */
+#define PAB_MIN_N_EXACT 2
+/* How far (percent of the median) an exact count may move and still be
+ * exact: a program that formats its own timings executes a few
+ * instructions more or less from run to run (doc/method.md). */
+#define PAB_EXACT_RESOLUTION_PCT 0.01
 
 /*
  * pab_judge_cell: one row × head arm × metric.
@@ -303,6 +318,14 @@ struct pab_cell_result {
  * on a tie). A control turned FAIL only by equivalence NO gets
  * fail_decider EQUIVALENCE; a PASS held back by equivalence UNKNOWN gets
  * pass_decider EQUIVALENCE.
+ * Exact counts (in->exact): when at least PAB_MIN_N_EXACT pairs have
+ * both values and no arm's values (base, head, the null arm) move by more
+ * than PAB_EXACT_RESOLUTION_PCT of their median, the change is known
+ * without sampling error: each interval is the range of its paired
+ * changes (the point [c, c] when nothing moved; exists = 1, coverage 1)
+ * and exact = 1, so an unchanged head PASSes and a changed one is
+ * decided with two pairs. Counts that move more are judged by the sign
+ * test like any metric, and spread_pct says by how much they moved.
  * Pairs are matched by index (null[i] with base[i] too); a pair with NaN
  * on either side is skipped.
  * Returns 0, PAB_ENOMEM or PAB_EINVAL (NULL pointers with n > 0, conf not
@@ -465,5 +488,68 @@ int pab_chain_steps(const struct pab_step *steps, size_t n, double conf,
 int pab_edivisive(const double *x, size_t n, size_t min_size,
 		  double sig_level, unsigned permutations,
 		  struct pab_pcg32 *rng, size_t *cp, double *p, size_t cap);
+/* Calibration (perfab calibrate)                                     */
+
+/* An unchanged head must PASS this often by the cap, a change FAIL this
+ * often at a look, for the tolerance and the MDE a calibration states. */
+#define PAB_CAL_PASS_PROB 0.90
+#define PAB_CAL_FAIL_PROB 0.80
+#define PAB_CAL_MAX_LOOKS 64
+
+struct pab_calibration_look {
+	size_t n;           /* pairs at this look */
+	double half_width;  /* median over the simulated runs of the
+			     * change interval's (hi - lo) / 2, percent */
+	double mde;         /* the smallest worsening (percent) that FAILs
+			     * with probability >= PAB_CAL_FAIL_PROB at this
+			     * look, at the calibrated tolerance */
+};
+
+struct pab_calibration {
+	size_t n;              /* pairs with both values */
+	double median;         /* median paired change, percent */
+	double spread;         /* the paired spread: 1.4826 x the median
+				* absolute deviation of the paired changes
+				* (a standard deviation for normal data) */
+	double tolerance;      /* smallest tolerance at which an unchanged head
+				* PASSes in >= PAB_CAL_PASS_PROB of runs by the
+				* last look (0 at least) */
+	double pass_prob;      /* the share of simulated runs that PASS at it */
+	size_t n_looks;
+	struct pab_calibration_look looks[PAB_CAL_MAX_LOOKS];
+};
+
+/*
+ * pab_calibrate: what an A/A experiment says this machine resolves, from
+ * the paired changes of one row and metric: d[i] head vs base and, when
+ * e is not NULL, e[i] head vs the null arm (perfab/2's second FAIL test),
+ * percent, positive = worse, NaN = missing (a pair with either NaN is
+ * skipped). Runs sims simulated adaptive runs with the planned looks
+ * looks[0..n_looks) (increasing): each draws the m usable pairs again
+ * with replacement (the calibration is itself a sample), then its own
+ * pairs from those (seeded by seed), each change less its own
+ * median (an unchanged head's true change is 0; the run's median is a
+ * draw) plus a normal deviate of sd 0.9 spread n^(-1/5) (a smoothed
+ * bootstrap: Silverman's width), and builds the sign-test interval at conf at every look, as the
+ * ledger does.
+ *   A run PASSes at tolerance t by the last look when some look k has
+ *   hi_k <= t and no earlier look j FAILed (lo_j > t); its smallest such
+ *   t is t_run = min_k max(hi_k, max_{j<k} lo_j) (FAIL on d alone, the
+ *   stricter case), and the tolerance is the PAB_CAL_PASS_PROB quantile
+ *   of t_run (at least 0).
+ *   A head worse by delta shifts every change by delta (additive, in
+ *   percent: the changes are small); it FAILs at look k when lo_k + delta
+ *   > t on d and, with e, on e as well, so the MDE at look k is
+ *   t - q(min(lo_k(d), lo_k(e))) with q the 1 - PAB_CAL_FAIL_PROB
+ *   quantile over the runs.
+ * Looks with fewer than PAB_MIN_N_95 pairs have no interval: their
+ * half_width and mde are NaN. Returns 0 with *out filled, PAB_ENODATA
+ * with fewer than 2 pairs, PAB_ENOMEM, or PAB_EINVAL (NULL d or out,
+ * n_looks of 0 or above PAB_CAL_MAX_LOOKS, looks not increasing, conf
+ * not in (0, 1), sims of 0).
+ */
+int pab_calibrate(const double *d, const double *e, size_t n, const size_t *looks,
+		  size_t n_looks, double conf, size_t sims, uint64_t seed,
+		  struct pab_calibration *out);
 
 #endif /* PAB_STATS_H */

@@ -248,6 +248,103 @@ static int arm_median(const double *x, size_t n, double *out)
 	return ret;
 }
 
+/* The largest (max - min) / |median| * 100 of one arm's values x. */
+static double arm_spread(const double *x, size_t n, double median)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i;
+
+	for (i = 0; x && i < n; i++) {
+		if (isnan(x[i]))
+			continue;
+		lo = x[i] < lo ? x[i] : lo;
+		hi = x[i] > hi ? x[i] : hi;
+	}
+	if (!(hi >= lo))
+		return NAN;
+	if (hi == lo)
+		return 0.0;
+	return median != 0.0 ? (hi - lo) / fabs(median) * 100.0 : INFINITY;
+}
+
+/*
+ * An exact count's change from x to y: when at least PAB_MIN_N_EXACT
+ * pairs have both values and neither side moves by more than
+ * PAB_EXACT_RESOLUTION_PCT of its median, *iv is the range of the paired
+ * changes (a point when neither moves at all), an interval with coverage
+ * 1; returns 1 then, else 0 (*iv untouched).
+ */
+static int exact_range(const double *x, const double *y, size_t n,
+		       enum pab_better better, struct pab_interval *iv)
+{
+	double xm, ym, lo = INFINITY, hi = -INFINITY, *c;
+	size_t i, pairs = 0;
+	struct pab_interval med;
+
+	if (pab_median(x, n, &xm) || pab_median(y, n, &ym) ||
+	    !(arm_spread(x, n, xm) <= PAB_EXACT_RESOLUTION_PCT) ||
+	    !(arm_spread(y, n, ym) <= PAB_EXACT_RESOLUTION_PCT))
+		return 0;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return 0;
+	pab_paired_changes(x, y, n, better, c);
+	for (i = 0; i < n; i++) {
+		if (isnan(c[i]))
+			continue;
+		lo = c[i] < lo ? c[i] : lo;
+		hi = c[i] > hi ? c[i] : hi;
+		pairs++;
+	}
+	if (pairs < PAB_MIN_N_EXACT || pab_sign_interval(c, n, 0.5, &med) || !isfinite(lo) ||
+	    !isfinite(hi)) {
+		free(c);
+		return 0;
+	}
+	free(c);
+	memset(iv, 0, sizeof(*iv));
+	iv->n = pairs;
+	iv->median = med.median;
+	iv->lo = lo;
+	iv->hi = hi;
+	iv->coverage = 1.0;
+	iv->lo_rank = 1;
+	iv->hi_rank = pairs;
+	iv->exists = 1;
+	return 1;
+}
+
+/* Exact counts that do not move: every interval a point (pab_judge_cell). */
+static void apply_exact(const struct pab_cell_input *in, struct pab_cell_result *out)
+{
+	struct pab_interval ch, nc, hn;
+	double s;
+
+	out->spread_pct = arm_spread(in->base, in->n, out->base_median);
+	s = arm_spread(in->head, in->n, out->head_median);
+	if (isnan(out->spread_pct) || s > out->spread_pct)
+		out->spread_pct = s;
+	if (!exact_range(in->base, in->head, in->n, in->better, &ch))
+		return;
+	if (out->has_null) {
+		double nm;
+
+		if (pab_median(in->null, in->n, &nm) ||
+		    !exact_range(in->base, in->null, in->n, in->better, &nc) ||
+		    !exact_range(in->null, in->head, in->n, in->better, &hn))
+			return;
+		s = arm_spread(in->null, in->n, nm);
+		if (s > out->spread_pct)
+			out->spread_pct = s;
+		out->null_change = nc;
+		out->head_null = hn;
+		out->noise = pab_noise_floor(&nc);
+		out->noise_infinite = isinf(out->noise);
+	}
+	out->change = ch;
+	out->exact = 1;
+}
+
 /*
  * Thresholds and their deciders, from noise, credit and tolerance. An
  * infinite noise (a base of 0 in a null pair) sets no threshold: taken as
@@ -364,6 +461,8 @@ int pab_judge_cell(const struct pab_cell_input *in,
 	}
 	if (ret < 0)
 		goto out_free_changes;
+	if (in->exact)
+		apply_exact(in, out);
 
 	out->credit = in->credit_eligible && !in->control ?
 		in->saved_pct / PAB_MEMORY_TO_CPU : 0.0;

@@ -30,6 +30,7 @@ include tests/cli.mk
 include tests/ledger.mk
 include tests/run.mk
 include tests/probes.mk
+include tests/counts.mk
 include tests/pool.mk
 include tests/memgate.mk
 include tests/report.mk

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "model/run_settings.h"
 #include "util.h"
 #include "common/suite.h"
 
@@ -64,6 +65,11 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 			}
 		}
 	}
+	/* Exact counts made by the run decide it by default: instructions
+	 * required, cpu and the time cells guard (doc/method.md 8a, 13). */
+	if (!o->require_given && o->judged[PAB_M_INSTRUCTIONS] &&
+	    pab_counts_default_require(&e->settings, o->required) == 1)
+		o->require_given = 1;
 	v = cJSON_GetObjectItemCaseSensitive(floors, "bytes");
 	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && isfinite(v->valuedouble))
 		o->floor_bytes = v->valuedouble;
@@ -291,6 +297,7 @@ static void cell_input(const struct pab_experiment *e,
 	in->equivalence_margin_pct = e->equivalence_margin;
 	in->conf = o->conf;
 	in->rules = o->rules;
+	in->exact = pab_metrics[m].exact;
 }
 
 /*

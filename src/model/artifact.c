@@ -291,7 +291,8 @@ static void write_settings(struct jw *w, const struct pab_experiment *e)
 	jw_key(w, "rules"); jw_str(w, pab_rules_name(e->rules)); fputs(",\n", f);
 	fputs("\"tolerance\":{", f);
 	for (m = 0; m < PAB_M_COUNT; m++)
-		if (pab_metrics[m].judged || e->tolerance[m] != 2.0) {
+		if (pab_metrics[m].judged ||
+		    e->tolerance[m] != pab_metric_default_tolerance((enum pab_metric_id)m)) {
 			if (!first)
 				fputc(',', f);
 			jw_key(w, pab_metrics[m].name);

@@ -24,13 +24,15 @@ void pab_experiment_init(struct pab_experiment *e)
 	e->protocol = xstrdup(PAB_PROTOCOL_NAME);
 	e->rules = PAB_RULES_DEFAULT;
 	for (i = 0; i < PAB_M_COUNT; i++)
-		e->tolerance[i] = 2.0;
+		e->tolerance[i] = pab_metric_default_tolerance((enum pab_metric_id)i);
 	e->equivalence_margin = 3.0;
 	pab_run_settings_init(&e->settings);
 }
 
 void pab_run_settings_init(struct pab_run_settings *s)
 {
+	size_t i;
+
 	memset(s, 0, sizeof(*s));
 	s->sample_interval_ms = PAB_RUN_INTERVAL_DEFAULT_MS;
 	s->timeout_s = PAB_RUN_TIMEOUT_DEFAULT_S;
@@ -38,12 +40,17 @@ void pab_run_settings_init(struct pab_run_settings *s)
 	s->max_procs = PAB_RUN_MAX_PROCS_DEFAULT;
 	s->cgroup = 1;
 	s->sanity_gate = 1;
+	for (i = 0; i < PAB_M_COUNT; i++)
+		s->calibration_tol[i] = NAN;
 }
 
 void pab_run_settings_release(struct pab_run_settings *s)
 {
 	free(s->counters);
 	free(s->cpus);
+	free(s->calibration_file);
+	free(s->calibration_sha256);
+	free(s->calibration_cpu);
 	free(s->invalid);
 	free(s->prepare);
 	free(s->setup);
@@ -64,12 +71,45 @@ void pab_run_settings_copy(struct pab_run_settings *dst,
 	*dst = *src;
 	dst->counters = str_or_null(src->counters);
 	dst->cpus = str_or_null(src->cpus);
+	dst->calibration_file = str_or_null(src->calibration_file);
+	dst->calibration_sha256 = str_or_null(src->calibration_sha256);
+	dst->calibration_cpu = str_or_null(src->calibration_cpu);
 	dst->invalid = str_or_null(src->invalid);
 	dst->prepare = str_or_null(src->prepare);
 	dst->setup = str_or_null(src->setup);
 	dst->cleanup = str_or_null(src->cleanup);
 	dst->input = str_or_null(src->input);
 	dst->output = str_or_null(src->output);
+}
+
+static const char *const counts_names[] = {
+	[PAB_COUNTS_AUTO] = "auto",
+	[PAB_COUNTS_PMU] = "pmu",
+	[PAB_COUNTS_SIM] = "sim",
+	[PAB_COUNTS_OFF] = "off",
+};
+
+const char *pab_counts_mode_name(enum pab_counts_mode m)
+{
+	return (unsigned)m < sizeof(counts_names) / sizeof(counts_names[0]) ?
+		counts_names[m] : "invalid";
+}
+
+int pab_counts_mode_parse(const char *s, enum pab_counts_mode *m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(counts_names) / sizeof(counts_names[0]); i++)
+		if (!strcmp(s, counts_names[i])) {
+			*m = (enum pab_counts_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *pab_count_source_name(enum pab_count_source s)
+{
+	return s == PAB_COUNT_PMU ? "pmu" : s == PAB_COUNT_SIM ? "sim" : NULL;
 }
 
 static const char *const stop_names[] = {

@@ -141,10 +141,34 @@ enum pab_run_key {
 	PAB_RUN_CLEANUP = 1 << 16,    /* cleanup */
 	PAB_RUN_INPUT = 1 << 17,      /* input */
 	PAB_RUN_OUTPUT = 1 << 18,     /* output */
+	PAB_RUN_COUNTS = 1 << 19,     /* counts */
+	PAB_RUN_CALIBRATION = 1 << 20,/* calibration (only with --calibration) */
 };
 /* What a fresh run records when it starts (stop_reason, elapsed_s: at its end). */
 #define PAB_RUN_AT_START (((1u << 11) - 1) | PAB_RUN_WARMUP | PAB_RUN_PREPARE | \
-			  PAB_RUN_SETUP | PAB_RUN_CLEANUP | PAB_RUN_INPUT | PAB_RUN_OUTPUT)
+			  PAB_RUN_SETUP | PAB_RUN_CLEANUP | PAB_RUN_INPUT | PAB_RUN_OUTPUT | \
+			  PAB_RUN_COUNTS)
+
+/* --counts: how exact instruction counts are made (doc/method.md). */
+enum pab_counts_mode {
+	PAB_COUNTS_AUTO = 0, /* pmu where a PMU works, else sim, else off */
+	PAB_COUNTS_PMU,      /* instructions:u in the timed children */
+	PAB_COUNTS_SIM,      /* a counting pass under valgrind's cachegrind */
+	PAB_COUNTS_OFF,
+};
+/* Which source made a run's counts: none, the PMU or the simulation. */
+enum pab_count_source {
+	PAB_COUNT_NONE = 0,
+	PAB_COUNT_PMU,
+	PAB_COUNT_SIM,
+};
+/* "auto", "pmu", "sim", "off"; pab_counts_mode_parse returns 0 or -1. */
+const char *pab_counts_mode_name(enum pab_counts_mode m);
+int pab_counts_mode_parse(const char *s, enum pab_counts_mode *m);
+/* "pmu", "sim"; NULL for PAB_COUNT_NONE. */
+const char *pab_count_source_name(enum pab_count_source s);
+/* Largest --count-reps. */
+#define PAB_RUN_COUNT_REPS_MAX 100000
 
 /*
  * How a run is carried out: the typed settings of the artifact's "run"
@@ -179,6 +203,16 @@ struct pab_run_settings {
 	char *output;               /* their stdout: NULL or "null" (counted and
 				     * dropped), "inherit" (perfab's stderr), or
 				     * a file appended to */
+	/* counts: the mode asked for, the source it resolved to and the
+	 * counting pass's reps per row (sim; 0 with no pass). */
+	enum pab_counts_mode counts_mode;
+	enum pab_count_source count_source;
+	size_t count_reps;
+	/* calibration (--calibration): the file, its SHA-256 and CPU model,
+	 * and per metric the tolerance it recommends (NaN: none; the run's
+	 * tolerance is the larger of it and the declared one). Owned. */
+	char *calibration_file, *calibration_sha256, *calibration_cpu;
+	double calibration_tol[PAB_M_COUNT];
 	char *invalid;              /* why the run object read back holds no
 				     * usable settings (owned), else NULL */
 };

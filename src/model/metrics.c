@@ -126,8 +126,9 @@ const struct pab_metric pab_metrics[PAB_M_COUNT] = {
 	},
 	[PAB_M_INSTRUCTIONS] = {
 		.id = PAB_M_INSTRUCTIONS, .name = "instructions", .label = "instructions",
-		COUNT, LOW, MEDIAN,
-		.source = "hardware counter (libpfm4 + perf_event_open)",
+		COUNT, LOW, MEDIAN, .exact = 1, .tolerance_pct = 0.5,
+		.source = "exact count (--counts): the hardware counter instructions:u "
+			"(pmu), else the counting pass under valgrind's cachegrind (sim)",
 	},
 	[PAB_M_CYCLES] = {
 		.id = PAB_M_CYCLES, .name = "cycles", .label = "cycles",
@@ -160,6 +161,12 @@ const struct pab_metric pab_metrics[PAB_M_COUNT] = {
 #undef LOW
 #undef HIGH
 #undef MEDIAN
+
+double pab_metric_default_tolerance(enum pab_metric_id m)
+{
+	return pab_metrics[m].tolerance_pct > 0 ? pab_metrics[m].tolerance_pct :
+		PAB_DEFAULT_TOLERANCE_PCT;
+}
 
 const struct pab_metric *pab_metric_find(const char *name)
 {

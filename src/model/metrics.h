@@ -73,6 +73,11 @@ struct pab_metric {
 	int target;                /* a CPU/throughput target of the
 				    * disposition (judge/ledger.h) */
 	int sanity_gate;           /* compared by the sanity gate after rep 1 */
+	int exact;                 /* an exact count: values that do not move
+				    * are judged without sampling error
+				    * (pab_cell_input.exact) */
+	double tolerance_pct;      /* its default tolerance, percent; 0: the
+				    * run's (PAB_DEFAULT_TOLERANCE_PCT) */
 	const char *label;         /* human label for tables */
 	const char *source;        /* where the number comes from (docs) */
 	double plot_div;           /* trace plots: value / plot_div ... */
@@ -81,12 +86,19 @@ struct pab_metric {
 				    * or NULL when it is not read from one as is */
 };
 
+/* The default tolerance of a metric whose entry declares none. */
+#define PAB_DEFAULT_TOLERANCE_PCT 2.0
+
 /* The largest magnitude of a metric value an artifact carries: the loader
  * refuses more, so the workload report reader refuses it too. */
 #define PAB_METRIC_ABS_MAX 1e300
 
 /* The table, PAB_M_COUNT entries in enum order. */
 extern const struct pab_metric pab_metrics[PAB_M_COUNT];
+
+/* Metric m's default tolerance in percent (its entry's, else
+ * PAB_DEFAULT_TOLERANCE_PCT). */
+double pab_metric_default_tolerance(enum pab_metric_id m);
 
 /* The metric called name, or NULL. */
 const struct pab_metric *pab_metric_find(const char *name);

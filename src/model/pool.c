@@ -391,6 +391,16 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 					 b->tolerance[m], lb);
 			return -1;
 		}
+	if ((a->settings.given & b->settings.given & PAB_RUN_COUNTS) &&
+	    a->settings.count_source != b->settings.count_source) {
+		const char *sa = pab_count_source_name(a->settings.count_source);
+		const char *sb = pab_count_source_name(b->settings.count_source);
+
+		*why = xasprintf("instruction counts differ in source: %s in '%s', %s in '%s' "
+				 "(a simulated count and a hardware count are not one metric)",
+				 sa ? sa : "none", la, sb ? sb : "none", lb);
+		return -1;
+	}
 	if (a->equivalence_margin != b->equivalence_margin) {
 		*why = xasprintf("equivalence margin differs: %g%% in '%s', %g%% in '%s'",
 				 a->equivalence_margin, la, b->equivalence_margin, lb);

@@ -36,8 +36,22 @@ static const struct run_key {
 	{ PAB_RUN_CLEANUP, "cleanup" },
 	{ PAB_RUN_INPUT, "input" },
 	{ PAB_RUN_OUTPUT, "output" },
+	{ PAB_RUN_COUNTS, "counts" },
+	{ PAB_RUN_CALIBRATION, "calibration" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+int pab_counts_default_require(const struct pab_run_settings *s, int required[PAB_M_COUNT])
+{
+	size_t i;
+
+	if (!(s->given & PAB_RUN_COUNTS) || s->count_source == PAB_COUNT_NONE)
+		return 0;
+	for (i = 0; i < PAB_M_COUNT; i++)
+		required[i] = 0;
+	required[PAB_M_INSTRUCTIONS] = 1;
+	return 1;
+}
 
 int pab_shard_parse(const char *spec, unsigned *index, unsigned *count)
 {
@@ -185,6 +199,70 @@ static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why
 	return 0;
 }
 
+/* counts: {"mode", "source", "reps"}, what --resume runs the counting
+ * pass with. */
+static int read_counts(const cJSON *run, struct pab_run_settings *s, char **why)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "counts");
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(v, "mode");
+	const cJSON *src = cJSON_GetObjectItemCaseSensitive(v, "source");
+	const cJSON *reps = cJSON_GetObjectItemCaseSensitive(v, "reps");
+
+	if (absent(v))
+		return 0;
+	if (!cJSON_IsObject(v) || !cJSON_IsString(mode) ||
+	    pab_counts_mode_parse(mode->valuestring, &s->counts_mode)) {
+		*why = xstrdup("run.counts.mode must be \"auto\", \"pmu\", \"sim\" or \"off\"");
+		return -1;
+	}
+	if (cJSON_IsString(src) && !strcmp(src->valuestring, "pmu")) {
+		s->count_source = PAB_COUNT_PMU;
+	} else if (cJSON_IsString(src) && !strcmp(src->valuestring, "sim")) {
+		s->count_source = PAB_COUNT_SIM;
+	} else if (!absent(src)) {
+		*why = xstrdup("run.counts.source must be \"pmu\", \"sim\" or null");
+		return -1;
+	}
+	if (!cJSON_IsNumber(reps) || !(reps->valuedouble >= 0) ||
+	    reps->valuedouble > PAB_RUN_COUNT_REPS_MAX ||
+	    reps->valuedouble != floor(reps->valuedouble)) {
+		*why = xasprintf("run.counts.reps must be a whole number in [0, %d] (the range "
+				 "of --count-reps)", PAB_RUN_COUNT_REPS_MAX);
+		return -1;
+	}
+	s->count_reps = (size_t)reps->valuedouble;
+	s->given |= PAB_RUN_COUNTS;
+	return 0;
+}
+
+/* calibration: {"file", "sha256", "cpu_model", "tolerance": {METRIC: PCT}}:
+ * what the run took from a calibration file (its tolerances are in the
+ * artifact's "tolerance" already). */
+static void read_calibration(const cJSON *run, struct pab_run_settings *s)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "calibration"), *it;
+	const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "file"));
+	const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "sha256"));
+	const char *cpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "cpu_model"));
+	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(v, "tolerance");
+
+	if (!cJSON_IsObject(v) || !file || !sha || !cpu || !cJSON_IsObject(tol))
+		return;
+	cJSON_ArrayForEach(it, tol) {
+		const struct pab_metric *m = pab_metric_find(it->string);
+
+		if (!m || !cJSON_IsNumber(it) || !(it->valuedouble >= 0) ||
+		    it->valuedouble > 1000)
+			return;
+	}
+	cJSON_ArrayForEach(it, tol)
+		s->calibration_tol[pab_metric_find(it->string)->id] = it->valuedouble;
+	s->calibration_file = xstrdup(file);
+	s->calibration_sha256 = xstrdup(sha);
+	s->calibration_cpu = xstrdup(cpu);
+	s->given |= PAB_RUN_CALIBRATION;
+}
+
 /* shard, looks, stop_reason, elapsed_s: typed when they read cleanly. */
 static void read_plain(const cJSON *run, struct pab_run_settings *s)
 {
@@ -225,11 +303,12 @@ void pab_run_settings_read(const cJSON *run, struct pab_run_settings *s)
 	pab_run_settings_init(s);
 	if (!cJSON_IsObject(run))
 		return;
-	if (read_checked(run, s, &why)) {
+	if (read_checked(run, s, &why) || read_counts(run, s, &why)) {
 		pab_run_settings_release(s); /* none of them */
 		s->invalid = why;
 	}
 	read_plain(run, s);
+	read_calibration(run, s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -272,6 +351,27 @@ static cJSON *setting_json(const struct pab_run_settings *s, unsigned bit)
 		arr = cJSON_CreateString(shard);
 		free(shard);
 		return arr;
+	case PAB_RUN_COUNTS:
+		arr = cJSON_CreateObject();
+		cJSON_AddStringToObject(arr, "mode", pab_counts_mode_name(s->counts_mode));
+		cJSON_AddItemToObject(arr, "source",
+				      string_or_null(pab_count_source_name(s->count_source)));
+		cJSON_AddNumberToObject(arr, "reps", (double)s->count_reps);
+		return arr;
+	case PAB_RUN_CALIBRATION: {
+		cJSON *tol;
+
+		arr = cJSON_CreateObject();
+		cJSON_AddItemToObject(arr, "file", string_or_null(s->calibration_file));
+		cJSON_AddItemToObject(arr, "sha256", string_or_null(s->calibration_sha256));
+		cJSON_AddItemToObject(arr, "cpu_model", string_or_null(s->calibration_cpu));
+		tol = cJSON_AddObjectToObject(arr, "tolerance");
+		for (i = 0; i < PAB_M_COUNT; i++)
+			if (isfinite(s->calibration_tol[i]))
+				cJSON_AddNumberToObject(tol, pab_metrics[i].name,
+							s->calibration_tol[i]);
+		return arr;
+	}
 	case PAB_RUN_LOOKS:
 		arr = cJSON_CreateArray();
 		for (i = 0; i < s->n_looks; i++)

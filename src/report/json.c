@@ -93,7 +93,7 @@ static void add_uncertainty(cJSON *o, const struct pab_ledger *l,
 }
 
 /* The judged figures of a measured cell (doc/ledger-json.md "cells"). */
-static void add_judged(cJSON *x, const struct pab_ledger *l,
+static void add_judged(cJSON *x, const struct pab_experiment *e, const struct pab_ledger *l,
 		       const struct pab_ledger_row *lr, const struct pab_ledger_cell *cell)
 {
 	const struct pab_cell_result *r = &cell->res;
@@ -108,6 +108,9 @@ static void add_judged(cJSON *x, const struct pab_ledger *l,
 	cJSON_AddItemToObject(x, "noise", num_or_null(r->noise));
 	cJSON_AddBoolToObject(x, "noise_infinite", r->noise_infinite);
 	cJSON_AddNumberToObject(x, "tolerance", r->tolerance);
+	if (e->settings.given & PAB_RUN_CALIBRATION)
+		cJSON_AddStringToObject(x, "tolerance_origin",
+					pab_report_tolerance_origin(e, cell->metric));
 	cJSON_AddNumberToObject(x, "floor_pct", r->floor_pct);
 	cJSON_AddNumberToObject(x, "credit", r->credit);
 	cJSON_AddNumberToObject(x, "allowance", r->allowance);
@@ -120,6 +123,14 @@ static void add_judged(cJSON *x, const struct pab_ledger *l,
 	cJSON_AddBoolToObject(x, "gain", pab_ledger_cell_is_gain(l, cell));
 	if (lr->control)
 		cJSON_AddStringToObject(x, "unchanged", pab_report_equivalence_name(r->equivalence));
+	if (pab_metrics[cell->metric].exact) {
+		const char *src = pab_report_count_source(e);
+
+		cJSON_AddItemToObject(x, "source", src ? cJSON_CreateString(src) :
+				      cJSON_CreateNull());
+		cJSON_AddBoolToObject(x, "exact", r->exact);
+		cJSON_AddItemToObject(x, "spread_pct", num_or_null(r->spread_pct));
+	}
 	if (r->verdict == PAB_INCONCLUSIVE) {
 		cJSON_AddNumberToObject(x, "half_width", r->half_width);
 		cJSON_AddNumberToObject(x, "reps_needed", (double)r->reps_needed);
@@ -175,7 +186,7 @@ static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *
 			cJSON_AddNumberToObject(u, "max_reps", (double)lr->cap_n);
 		}
 		if (cell->res.verdict != PAB_NOT_MEASURED) {
-			add_judged(x, l, lr, cell);
+			add_judged(x, e, l, lr, cell);
 			add_reading(x, e, l, cell);
 		}
 		cJSON_AddItemToArray(cells, x);

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "judge/ledger.h"
@@ -103,6 +105,35 @@ const char *pab_report_cpu_model(const struct pab_experiment *e,
 	return m ? m : "unknown CPU model";
 }
 
+const char *pab_report_count_source(const struct pab_experiment *e)
+{
+	if (!(e->settings.given & PAB_RUN_COUNTS))
+		return "pmu"; /* before --counts: the hardware counter */
+	return pab_count_source_name(e->settings.count_source);
+}
+
+/* An exact count's cell: which source counted, and whether the counts
+ * moved (exact, or judged by the sign test), after the reason. */
+static void add_count_note(const struct pab_experiment *e, const struct pab_cell_result *r,
+			   char *buf, size_t len)
+{
+	const char *src = pab_report_count_source(e);
+	size_t at = strlen(buf);
+	char spread[24];
+
+	if (r->verdict == PAB_NOT_MEASURED || at + 1 >= len)
+		return;
+	snprintf(spread, sizeof(spread), "%.2g", r->spread_pct);
+	snprintf(buf + at, len - at, "%scounted by %s; %s%s%s", at ? "; " : "",
+		 src && !strcmp(src, "sim") ? "valgrind (sim)" : "the PMU (pmu)",
+		 r->exact && r->spread_pct == 0 ? "exact: the counts did not move" :
+		 r->exact ? "exact: the counts moved by at most " :
+		 "the counts varied across reps by up to ",
+		 r->exact && r->spread_pct == 0 ? "" : spread,
+		 r->exact && r->spread_pct == 0 ? "" : r->exact ? "%" :
+		 "%, judged by the sign test");
+}
+
 void pab_report_cell_reason(const struct pab_experiment *e,
 			    const struct pab_ledger *l,
 			    const struct pab_ledger_cell *c, char *buf, size_t len)
@@ -123,6 +154,27 @@ void pab_report_cell_reason(const struct pab_experiment *e,
 	ctx.margin = e->equivalence_margin;
 	ctx.conf = l->conf;
 	pab_fmt_reason(buf, len, &c->res, &ctx);
+	if (pab_metrics[c->metric].exact)
+		add_count_note(e, &c->res, buf, len);
+	if (!strcmp(pab_report_tolerance_origin(e, c->metric), "calibration")) {
+		size_t at = strlen(buf);
+
+		if (at + 1 < len)
+			snprintf(buf + at, len - at, "%stolerance %.3g%% from calibration '%s'",
+				 at ? "; " : "", e->tolerance[c->metric],
+				 pab_term_safe(e->settings.calibration_file));
+	}
+}
+
+const char *pab_report_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m)
+{
+	const struct pab_run_settings *s = &e->settings;
+
+	if ((s->given & PAB_RUN_CALIBRATION) && isfinite(s->calibration_tol[m]) &&
+	    s->calibration_tol[m] == e->tolerance[m] &&
+	    s->calibration_tol[m] != pab_metric_default_tolerance(m))
+		return "calibration";
+	return e->tolerance[m] == pab_metric_default_tolerance(m) ? "default" : "declared";
 }
 
 int pab_report_change_flags(const struct pab_ledger_cell *c)

@@ -55,6 +55,13 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 			 const struct pab_ledger *l);
 
+/* Where metric m's tolerance in e came from: "calibration" (run
+ * --calibration raised it), "declared" or "default". */
+const char *pab_report_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m);
+
+/* The source of e's exact counts, "pmu" or "sim" (NULL: none made). */
+const char *pab_report_count_source(const struct pab_experiment *e);
+
 /*
  * The ledger as CSV (csv.c): a header line, then one line per cell in the
  * JSON ledger's order — row, arm, base, n, row_verdict, metric, unit,

@@ -17,6 +17,7 @@
 #include "probe/counters.h"
 #include "probe/guard.h"
 #include "probe/runchild.h"
+#include "probe/simcount.h"
 #include "run/measure.h"
 #include "run/workload.h"
 #include "util.h"
@@ -501,11 +502,79 @@ static int record_latency(const struct pab_measure *m, struct pab_arm_result *re
 	return spoke;
 }
 
+/*
+ * A counting run: cmd under the count tool, its count into res's
+ * instructions (the other slots are the timed run's). Returns 0, or -1
+ * (errno) when it could not be spawned.
+ */
+static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t arm_idx,
+		     struct pab_arm_result *res, struct pab_measured *out)
+{
+	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
+	char *prefix = xasprintf("%s/count", m->tmpdir), **opts, *why = NULL, **argv;
+	char *first = cmd->argv[0];
+	struct pab_spawn_opts o = { 0 };
+	struct pab_spawn_result sr;
+	size_t files;
+	double ir;
+	int ret;
+
+	/* valgrind runs the program the timed child ran (its resolved and
+	 * digest-checked path), not whatever argv[0] finds on PATH. */
+	cmd->argv[0] = cmd->exe;
+	argv = pab_simcount_argv(m->count_tool, prefix, cmd->argv, &opts);
+	cmd->argv[0] = first;
+	unlink(m->report_path);
+	o.exe = m->count_tool;
+	o.argv = argv;
+	o.envp = cmd->env;
+	o.pin = m->pin;
+	o.timeout_ns = m->timeout_ns * PAB_SIMCOUNT_SLOWDOWN;
+	o.kill_grace_ns = 2000000000;
+	o.max_procs = m->max_procs;
+	o.at_gate = at_gate_group;
+	o.at_gate_arg = &probes;
+	ret = pab_spawn_measure(&o, &sr);
+	if (!ret)
+		end_child(&probes);
+	if (ret || sr.interrupted || sr.spawn_errno) {
+		out->interrupted = !ret && sr.interrupted;
+		if (!ret && sr.spawn_errno)
+			pab_arm_result_null(res, PAB_M_INSTRUCTIONS, "the counting run could not "
+					    "start valgrind");
+		goto out;
+	}
+	if (sr.exit_code || sr.term_signal || sr.timed_out) {
+		why = sr.timed_out ? xasprintf("the counting run timed out (%d times --timeout)",
+					       PAB_SIMCOUNT_SLOWDOWN) :
+			sr.term_signal ? xasprintf("the counting run was killed by signal %d",
+						   sr.term_signal) :
+			xasprintf("the counting run exited %d", sr.exit_code);
+		pab_arm_result_null(res, PAB_M_INSTRUCTIONS, why);
+	} else if (pab_simcount_collect(prefix, &ir, &files, &why)) {
+		pab_arm_result_null(res, PAB_M_INSTRUCTIONS, why);
+	} else {
+		res->m[PAB_M_INSTRUCTIONS] = ir;
+		free(res->reason[PAB_M_INSTRUCTIONS]);
+		res->reason[PAB_M_INSTRUCTIONS] = NULL;
+	}
+	free(why);
+	why = NULL;
+	/* Whatever a failed run left behind goes too. */
+	pab_simcount_collect(prefix, &ir, &files, &why);
+	free(why);
+out:
+	pab_simcount_argv_free(argv, opts);
+	free(prefix);
+	return ret;
+}
+
 int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
-		    const struct pab_row *row, size_t arm_idx, int latency, uint64_t seed,
-		    struct pab_arm_result *res, struct pab_measured *out,
+		    const struct pab_row *row, size_t arm_idx, enum pab_measure_pass pass,
+		    uint64_t seed, struct pab_arm_result *res, struct pab_measured *out,
 		    struct pab_failure *f)
 {
+	int latency = pass == PAB_MEASURE_LATENCY;
 	const struct pab_arm *arm = &e->arms[arm_idx];
 	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
 	struct pab_spawn_result sr;
@@ -522,6 +591,12 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 	}
 	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
 	make_env(m, row, arm, latency ? "latency" : "throughput", seed, &cmd);
+	if (pass == PAB_MEASURE_COUNT) {
+		if (count_arm(m, &cmd, arm_idx, res, out))
+			ret = pab_fail_errno(f, "cannot count arm '%s' of row '%s'",
+					     pab_term_safe(arm->name), pab_term_safe(row->name));
+		goto out;
+	}
 	if (spawn(m, &cmd, latency, &probes, &sr)) {
 		ret = pab_fail_errno(f, "cannot run arm '%s' of row '%s'",
 				     pab_term_safe(arm->name), pab_term_safe(row->name));
@@ -546,6 +621,10 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 	}
 	collect_probes(&probes, res);
 	end_child(&probes);
+	/* The counting pass counts; a timed child's own count is not one. */
+	if (m->count_tool)
+		pab_arm_result_null(res, PAB_M_INSTRUCTIONS, "not counted in this rep "
+				    "(see run.counts.reps)");
 	record_rusage(res, &sr);
 	out->spoke = record_report(m, &sr, res, out) > 0;
 	fill_not_probed(res, &sr);

@@ -36,6 +36,8 @@ struct pab_measure {
 	const char *input;         /* the children's stdin; NULL: /dev/null */
 	int stdout_fd;             /* > 0: the children's stdout; 0: dropped */
 	int show_output;           /* their stdout and stderr on perfab's stderr */
+	const char *count_tool;    /* valgrind for the counting pass, or NULL
+				    * (no pass: --counts pmu or off) */
 	/* Owned, made by pab_measure_start(): */
 	char **base_env;           /* perfab's environment minus PERFAB_* */
 	size_t n_base_env;
@@ -64,16 +66,27 @@ int pab_measure_start(struct pab_measure *m, size_t n_arms, struct pab_failure *
  * twice. */
 void pab_measure_end(struct pab_measure *m);
 
+/* Which run of an arm pab_measure_arm() makes. */
+enum pab_measure_pass {
+	PAB_MEASURE_TIMED = 0,   /* the throughput run: every probe */
+	PAB_MEASURE_LATENCY = 1, /* a latency replay: p99 only, no probes */
+	PAB_MEASURE_COUNT = 2,   /* the counting pass: the child under
+				  * count_tool, instructions only */
+};
+
 /*
- * pab_measure_arm: run arm arm of e for row once — a throughput run, or
- * with latency a latency replay (p99 only, no probes) — with workload
- * seed seed, into res (whose slots start "not measured"). A failed child
- * is no error: res says how it failed. Returns 0 (see *out), or -1 with f
+ * pab_measure_arm: run arm arm of e for row once — a throughput run, a
+ * latency replay or a counting run (pass) — with workload seed seed, into
+ * res (whose slots start "not measured"; a latency replay and a counting
+ * run write their one metric only). A failed child is no error: res says
+ * how it failed (a failed counting run: its instructions are null with
+ * the reason). Returns 0 (see *out), or -1 with f
  * filled when the arm's program cannot be found or executed
  * (PAB_FAIL_USAGE) or the child could not be spawned (PAB_FAIL_SYSTEM).
  */
 int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
-		    const struct pab_row *row, size_t arm, int latency, uint64_t seed,
+		    const struct pab_row *row, size_t arm, enum pab_measure_pass pass,
+		    uint64_t seed,
 		    struct pab_arm_result *res, struct pab_measured *out,
 		    struct pab_failure *f);
 

@@ -23,7 +23,9 @@
 #include "model/rotation.h"
 #include "model/run_settings.h"
 #include "pab_stats.h"
+#include "model/calibration.h"
 #include "probe/counters.h"
+#include "probe/simcount.h"
 #include "probe/hostinfo.h"
 #include "run/measure.h"
 #include "run/plan.h"
@@ -631,7 +633,7 @@ static int define_experiment(struct pab_experiment *e, const struct pab_run_opts
 
 	memset(cs, 0, sizeof(*cs));
 	cs->reps = cs->max_reps = cs->seed = cs->timeout_s = cs->scale = NAN;
-	cs->budget_s = NAN;
+	cs->budget_s = cs->count_reps = NAN;
 	cs->null_arm = -1;
 	if (o->null_arm && o->no_null_arm)
 		return pab_fail(f, PAB_FAIL_USAGE, "--null-arm and --no-null-arm contradict each "
@@ -893,10 +895,59 @@ static int plan_hooks(struct pab_experiment *e, const struct pab_run_opts *o,
 	return 0;
 }
 
+/*
+ * --counts: the mode (CLI over config over $PERFAB_COUNTS over auto) and
+ * the source it resolves to on this machine; --count-reps (default one
+ * block, at least 2). auto falls back to off with a note; pmu without a
+ * PMU and sim without valgrind are usage errors.
+ */
+static int plan_counts(struct pab_plan *p, const struct pab_run_opts *o,
+		       const struct pab_config_settings *cs, struct pab_failure *f)
+{
+	struct pab_run_settings *s = &p->e.settings;
+	const char *env = getenv("PERFAB_COUNTS");
+	const char *mode = o->counts ? o->counts : cs->counts ? cs->counts :
+		env && *env ? env : "auto";
+	const char *pmu_why = NULL;
+	char *tool, *sim_why = NULL;
+	int pmu;
+
+	if (pab_counts_mode_parse(mode, &s->counts_mode))
+		return pab_fail(f, PAB_FAIL_USAGE, "--counts '%s'%s: use auto, pmu, sim or off",
+				mode, o->counts || cs->counts ? "" : " (from PERFAB_COUNTS)");
+	s->count_source = PAB_COUNT_NONE;
+	if (s->counts_mode == PAB_COUNTS_OFF)
+		return 0;
+	pmu = s->counts_mode == PAB_COUNTS_SIM ? 0 : pab_counters_pmu_probe(&pmu_why) == 1;
+	if (pmu) {
+		s->count_source = PAB_COUNT_PMU;
+		return 0;
+	}
+	if (s->counts_mode == PAB_COUNTS_PMU)
+		return pab_fail(f, PAB_FAIL_USAGE, "--counts pmu: this machine counts no "
+				"hardware events (%s): use --counts sim (valgrind) or auto",
+				pmu_why ? pmu_why : "no PMU");
+	tool = pab_simcount_tool(&sim_why);
+	if (tool) {
+		s->count_source = PAB_COUNT_SIM;
+		s->count_reps = o->count_reps ? o->count_reps : isfinite(cs->count_reps) ?
+			(size_t)cs->count_reps : p->e.n_arms > 2 ? p->e.n_arms : 2;
+	} else if (s->counts_mode == PAB_COUNTS_SIM) {
+		pab_fail(f, PAB_FAIL_USAGE, "--counts sim: %s", sim_why);
+	} else {
+		plan_msg(p, PAB_PLAN_NOTE, "exact counts are off: no PMU (%s) and %s",
+			 pmu_why ? pmu_why : "no hardware counters", sim_why);
+	}
+	free(tool);
+	free(sim_why);
+	return s->count_source == PAB_COUNT_NONE && s->counts_mode == PAB_COUNTS_SIM ? -1 : 0;
+}
+
 /* The run settings a fresh run records: CLI over config over defaults. */
-static int plan_settings(struct pab_experiment *e, const struct pab_run_opts *o,
+static int plan_settings(struct pab_plan *p, const struct pab_run_opts *o,
 			 const struct pab_config_settings *cs, struct pab_failure *f)
 {
+	struct pab_experiment *e = &p->e;
 	struct pab_run_settings *s = &e->settings;
 
 	s->sample_interval_ms = o->interval_ms > 0 ? o->interval_ms : PAB_RUN_INTERVAL_DEFAULT_MS;
@@ -919,7 +970,7 @@ static int plan_settings(struct pab_experiment *e, const struct pab_run_opts *o,
 		s->budget_s = isfinite(cs->budget_s) ? cs->budget_s : PAB_DEFAULT_BUDGET_S;
 	}
 	s->given = PAB_RUN_AT_START;
-	return 0;
+	return plan_counts(p, o, cs, f);
 }
 
 /*
@@ -952,6 +1003,9 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 	/* A required cell is judged: --require names cells of the verdict. */
 	for (i = 0; require && i < PAB_M_COUNT; i++)
 		judged[i] |= required[i];
+	/* Exact counts made are judged (pab_counts_default_require). */
+	if (!list && e->settings.count_source != PAB_COUNT_NONE)
+		judged[PAB_M_INSTRUCTIONS] = 1;
 	arr = cJSON_AddArrayToObject(e->run, "metrics");
 	for (i = 0; i < PAB_M_COUNT; i++)
 		if (judged[i])
@@ -969,6 +1023,46 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 	return 0;
 }
 
+/*
+ * --calibration FILE: per metric the larger of the declared tolerance and
+ * the file's; refused when the file was measured on another CPU model.
+ */
+static int apply_calibration(struct pab_experiment *e, const char *path,
+			     struct pab_failure *f)
+{
+	struct pab_run_settings *s = &e->settings;
+	const char *here = pab_host_cpu_model(e->host);
+	double tol[PAB_M_COUNT];
+	char *cpu, *sha, *why;
+	size_t m;
+
+	if (pab_calibration_load(path, tol, &cpu, &sha, &why)) {
+		pab_fail(f, PAB_FAIL_USAGE, "--calibration: %s", why);
+		free(why);
+		return -1;
+	}
+	if (!here || strcmp(cpu, here)) {
+		pab_fail(f, PAB_FAIL_USAGE, "--calibration '%s' was measured on '%s', this machine "
+			 "is '%s': its tolerances do not hold here (run perfab calibrate on this "
+			 "machine)", path, pab_term_safe(cpu), here ? here : "an unknown CPU model");
+		free(cpu);
+		free(sha);
+		return -1;
+	}
+	for (m = 0; m < PAB_M_COUNT; m++) {
+		if (!isfinite(tol[m]))
+			continue;
+		s->calibration_tol[m] = tol[m];
+		if (tol[m] > e->tolerance[m])
+			e->tolerance[m] = tol[m];
+	}
+	s->calibration_file = xstrdup(path);
+	s->calibration_sha256 = sha;
+	s->calibration_cpu = cpu;
+	s->given |= PAB_RUN_CALIBRATION;
+	return 0;
+}
+
 /* Build a fresh experiment from config and options. */
 static int plan_fresh(struct pab_plan *p, const struct pab_run_opts *o, struct pab_failure *f)
 {
@@ -983,7 +1077,7 @@ static int plan_fresh(struct pab_plan *p, const struct pab_run_opts *o, struct p
 		goto out;
 	e->seed = o->seed != UINT64_MAX ? o->seed :
 		isfinite(cs.seed) ? (uint64_t)cs.seed : random_seed();
-	if (plan_settings(e, o, &cs, f) || record_judged(e, o, &cs, f))
+	if (plan_settings(p, o, &cs, f) || record_judged(e, o, &cs, f))
 		goto out;
 	if (e->rules == PAB_RULES_RULE12 && pab_experiment_null_index(e) < 0)
 		plan_msg(p, PAB_PLAN_WARNING, "rule12 without a null arm judges against a noise of "
@@ -993,6 +1087,8 @@ static int plan_fresh(struct pab_plan *p, const struct pab_run_opts *o, struct p
 		goto out;
 	e->host = pab_host_fingerprint();
 	cJSON_AddItemToObject(e->host, "checklist", pab_host_warnings(e->host));
+	if (o->calibration && apply_calibration(e, o->calibration, f))
+		goto out;
 	ret = 0;
 out:
 	pab_config_settings_release(&cs);
@@ -1209,7 +1305,8 @@ static int check_resume_options(const struct pab_run_opts *o, struct pab_failure
 	if (o->reps || o->max_reps || o->seed != UINT64_MAX || o->tolerances.n || o->rules ||
 	    o->controls || o->preserve || o->scale > 0 || o->out || o->margin >= 0 ||
 	    o->no_sanity || o->max_procs || o->interval_ms > 0 || o->counters || o->no_cgroup ||
-	    o->budget || o->metrics || o->require || o->warmup || o->input || o->output)
+	    o->budget || o->metrics || o->require || o->warmup || o->input || o->output ||
+	    o->counts || o->count_reps || o->calibration)
 		return pab_fail(f, PAB_FAIL_USAGE, "--resume continues a run with its own settings: "
 				"give only --resume FILE, the options that define its arms and rows "
 				"again (--config, --arm, --arms, --null-arm or --no-null-arm, "

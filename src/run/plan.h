@@ -40,6 +40,8 @@ struct pab_run_opts {
 	const char *counters, *resume, *shard, *preserve, *budget, *metrics, *require;
 	const char *prepare, *setup, *cleanup, *input, *output;
 	const char *export_markdown, *export_csv, *export_json;
+	const char *counts, *calibration; /* --counts MODE, --calibration FILE */
+	uint64_t count_reps;              /* --count-reps N; 0: not given */
 	struct pab_strlist arm_specs, tolerances, head_env;
 	/* --parameter-scan NAME MIN MAX: 3 words each; --parameter-list
 	 * NAME V1,V2,...: 2 words each. */

@@ -349,6 +349,7 @@ static int cfg_numbers(struct pab_json_in *in, const cJSON *root,
 		{ "timeout", "timeout", &s->timeout_s },
 		{ "scale", "scale", &s->scale },
 		{ "equivalence_margin", "equivalence-margin", &e->equivalence_margin },
+		{ "count_reps", "count-reps", &s->count_reps },
 	};
 	size_t i;
 
@@ -480,10 +481,17 @@ static int cfg_rules(struct pab_json_in *in, const cJSON *root,
 static int cfg_words(struct pab_json_in *in, const cJSON *root,
 		     struct pab_config_settings *s)
 {
-	const char *controls, *workloads;
+	const char *controls, *workloads, *counts;
+	enum pab_counts_mode mode;
 	int got;
 
-	if ((got = pab_json_in_string(in, root, "controls", 0, &controls)) == 1)
+	if ((got = pab_json_in_string(in, root, "counts", 0, &counts)) == 1) {
+		if (pab_counts_mode_parse(counts, &mode))
+			return pab_json_in_fail(in, "counts", "must be \"auto\", \"pmu\", \"sim\" "
+						"or \"off\"");
+		s->counts = xstrdup(counts);
+	}
+	if (got >= 0 && (got = pab_json_in_string(in, root, "controls", 0, &controls)) == 1)
 		s->controls = xstrdup(controls);
 	if (got >= 0 && (got = pab_json_in_string(in, root, "workloads", 0, &workloads)) == 1)
 		s->workloads = xstrdup(workloads);
@@ -496,8 +504,9 @@ static void settings_init(struct pab_config_settings *s)
 {
 	s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
 	s->budget_s = NAN;
+	s->count_reps = NAN;
 	s->null_arm = -1;
-	s->controls = s->workloads = s->metrics = s->require = NULL;
+	s->controls = s->workloads = s->metrics = s->require = s->counts = NULL;
 }
 
 int pab_config_parse(const char *text, size_t len, const char *name,
@@ -507,7 +516,7 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	static const char *const known[] = {
 		"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
 		"equivalence_margin", "rules", "tolerance", "controls", "workloads",
-		"null_arm", "budget", "metrics", "require", NULL,
+		"null_arm", "budget", "metrics", "require", "counts", "count_reps", NULL,
 	};
 	char *prefix = xasprintf("config '%s'", name);
 	struct pab_json_in in;
@@ -560,7 +569,8 @@ void pab_config_settings_release(struct pab_config_settings *s)
 	free(s->workloads);
 	free(s->metrics);
 	free(s->require);
-	s->controls = s->workloads = s->metrics = s->require = NULL;
+	free(s->counts);
+	s->controls = s->workloads = s->metrics = s->require = s->counts = NULL;
 }
 
 int pab_parse_duration(const char *s, double *seconds)

@@ -30,6 +30,8 @@ struct pab_config_settings {
 	char *workloads; /* built-in row selection */
 	char *metrics;   /* judged metrics, "cpu,peak_rss" */
 	char *require;   /* required cells, "cpu" (the rest guard) */
+	char *counts;    /* --counts MODE */
+	double count_reps; /* --count-reps (NaN: not given) */
 };
 
 /* Largest config file perfab will read (bytes). */

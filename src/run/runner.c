@@ -22,6 +22,7 @@
 #include "probe/guard.h"
 #include "probe/proc.h"
 #include "probe/runchild.h"
+#include "probe/simcount.h"
 #include "run/runner.h"
 #include "util.h"
 
@@ -165,6 +166,15 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	m->use_cgroup = use->cgroup;
 	m->events = (const char *const *)plan->events;
 	m->n_events = plan->n_events;
+	if (use->count_source == PAB_COUNT_SIM) {
+		r->count_tool = pab_simcount_tool(&why);
+		if (!r->count_tool) {
+			pab_fail(f, PAB_FAIL_USAGE, "the run counts with valgrind: %s", why);
+			free(why);
+			return -1;
+		}
+		m->count_tool = r->count_tool;
+	}
 	pab_spawn_setup();
 	/* Before any thread: the guard is forked. The sampler thread
 	 * inherits the blocked stop signals (pab_spawn_setup): only the main
@@ -215,6 +225,9 @@ void pab_runner_release(struct pab_runner *r)
 	r->journal_path = NULL;
 	pab_pin_free(r->m.pin);
 	r->m.pin = NULL;
+	free(r->count_tool);
+	r->count_tool = NULL;
+	r->m.count_tool = NULL;
 	free(r->row_target);
 	r->row_target = NULL;
 	free(r->row_undecidable);
@@ -365,16 +378,19 @@ static void end_journal(struct pab_runner *r)
  * marks the row failed. Returns 0 (*spoke: it spoke the protocol), or -1
  * with f filled; a stop signal sets r->interrupted.
  */
-static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a, int latency,
-		   uint64_t seed, int *spoke, struct pab_failure *f)
+static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a,
+		   enum pab_measure_pass pass, uint64_t seed, int *spoke, struct pab_failure *f)
 {
+	static const char *const label[] = { "", " (latency replay)", " (counting pass)" };
 	struct pab_row *row = &r->e->rows[ri];
 	struct pab_arm_result *res = &row->reps[rep_idx].result[a];
 	struct pab_measured out;
+	int latency = pass != PAB_MEASURE_TIMED;
 
-	pab_progress_child(&r->pg, ri, rep_idx, a, latency ? " (latency replay)" : "");
-	pab_crash_point(latency ? "before a latency replay" : "before a child");
-	if (pab_measure_arm(&r->m, r->e, row, a, latency, seed, res, &out, f))
+	pab_progress_child(&r->pg, ri, rep_idx, a, label[pass]);
+	pab_crash_point(pass == PAB_MEASURE_LATENCY ? "before a latency replay" :
+			pass == PAB_MEASURE_COUNT ? "before a counting run" : "before a child");
+	if (pab_measure_arm(&r->m, r->e, row, a, pass, seed, res, &out, f))
 		return -1;
 	*spoke = out.spoke;
 	r->interrupted = out.interrupted;
@@ -432,8 +448,40 @@ static int begin_row(struct pab_runner *r, size_t ri, struct pab_failure *f)
 	return !r->interrupted && !r->e->rows[ri].failed;
 }
 
+/*
+ * 1 when rep rep_idx of row counts (a counting pass under valgrind): the
+ * first count_reps reps, and every later one of a row whose counts moved
+ * (then the sign test judges them, and needs the reps).
+ */
+static int counting_rep(const struct pab_runner *r, const struct pab_row *row, size_t rep_idx)
+{
+	size_t a, k;
+
+	if (!r->m.count_tool)
+		return 0;
+	if (rep_idx < r->e->settings.count_reps)
+		return 1;
+	/* Moved: beyond the resolution an exact cell allows (pab_stats.h). */
+	for (a = 0; a < r->e->n_arms; a++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (k = 0; k < rep_idx; k++) {
+			double x = row->reps[k].result[a].m[PAB_M_INSTRUCTIONS];
+
+			if (isnan(x))
+				continue;
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+		if (hi > lo && (hi - lo) * 100 > PAB_EXACT_RESOLUTION_PCT * fabs(hi))
+			return 1;
+	}
+	return 0;
+}
+
 /* One rep of row ri: every arm in rotation order, then latency replays
- * (p99 from a separate replay, so the throughput run has no clocks). */
+ * (p99 from a separate replay, so the throughput run has no clocks), then
+ * the counting pass (counts under valgrind, so no timed child is slowed). */
 static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 {
 	struct pab_row *row = &r->e->rows[ri];
@@ -449,14 +497,20 @@ static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 			return -1;
 		if (r->interrupted || r->rep_dropped)
 			return 0;
-		if (run_arm(r, ri, rep_idx, rep->order[k], 0, seed, &spoke, f))
+		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_TIMED, seed, &spoke, f))
 			return -1;
 		if (r->interrupted)
 			return 0;
 		all_spoke &= spoke;
 	}
 	for (k = 0; all_spoke && !row->failed && k < n; k++) {
-		if (run_arm(r, ri, rep_idx, rep->order[k], 1, seed, &spoke, f))
+		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_LATENCY, seed, &spoke, f))
+			return -1;
+		if (r->interrupted)
+			return 0;
+	}
+	for (k = 0; !row->failed && counting_rep(r, row, rep_idx) && k < n; k++) {
+		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_COUNT, seed, &spoke, f))
 			return -1;
 		if (r->interrupted)
 			return 0;

@@ -54,6 +54,7 @@ struct pab_runner {
 	struct pab_hooks hooks;      /* setup, warmup, prepare, cleanup */
 	int rep_dropped;             /* a prepare failed: the rep in progress went */
 	int output_fd;               /* --output FILE, open; -1: none */
+	char *count_tool;            /* valgrind for the counting pass (owned) */
 };
 
 /* How pab_runner_run() ended. */

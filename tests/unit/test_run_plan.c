@@ -310,6 +310,12 @@ START_TEST(run_settings_read_checks_ranges)
 		"{\"warmup\": -1}", "run.warmup must be a whole number",
 		"{\"prepare\": [\"sleep\"]}", "run.prepare must be a string or null",
 		"{\"output\": false}", "run.output must be a string or null",
+		"{\"counts\": {\"mode\": \"fast\", \"source\": null, \"reps\": 3}}",
+		"run.counts.mode must be",
+		"{\"counts\": {\"mode\": \"sim\", \"source\": \"gpu\", \"reps\": 3}}",
+		"run.counts.source must be",
+		"{\"counts\": {\"mode\": \"sim\", \"source\": \"sim\", \"reps\": 2.5}}",
+		"run.counts.reps must be a whole number",
 	};
 	struct pab_run_settings s;
 	size_t i;
@@ -422,6 +428,50 @@ START_TEST(run_settings_hooks_round_trip)
 }
 END_TEST
 
+/* counts and calibration: typed, written back as read, and the required
+ * set of a run that counted. */
+START_TEST(run_settings_counts_and_calibration)
+{
+	cJSON *run = cJSON_Parse("{\"counts\": {\"mode\": \"auto\", \"source\": \"sim\", "
+				 "\"reps\": 3}, \"calibration\": {\"file\": \"c.json\", \"sha256\": "
+				 "\"ab\", \"cpu_model\": \"X\", \"tolerance\": {\"cpu\": 3.5}}}");
+	struct pab_run_settings s;
+	int req[PAB_M_COUNT];
+	cJSON *out;
+	char *a, *b;
+	size_t m;
+
+	pab_run_settings_read(run, &s);
+	ck_assert_ptr_null(s.invalid);
+	ck_assert(s.given & PAB_RUN_COUNTS);
+	ck_assert(s.given & PAB_RUN_CALIBRATION);
+	ck_assert_int_eq(s.counts_mode, PAB_COUNTS_AUTO);
+	ck_assert_int_eq(s.count_source, PAB_COUNT_SIM);
+	ck_assert_uint_eq(s.count_reps, 3);
+	ck_assert_str_eq(s.calibration_file, "c.json");
+	ck_assert_double_eq(s.calibration_tol[PAB_M_CPU], 3.5);
+	ck_assert(isnan(s.calibration_tol[PAB_M_WALL]));
+	out = pab_run_settings_json(&s, run);
+	a = cJSON_PrintUnformatted(out);
+	b = cJSON_PrintUnformatted(run);
+	ck_assert_str_eq(a, b);
+	for (m = 0; m < PAB_M_COUNT; m++)
+		req[m] = m == PAB_M_CPU;
+	ck_assert_int_eq(pab_counts_default_require(&s, req), 1);
+	for (m = 0; m < PAB_M_COUNT; m++)
+		ck_assert_int_eq(req[m], m == PAB_M_INSTRUCTIONS);
+	s.count_source = PAB_COUNT_NONE;
+	req[PAB_M_CPU] = 1;
+	ck_assert_int_eq(pab_counts_default_require(&s, req), 0);
+	ck_assert_int_eq(req[PAB_M_CPU], 1);
+	free(a);
+	free(b);
+	cJSON_Delete(out);
+	cJSON_Delete(run);
+	pab_run_settings_release(&s);
+}
+END_TEST
+
 START_TEST(stop_reasons_and_shards_parse)
 {
 	enum pab_stop_reason r;
@@ -461,6 +511,7 @@ int main(void)
 	tcase_add_test(tc, run_settings_read_checks_ranges);
 	tcase_add_test(tc, run_settings_round_trip_keeps_keys);
 	tcase_add_test(tc, run_settings_hooks_round_trip);
+	tcase_add_test(tc, run_settings_counts_and_calibration);
 	tcase_add_test(tc, stop_reasons_and_shards_parse);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

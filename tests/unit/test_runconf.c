@@ -302,6 +302,28 @@ START_TEST(tolerance_items)
 }
 END_TEST
 
+/* counts and count_reps, as --counts and --count-reps. */
+START_TEST(counts_keys)
+{
+	struct pab_experiment e;
+	struct pab_config_settings s;
+	char *why = NULL;
+
+	ck_assert_int_eq(parse("{\"counts\": \"sim\", \"count_reps\": 4}", &e, &s, &why), 0);
+	ck_assert_str_eq(s.counts, "sim");
+	ck_assert_double_eq(s.count_reps, 4);
+	release(&e, &s);
+	ck_assert_int_eq(parse("{\"counts\": \"fast\"}", &e, &s, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "'counts' must be \"auto\", \"pmu\", \"sim\" or \"off\""));
+	free(why);
+	release(&e, &s);
+	ck_assert_int_eq(parse("{\"count_reps\": 0}", &e, &s, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "count_reps"));
+	free(why);
+	release(&e, &s);
+}
+END_TEST
+
 START_TEST(durations)
 {
 	static const struct {
@@ -337,6 +359,7 @@ int main(void)
 	tcase_add_test(tc, arm_specs);
 	tcase_add_test(tc, tolerance_items);
 	tcase_add_test(tc, durations);
+	tcase_add_test(tc, counts_keys);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * calibration.c — perfab-calibration/1 files (calibration.h): built from
+ * an A/A experiment with pab_calibrate(), printed, and read back.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/calibration.h"
+#include "model/digest.h"
+#include "model/json_in.h"
+#include "pab_stats.h"
+#include "util.h"
+
+/* Largest calibration file read. */
+#define CAL_MAX_BYTES ((size_t)16 << 20)
+
+static cJSON *num_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+/* The first arm that is neither base nor "null", or -1. */
+static int head_arm(const struct pab_experiment *e, int base)
+{
+	size_t a;
+
+	for (a = 0; a < e->n_arms; a++)
+		if ((int)a != base && strcmp(e->arms[a].name, "null"))
+			return (int)a;
+	return -1;
+}
+
+/* The paired changes of metric m, from arm x to arm y, of row into out. */
+static void changes(const struct pab_row *row, int x, int y, enum pab_metric_id m,
+		    double *out)
+{
+	size_t r;
+
+	for (r = 0; r < row->n_reps; r++)
+		out[r] = pab_percent_worse(row->reps[r].result[x].m[m],
+					   row->reps[r].result[y].m[m], pab_metrics[m].better);
+}
+
+/* One row × metric entry, or NULL when it has fewer than two pairs. */
+static cJSON *metric_entry(const struct pab_experiment *e, const struct pab_row *row,
+			   int base, int head, int null_arm, enum pab_metric_id m,
+			   const size_t *looks, size_t n_looks, double *tol_max)
+{
+	double *d = xcalloc(row->n_reps + 1, sizeof(*d));
+	double *h = xcalloc(row->n_reps + 1, sizeof(*h));
+	struct pab_calibration c;
+	cJSON *o = NULL, *arr;
+	size_t k;
+
+	changes(row, base, head, m, d);
+	if (null_arm >= 0)
+		changes(row, null_arm, head, m, h);
+	if (pab_calibrate(d, null_arm >= 0 ? h : NULL, row->n_reps, looks, n_looks, 0.95,
+			  PAB_CALIBRATION_SIMS, e->seed + (uint64_t)m, &c))
+		goto out_free;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "metric", pab_metrics[m].name);
+	cJSON_AddNumberToObject(o, "n", (double)c.n);
+	cJSON_AddItemToObject(o, "median_pct", num_or_null(c.median));
+	cJSON_AddItemToObject(o, "spread_pct", num_or_null(c.spread));
+	cJSON_AddItemToObject(o, "tolerance_pct", num_or_null(c.tolerance));
+	cJSON_AddItemToObject(o, "pass_prob", num_or_null(c.pass_prob));
+	arr = cJSON_AddArrayToObject(o, "looks");
+	for (k = 0; k < c.n_looks; k++) {
+		cJSON *l = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(l, "n", (double)c.looks[k].n);
+		cJSON_AddItemToObject(l, "half_width_pct", num_or_null(c.looks[k].half_width));
+		cJSON_AddItemToObject(l, "mde_pct", num_or_null(c.looks[k].mde));
+		cJSON_AddItemToArray(arr, l);
+	}
+	if (isfinite(c.tolerance) && !(c.tolerance <= *tol_max))
+		*tol_max = c.tolerance;
+out_free:
+	free(d);
+	free(h);
+	return o;
+}
+
+/* "cpu_model\nkernel\npus" of host, hashed: the machine, not its load. */
+static char *host_sha256(const cJSON *host)
+{
+	const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(host, "kernel"));
+	const cJSON *pus = cJSON_GetObjectItemCaseSensitive(host, "pus");
+	const char *cpu = pab_host_cpu_model(host);
+	char *text = xasprintf("%s\n%s\n%.0f", cpu ? cpu : "", kernel ? kernel : "",
+			       cJSON_IsNumber(pus) ? pus->valuedouble : 0.0);
+	char *sha = pab_sha256_buf(text, strlen(text));
+
+	free(text);
+	return sha;
+}
+
+static void add_head(cJSON *cal, const struct pab_experiment *e, const char *artifact,
+		     const size_t *looks, size_t n_looks)
+{
+	const char *cpu = pab_host_cpu_model(e->host);
+	const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->host,
+										   "kernel"));
+	char stamp[32] = "", *sha;
+	time_t now = time(NULL);
+	struct tm tm;
+	cJSON *o, *arr;
+	size_t k;
+
+	if (gmtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(cal, "schema", PAB_CALIBRATION_SCHEMA);
+	cJSON_AddStringToObject(cal, "perfab_version", PACKAGE_VERSION);
+	cJSON_AddStringToObject(cal, "date", stamp);
+	sha = host_sha256(e->host);
+	cJSON_AddItemToObject(cal, "host_fingerprint", cJSON_CreateString(sha ? sha : ""));
+	free(sha);
+	cJSON_AddItemToObject(cal, "cpu_model", cpu ? cJSON_CreateString(cpu) : cJSON_CreateNull());
+	cJSON_AddItemToObject(cal, "kernel", kernel ? cJSON_CreateString(kernel) :
+			      cJSON_CreateNull());
+	cJSON_AddItemToObject(cal, "host", e->host ? cJSON_Duplicate(e->host, 1) :
+			      cJSON_CreateObject());
+	o = cJSON_AddObjectToObject(cal, "experiment");
+	cJSON_AddItemToObject(o, "artifact", artifact ? cJSON_CreateString(artifact) :
+			      cJSON_CreateNull());
+	sha = artifact ? pab_sha256_file(artifact) : NULL;
+	cJSON_AddItemToObject(o, "sha256", sha ? cJSON_CreateString(sha) : cJSON_CreateNull());
+	free(sha);
+	cJSON_AddNumberToObject(o, "seed", (double)e->seed);
+	cJSON_AddStringToObject(o, "rules", pab_rules_name(e->rules));
+	cJSON_AddNumberToObject(o, "conf", 0.95);
+	cJSON_AddNumberToObject(o, "simulations", PAB_CALIBRATION_SIMS);
+	cJSON_AddNumberToObject(o, "pass_prob", PAB_CAL_PASS_PROB);
+	cJSON_AddNumberToObject(o, "fail_prob", PAB_CAL_FAIL_PROB);
+	arr = cJSON_AddArrayToObject(o, "looks");
+	for (k = 0; k < n_looks; k++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)looks[k]));
+}
+
+cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PAB_M_COUNT],
+			     size_t first, const char *artifact, char **why)
+{
+	int base = 0, head, null_arm = pab_experiment_null_index(e);
+	size_t looks[PAB_CAL_MAX_LOOKS], n_looks, ri, m, entries = 0;
+	double tol_max[PAB_M_COUNT];
+	cJSON *cal, *rows, *tol;
+
+	for (m = 0; m < e->n_arms; m++)
+		if (!strcmp(e->arms[m].name, "base"))
+			base = (int)m;
+	head = head_arm(e, base);
+	*why = NULL;
+	if (head < 0) {
+		*why = xstrdup("the experiment has no head arm to compare with its base");
+		return NULL;
+	}
+	n_looks = pab_looks_plan(first, e->max_reps > first ? e->max_reps : first, e->n_arms,
+				 looks, PAB_CAL_MAX_LOOKS);
+	if (!n_looks) {
+		*why = xstrdup("no looks to plan");
+		return NULL;
+	}
+	for (m = 0; m < PAB_M_COUNT; m++)
+		tol_max[m] = NAN;
+	cal = cJSON_CreateObject();
+	add_head(cal, e, artifact, looks, n_looks);
+	rows = cJSON_AddArrayToObject(cal, "rows");
+	for (ri = 0; ri < e->n_rows; ri++) {
+		const struct pab_row *row = &e->rows[ri];
+		cJSON *r = cJSON_CreateObject(), *ms;
+
+		cJSON_AddStringToObject(r, "row", row->name);
+		cJSON_AddNumberToObject(r, "reps", (double)row->n_reps);
+		ms = cJSON_AddArrayToObject(r, "metrics");
+		for (m = 0; m < PAB_M_COUNT; m++) {
+			cJSON *x;
+
+			if (!judged[m])
+				continue;
+			x = metric_entry(e, row, base, head, null_arm, (enum pab_metric_id)m, looks,
+					 n_looks, &tol_max[m]);
+			if (x) {
+				cJSON_AddItemToArray(ms, x);
+				entries++;
+			}
+		}
+		cJSON_AddItemToArray(rows, r);
+	}
+	tol = cJSON_AddObjectToObject(cal, "tolerance");
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (isfinite(tol_max[m]))
+			cJSON_AddNumberToObject(tol, pab_metrics[m].name, tol_max[m]);
+	if (!entries) {
+		cJSON_Delete(cal);
+		*why = xstrdup("no row has two paired reps of a judged metric: run more reps");
+		return NULL;
+	}
+	return cal;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* "x.xx" or "-" into buf. */
+static const char *pct(char *buf, size_t len, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+void pab_calibration_print(FILE *f, const cJSON *cal)
+{
+	const cJSON *row, *met, *look;
+	const cJSON *ex = cJSON_GetObjectItemCaseSensitive(cal, "experiment");
+	const char *cpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cal, "cpu_model"));
+	char a[16], b[16], c[16];
+	const cJSON *looks = cJSON_GetObjectItemCaseSensitive(ex, "looks");
+	const cJSON *last = cJSON_GetArrayItem(looks, cJSON_GetArraySize(looks) - 1);
+
+	fprintf(f, "perfab calibration · %.60s\n", pab_term_safe(cpu ? cpu : "unknown CPU model"));
+	fprintf(f, "A/A: head runs base's command; spread = 1.4826 x MAD of the paired changes;\n"
+		"tolerance: an unchanged head PASSes in >= %.0f%% of runs by look %.0f; MDE: the\n"
+		"worsening that FAILs in >= %.0f%% at that look (percent; %.0f simulated runs)\n\n",
+		PAB_CAL_PASS_PROB * 100, cJSON_IsNumber(last) ? last->valuedouble : NAN,
+		PAB_CAL_FAIL_PROB * 100, num(ex, "simulations"));
+	fprintf(f, "%-24s %-14s %4s %8s %9s  %s\n", "row", "metric", "n", "spread%",
+		"tolerance%", "look: half-width% / MDE%");
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(cal, "rows")) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "row"));
+
+		cJSON_ArrayForEach(met, cJSON_GetObjectItemCaseSensitive(row, "metrics")) {
+			struct pab_strbuf sb = PAB_STRBUF_INIT;
+
+			cJSON_ArrayForEach(look, cJSON_GetObjectItemCaseSensitive(met, "looks")) {
+				if (sb.len > 30) {
+					pab_strbuf_addstr(&sb, " ...");
+					break;
+				}
+				pab_strbuf_addf(&sb, "%s%.0f: %s/%s", sb.len ? "  " : "", num(look, "n"),
+						pct(a, sizeof(a), num(look, "half_width_pct")),
+						pct(b, sizeof(b), num(look, "mde_pct")));
+			}
+			fprintf(f, "%-24.24s %-14.14s %4.0f %8s %9s  %s\n",
+				pab_term_safe(name ? name : "?"),
+				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(met, "metric")),
+				num(met, "n"), pct(a, sizeof(a), num(met, "spread_pct")),
+				pct(c, sizeof(c), num(met, "tolerance_pct")), sb.len ? sb.buf : "");
+			pab_strbuf_release(&sb);
+		}
+	}
+}
+
+int pab_calibration_load(const char *path, double tol[PAB_M_COUNT], char **cpu_model,
+			 char **sha256, char **why)
+{
+	char *prefix = xasprintf("calibration '%s'", path);
+	const cJSON *t = NULL, *it;
+	const char *schema = NULL, *cpu = NULL;
+	struct pab_json_in in;
+	size_t len, m;
+	char *text = read_file_max(path, CAL_MAX_BYTES, &len);
+	cJSON *root = NULL;
+	int ret = -1;
+
+	*why = NULL;
+	*cpu_model = *sha256 = NULL;
+	for (m = 0; m < PAB_M_COUNT; m++)
+		tol[m] = NAN;
+	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, prefix, NULL);
+	if (!text) {
+		*why = xasprintf("cannot read calibration '%s': %s", path, strerror(errno));
+		goto out_free;
+	}
+	root = pab_json_in_parse(&in, text, len, "not a JSON object (check the syntax)");
+	if (root && !cJSON_IsObject(root))
+		pab_json_in_fail_here(&in, "not a JSON object (check the syntax)");
+	if (!pab_json_in_failed(&in) &&
+	    pab_json_in_string(&in, root, "schema", PAB_JSON_REQUIRED, &schema) == 1 &&
+	    strcmp(schema, PAB_CALIBRATION_SCHEMA))
+		pab_json_in_fail(&in, "schema", "must be \"%s\" (this is '%s': write it with "
+				 "perfab calibrate)", PAB_CALIBRATION_SCHEMA, pab_term_safe(schema));
+	if (pab_json_in_string(&in, root, "cpu_model", PAB_JSON_REQUIRED | PAB_JSON_NULLABLE,
+			       &cpu) >= 0)
+		pab_json_in_object(&in, root, "tolerance", PAB_JSON_REQUIRED, &t);
+	pab_json_in_push_key(&in, "tolerance");
+	cJSON_ArrayForEach(it, t) {
+		const struct pab_metric *met = pab_metric_find(it->string);
+		double v;
+
+		if (!met) {
+			pab_json_in_fail_here(&in, "unknown metric '%s' (see perfab(1) METRICS)",
+					      pab_term_safe(it->string));
+			break;
+		}
+		if (pab_json_in_number(&in, t, it->string, PAB_JSON_REQUIRED, 0, 1000, NULL,
+				       &v) < 0)
+			break;
+		tol[met->id] = v;
+	}
+	pab_json_in_pop(&in);
+	*why = pab_json_in_take_why(&in);
+	if (*why)
+		goto out_free;
+	*cpu_model = xstrdup(cpu ? cpu : "");
+	*sha256 = pab_sha256_buf(text, len);
+	ret = 0;
+out_free:
+	if (ret)
+		for (m = 0; m < PAB_M_COUNT; m++)
+			tol[m] = NAN;
+	cJSON_Delete(root);
+	pab_json_in_release(&in);
+	free(text);
+	free(prefix);
+	return ret;
+}

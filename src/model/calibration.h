@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * calibration.h — a perfab-calibration/1 file (doc/calibration-schema.md):
+ * what an A/A experiment measured this machine to resolve, per row and
+ * metric (pab_calibrate, pab_stats.h), built from a finished A/A
+ * experiment, written and printed by `perfab calibrate`, and read back by
+ * `perfab run --calibration` for its per-metric tolerances.
+ */
+#ifndef PAB_MODEL_CALIBRATION_H
+#define PAB_MODEL_CALIBRATION_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "model/experiment.h"
+
+#define PAB_CALIBRATION_SCHEMA "perfab-calibration/1"
+/* Simulated runs per row and metric. */
+#define PAB_CALIBRATION_SIMS 2000
+
+/*
+ * pab_calibration_build: the calibration of e (an A/A experiment: its
+ * base arm, a head that runs the same command, and a null arm) for the
+ * metrics in judged[]: per row and metric pab_calibrate() on the paired
+ * changes head vs base and head vs null, with the looks an adaptive run of
+ * first look `first` and cap e->max_reps would plan. artifact names the
+ * experiment's file (recorded with its SHA-256). Returns the
+ * perfab-calibration/1 tree (caller deletes), or NULL with *why (caller
+ * frees) when e has no head arm or no row with two pairs.
+ */
+cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PAB_M_COUNT],
+			     size_t first, const char *artifact, char **why);
+
+/* The table of a calibration tree, at most 100 columns, to f. */
+void pab_calibration_print(FILE *f, const cJSON *cal);
+
+/*
+ * pab_calibration_load: read the file at path (the checked JSON reader):
+ * its schema, CPU model and per-metric tolerance ("tolerance": {METRIC:
+ * PCT}), into tol[] (NaN for a metric it gives none), *cpu_model and
+ * *sha256 (the file's, new strings). Returns 0, or -1 with *why.
+ */
+int pab_calibration_load(const char *path, double tol[PAB_M_COUNT], char **cpu_model,
+			 char **sha256, char **why);
+
+#endif /* PAB_MODEL_CALIBRATION_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * simcount.h — exact instruction counts by simulation: a child run under
+ * valgrind's cachegrind with its cache simulation off
+ * (`valgrind --tool=cachegrind --cache-sim=no`), which counts every
+ * instruction the child and its descendants execute in user space (I
+ * refs). The same binary with the same input executes the same count
+ * every time, whatever the load on the machine, so a change of work shows
+ * however noisy the clock is; the price is a run about 5 to 50 times
+ * slower, which is why the runner counts in a pass of its own, never in
+ * the timed children (doc/method.md, "Exact counts").
+ *
+ * Valgrind is a program perfab runs, not a library it links: when it is
+ * not installed, pab_simcount_tool() says so and why, and the callers ask
+ * nothing else of this module.
+ */
+#ifndef PAB_SIMCOUNT_H
+#define PAB_SIMCOUNT_H
+
+#include <stddef.h>
+
+/* The environment variable that names the valgrind to run (tests point it
+ * at a missing file); unset or empty: `valgrind` on PATH. */
+#define PAB_SIMCOUNT_ENV "PERFAB_VALGRIND"
+
+/* How much longer a counted child may run than a timed one (timeouts). */
+#define PAB_SIMCOUNT_SLOWDOWN 50
+
+/*
+ * pab_simcount_tool: the valgrind executable to count with, $PERFAB_VALGRIND
+ * when set, else `valgrind` on PATH, checked to be executable. New string,
+ * or NULL with *why (new memory, caller frees) saying it is unavailable,
+ * why, and what to install.
+ */
+char *pab_simcount_tool(char **why);
+
+/*
+ * pab_simcount_argv: the command that counts argv (NULL-terminated) under
+ * tool, writing one output file per process to out_prefix.PID: tool's
+ * options, then argv's words. New NULL-terminated array (caller frees the
+ * array; the words are borrowed from tool, argv and *opts_out, the option
+ * strings this call made, which the caller frees with
+ * pab_simcount_argv_free()).
+ */
+char **pab_simcount_argv(const char *tool, const char *out_prefix, char *const *argv,
+			 char ***opts_out);
+void pab_simcount_argv_free(char **argv, char **opts);
+
+/*
+ * pab_simcount_parse: the instructions a cachegrind output file counted:
+ * its `summary:` line's value of the event Ir (the `events:` line names
+ * the columns). text[0..len) need not be NUL-terminated. Returns 0 with
+ * *ir, or -1 with *why (new memory) naming what is missing or malformed.
+ */
+int pab_simcount_parse(const char *text, size_t len, double *ir, char **why);
+
+/*
+ * pab_simcount_collect: the sum of the counts of every output file
+ * out_prefix.PID (one per process of the counted tree), each removed
+ * once read. Returns 0 with *ir and *n_files (at least 1), or -1 with
+ * *why (new memory): no file (the child did not run under valgrind), or
+ * one that does not parse.
+ */
+int pab_simcount_collect(const char *out_prefix, double *ir, size_t *n_files, char **why);
+
+#endif /* PAB_SIMCOUNT_H */

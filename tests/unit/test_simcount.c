@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_simcount.c — exact counts: reading cachegrind's output files
+ * (probe/simcount.h) and judging exact cells (pab_judge_cell with
+ * exact = 1, stats/verdict.c).
+ *
+ * The parser is fed what valgrind 3.19 writes with --cache-sim=no, and
+ * files of more events (Ir not first), without a summary (a killed run),
+ * of another tool and with junk; the collector sums the files of one
+ * process tree and removes them. The exact cells: unmoving counts decide
+ * at n = 2 with a point interval, a 1% change FAILs, counts that move
+ * beyond PAB_EXACT_RESOLUTION_PCT fall back to the sign test (no interval
+ * with 3 pairs), and spread_pct says how far they moved.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pab_stats.h"
+#include "probe/simcount.h"
+#include "util.h"
+
+#include "unit.h"
+
+static const char cg_319[] =
+	"desc: I1 cache:         32768 B, 64 B, 8-way associative\n"
+	"cmd: /bin/true\n"
+	"events: Ir\n"
+	"fl=???\n"
+	"fn=0x0000000000001100\n"
+	"0 21\n"
+	"summary: 129339\n";
+
+START_TEST(parse_valgrind_319)
+{
+	double ir = 0;
+	char *why = NULL;
+
+	ck_assert_int_eq(pab_simcount_parse(cg_319, strlen(cg_319), &ir, &why), 0);
+	ck_assert(ir == 129339.0);
+	ck_assert_ptr_null(why);
+}
+END_TEST
+
+START_TEST(parse_ir_column)
+{
+	static const char t[] = "events: Dr Dw Ir\nsummary: 5 6 7000\n";
+	static const char t2[] = "events: Ir Dr\nsummary: 42 9";
+	double ir = 0;
+	char *why = NULL;
+
+	ck_assert_int_eq(pab_simcount_parse(t, strlen(t), &ir, &why), 0);
+	ck_assert(ir == 7000.0);
+	/* no final newline, not NUL-terminated inside the length */
+	ck_assert_int_eq(pab_simcount_parse(t2, strlen(t2), &ir, &why), 0);
+	ck_assert(ir == 42.0);
+}
+END_TEST
+
+START_TEST(parse_refusals)
+{
+	static const char *const bad[] = {
+		"cmd: x\nevents: Ir\n",              /* no summary: a killed run */
+		"summary: 12\n",                     /* no events line */
+		"events: Dr Dw\nsummary: 1 2\n",     /* no Ir */
+		"events: Ir\nsummary: 12x\n",        /* junk */
+		"events: Ir\nsummary: -3\n",
+		"events: Dr Ir\nsummary: 4\n",       /* too few columns */
+		"",
+	};
+	size_t i;
+
+	for (i = 0; i < NELEMS(bad); i++) {
+		double ir = -1;
+		char *why = NULL;
+
+		ck_assert_msg(pab_simcount_parse(bad[i], strlen(bad[i]), &ir, &why) == -1,
+			      "accepted case %zu", i);
+		ck_assert_ptr_nonnull(why);
+		ck_assert(ir == -1);
+		free(why);
+	}
+}
+END_TEST
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+START_TEST(collect_sums_the_tree)
+{
+	char dir[] = "/tmp/pab-simcount.XXXXXX", *prefix, *p1, *p2, *other, *why = NULL;
+	double ir = 0;
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	prefix = xasprintf("%s/count", dir);
+	p1 = xasprintf("%s.100", prefix);
+	p2 = xasprintf("%s.101", prefix);
+	other = xasprintf("%s/counter.7", dir); /* another prefix: not ours */
+	write_text(p1, "events: Ir\nsummary: 1000\n");
+	write_text(p2, "events: Ir\nsummary: 234\n");
+	write_text(other, "events: Ir\nsummary: 99\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, &ir, &n, &why), 0);
+	ck_assert(ir == 1234.0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(access(p1, F_OK) && access(p2, F_OK)); /* removed */
+	ck_assert(!access(other, F_OK));
+	/* None left: the child did not run under valgrind. */
+	ck_assert_int_eq(pab_simcount_collect(prefix, &ir, &n, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no count"));
+	free(why);
+	why = NULL;
+	/* One that does not parse refuses the sum. */
+	write_text(p1, "events: Ir\nsummary: 1000\n");
+	write_text(p2, "events: Ir\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, &ir, &n, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "summary"));
+	free(why);
+	unlink(other);
+	rmdir(dir);
+	free(prefix);
+	free(p1);
+	free(p2);
+	free(other);
+}
+END_TEST
+
+START_TEST(tool_missing)
+{
+	char *why = NULL, *tool;
+
+	setenv(PAB_SIMCOUNT_ENV, "/nonexistent/valgrind", 1);
+	tool = pab_simcount_tool(&why);
+	ck_assert_ptr_null(tool);
+	ck_assert_ptr_nonnull(strstr(why, "valgrind is not available ('/nonexistent/valgrind'"));
+	free(why);
+	unsetenv(PAB_SIMCOUNT_ENV);
+}
+END_TEST
+
+START_TEST(argv_wraps_the_command)
+{
+	char *const cmd[] = { "xz", "-6", NULL };
+	char **opts, **argv = pab_simcount_argv("/usr/bin/valgrind", "/tmp/d/count", cmd, &opts);
+	size_t n = 0, i;
+	int tool = 0, nosim = 0, out = 0;
+
+	while (argv[n])
+		n++;
+	ck_assert_str_eq(argv[0], "/usr/bin/valgrind");
+	ck_assert_str_eq(argv[n - 2], "xz");
+	ck_assert_str_eq(argv[n - 1], "-6");
+	for (i = 0; i < n; i++) {
+		tool |= !strcmp(argv[i], "--tool=cachegrind");
+		nosim |= !strcmp(argv[i], "--cache-sim=no");
+		out |= !strcmp(argv[i], "--cachegrind-out-file=/tmp/d/count.%p");
+	}
+	ck_assert(tool && nosim && out);
+	pab_simcount_argv_free(argv, opts);
+}
+END_TEST
+
+/* An exact cell of n pairs: base, head and null arrays. */
+static void judge(const double *b, const double *h, const double *nl, size_t n,
+		  struct pab_cell_result *r)
+{
+	struct pab_cell_input in;
+
+	memset(&in, 0, sizeof(in));
+	in.base = b;
+	in.head = h;
+	in.null = nl;
+	in.n = n;
+	in.better = PAB_LOWER_IS_BETTER;
+	in.tolerance_pct = 0.5;
+	in.conf = 0.95;
+	in.rules = PAB_RULES_PERFAB2;
+	in.exact = 1;
+	ck_assert_int_eq(pab_judge_cell(&in, r), 0);
+}
+
+START_TEST(exact_cells)
+{
+	const double b[] = { 1e8, 1e8, 1e8 }, same[] = { 1e8, 1e8, 1e8 };
+	const double up1[] = { 1.01e8, 1.01e8, 1.01e8 };
+	const double near[] = { 1e8, 1e8 + 5, 1e8 - 3 };  /* moves 8 ppb-ish: exact */
+	const double moved[] = { 1e8, 1.002e8, 0.999e8 }; /* 0.3%: not exact */
+	struct pab_cell_result r;
+
+	judge(b, same, same, 3, &r);
+	ck_assert_int_eq(r.verdict, PAB_PASS);
+	ck_assert(r.exact && r.change.exists && r.change.lo == 0 && r.change.hi == 0);
+	ck_assert(r.spread_pct == 0);
+	judge(b, same, same, 2, &r); /* two pairs decide */
+	ck_assert_int_eq(r.verdict, PAB_PASS);
+	judge(b, up1, same, 3, &r);
+	ck_assert_int_eq(r.verdict, PAB_FAIL);
+	ck_assert(r.exact && fabs(r.change.lo - 1.0) < 1e-9 && r.change.lo == r.change.hi);
+	judge(b, near, same, 3, &r);
+	ck_assert_int_eq(r.verdict, PAB_PASS);
+	ck_assert(r.exact && r.change.lo < 0 && r.change.hi > 0 && r.spread_pct > 0 &&
+		  r.spread_pct <= PAB_EXACT_RESOLUTION_PCT);
+	judge(b, moved, same, 3, &r);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+	ck_assert(!r.exact && !r.change.exists);
+	ck_assert(fabs(r.spread_pct - 0.3) < 1e-6);
+	judge(b, same, moved, 3, &r); /* a null arm that moves: no exact guard */
+	ck_assert(!r.exact);
+	judge(b, same, same, 1, &r); /* one pair is not enough */
+	ck_assert(!r.exact);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+}
+END_TEST
+
+/* Without exact, identical values are judged as before (no interval < 6). */
+START_TEST(not_exact_unchanged)
+{
+	const double b[] = { 5, 5, 5 };
+	struct pab_cell_input in;
+	struct pab_cell_result r;
+
+	memset(&in, 0, sizeof(in));
+	in.base = b;
+	in.head = b;
+	in.n = 3;
+	in.tolerance_pct = 2;
+	in.conf = 0.95;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+	ck_assert(!r.exact);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("simcount");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, parse_valgrind_319);
+	tcase_add_test(tc, parse_ir_column);
+	tcase_add_test(tc, parse_refusals);
+	tcase_add_test(tc, collect_sums_the_tree);
+	tcase_add_test(tc, tool_missing);
+	tcase_add_test(tc, argv_wraps_the_command);
+	tcase_add_test(tc, exact_cells);
+	tcase_add_test(tc, not_exact_unchanged);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
