@@ -433,7 +433,7 @@ static int judge_row(const struct pab_experiment *e,
 	if (lr->gate_note) {
 		lr->verdict = PAB_FAIL;
 		lr->undecidable = 0;
-		lr->why = "the sanity gate stopped the run";
+		lr->why = PAB_LEDGER_GATE_WHY;
 	}
 	if (row->failed) {
 		lr->verdict = PAB_FAIL;

@@ -42,6 +42,8 @@
  * the ledger FAILs that row. */
 #define PAB_SANITY_FACTOR 1.5
 #define PAB_SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
+/* A gated row's why (pab_ledger_row.why), before its gate_note. */
+#define PAB_LEDGER_GATE_WHY "the sanity gate stopped the run"
 
 struct pab_ledger_opts {
 	enum pab_rules rules;

@@ -206,11 +206,12 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 	if (lr->credit_why)
 		fprintf(f, "No memory credit: %s.\n\n", lr->credit_why);
 	if (lr->gate_note) {
-		md_escape(f, lr->why);
+		md_escape(f, PAB_LEDGER_GATE_WHY);
 		fputs(": ", f);
 		md_escape(f, lr->gate_note);
 		fputs("\n\n", f);
-	} else if (lr->why) {
+	}
+	if (lr->why && (!lr->gate_note || row->failed)) {
 		md_escape(f, lr->why);
 		if (row->fail_reason) {
 			fputs(": ", f);

@@ -164,9 +164,10 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	if (lr->credit_why)
 		fprintf(f, "  no memory credit: %s\n", lr->credit_why);
 	if (lr->gate_note) {
-		fprintf(f, "  %s: ", lr->why);
-		print_folded(f, strlen(lr->why) + 4, 4, lr->gate_note);
-	} else if (lr->why) {
+		fprintf(f, "  %s: ", PAB_LEDGER_GATE_WHY);
+		print_folded(f, strlen(PAB_LEDGER_GATE_WHY) + 4, 4, lr->gate_note);
+	}
+	if (lr->why && (!lr->gate_note || row->failed)) {
 		fprintf(f, "  %s: ", lr->why);
 		print_folded(f, strlen(lr->why) + 4, 4,
 			     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
