@@ -4,7 +4,8 @@ dist_noinst_SCRIPTS += ci/setup-debian.sh ci/build.sh ci/test.sh ci/demo.sh \
 	ci/setup-runtime.sh ci/setup-build.sh ci/setup-test.sh ci/action.sh
 dist_noinst_DATA += ci/setup-lib.sh
 dist_noinst_DATA += ci/demo.json
-dist_noinst_SCRIPTS += ci/bench-overhead.sh ci/bench-ledger.sh ci/bench-verdicts.sh
+dist_noinst_SCRIPTS += ci/bench-overhead.sh ci/bench-ledger.sh ci/bench-verdicts.sh \
+	ci/bench-journal.sh
 EXTRA_DIST += ci/gen-artifact.py
 # Benchmarks' helpers: built by `make bench`, not by default.
 EXTRA_PROGRAMS = ci/spawnloop
@@ -14,4 +15,5 @@ bench: src/perfab ci/spawnloop
 	$(top_srcdir)/ci/bench-overhead.sh $(top_builddir)
 	$(top_srcdir)/ci/bench-ledger.sh $(top_builddir)
 	$(top_srcdir)/ci/bench-verdicts.sh $(top_builddir)
+	$(top_srcdir)/ci/bench-journal.sh $(top_builddir)
 .PHONY: bench
