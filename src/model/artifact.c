@@ -1277,6 +1277,53 @@ static int apply_journal(const char *path, struct pab_experiment *e,
 /* ------------------------------------------------------------------ */
 /* The lock and stale temp files                                      */
 
+/*
+ * The locks this process holds, so that every way out of it removes
+ * their files: pab_artifact_unlock(), or exit() (die() included) through
+ * the atexit handler. A forked child that exits does not touch them (the
+ * handler checks the pid). A signal that kills perfab leaves the file;
+ * the flock went with the process, so the next writer takes it anyway.
+ */
+static struct held_lock {
+	char *lock_path;
+	int fd;
+} held[4];
+static pid_t held_pid;
+
+static void unlock_all_at_exit(void)
+{
+	size_t i;
+
+	if (getpid() != held_pid)
+		return;
+	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (held[i].lock_path) {
+			unlink(held[i].lock_path);
+			close(held[i].fd);
+			free(held[i].lock_path);
+			held[i].lock_path = NULL;
+		}
+}
+
+static void hold(const char *lock, int fd)
+{
+	static int registered;
+	size_t i;
+
+	if (!registered) {
+		registered = 1;
+		atexit(unlock_all_at_exit);
+	}
+	held_pid = getpid();
+	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (!held[i].lock_path) {
+			held[i].lock_path = xstrdup(lock);
+			held[i].fd = fd;
+			return;
+		}
+	BUG("more than %zu artifact locks held", sizeof(held) / sizeof(held[0]));
+}
+
 int pab_artifact_lock(const char *path, char **why)
 {
 	char *lock = xasprintf("%s.lock", path);
@@ -1311,6 +1358,7 @@ int pab_artifact_lock(const char *path, char **why)
 		/* Locked: but is it still the file at that name? A holder that
 		 * finished unlinks it; then lock the new one. */
 		if (!stat(lock, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			hold(lock, fd);
 			free(lock);
 			return fd;
 		}
@@ -1331,10 +1379,16 @@ int pab_artifact_lock(const char *path, char **why)
 void pab_artifact_unlock(const char *path, int fd)
 {
 	char *lock;
+	size_t i;
 
 	if (fd < 0)
 		return;
 	lock = xasprintf("%s.lock", path);
+	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (held[i].lock_path && held[i].fd == fd) {
+			free(held[i].lock_path);
+			held[i].lock_path = NULL;
+		}
 	unlink(lock);
 	close(fd);
 	free(lock);
