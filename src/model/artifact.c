@@ -488,7 +488,10 @@ static int load_kv(struct pab_json_in *in, const cJSON *o, const char *key,
 	pab_json_in_push_key(in, key);
 	cJSON_ArrayForEach(it, map) {
 		pab_json_in_push_key(in, it->string);
-		if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
+		if (!strcmp(key, "env") && !pab_env_name_valid(it->string))
+			pab_json_in_fail(in, NULL, "is not an environment variable name (empty, "
+					 "or holds '=')");
+		else if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
 			pab_kv_set(kv, n, it->string, s);
 		pab_json_in_pop(in);
 		if (pab_json_in_failed(in))

@@ -386,6 +386,57 @@ static int define_arms(struct pab_experiment *e, const struct pab_run_opts *o,
 /* ------------------------------------------------------------------ */
 /* Rows                                                               */
 
+/*
+ * A list option's items, split at sep (blanks around an item trimmed when
+ * trim): 0 when none is empty and none comes twice, else -1 and the
+ * reason in f, naming the option what and the list.
+ */
+static int check_list_items(const char *what, const char *list, char sep, int trim,
+			    struct pab_failure *f)
+{
+	const char *p = list;
+	size_t n = 0, i, cap = 0;
+	struct { const char *s; size_t len; } *items = NULL;
+	int ret = 0;
+
+	for (;;) {
+		const char *end = strchr(p, sep), *b, *e;
+
+		if (!end)
+			end = p + strlen(p);
+		b = p;
+		e = end;
+		while (trim && b < e && (*b == ' ' || *b == '\t' || *b == '\n'))
+			b++;
+		while (trim && e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+			e--;
+		if (e == b) {
+			ret = pab_fail(f, PAB_FAIL_USAGE, "%s '%s' has an empty item: give each "
+				       "item once, separated by '%c'", what, pab_term_safe(list), sep);
+			break;
+		}
+		for (i = 0; i < n; i++)
+			if (items[i].len == (size_t)(e - b) && !memcmp(items[i].s, b, items[i].len))
+				break;
+		if (i < n) {
+			char *dup = xstrndup(b, (size_t)(e - b));
+
+			ret = pab_fail(f, PAB_FAIL_USAGE, "%s '%s' names '%s' twice: give each item "
+				       "once", what, pab_term_safe(list), pab_term_safe(dup));
+			free(dup);
+			break;
+		}
+		ALLOC_GROW(items, n + 1, cap);
+		items[n].s = b;
+		items[n++].len = (size_t)(e - b);
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	free(items);
+	return ret;
+}
+
 /* Built-in rows by --workloads (selection sel) after the config's. */
 static int add_workload_rows(struct pab_experiment *e, const char *sel, struct pab_failure *f)
 {
@@ -474,7 +525,8 @@ static int define_experiment(struct pab_experiment *e, const struct pab_run_opts
 			return pab_fail(f, PAB_FAIL_USAGE, "arm '%s' has an empty command",
 					e->arms[i].name);
 	/* Rows: config rows, then built-in rows by --workloads, else one row. */
-	if (workloads && add_workload_rows(e, workloads, f))
+	if (workloads && (check_list_items("--workloads", workloads, '|', 1, f) ||
+			  add_workload_rows(e, workloads, f)))
 		return -1;
 	if (!e->n_rows) {
 		e->rows = xcalloc(1, sizeof(*e->rows));
@@ -1061,9 +1113,13 @@ static int plan_resume(struct pab_plan *p, const struct pab_run_opts *o, struct 
 /* --counters a,b,c: checked up front; only metrics perfab records. */
 static int parse_counters(struct pab_plan *p, const char *list, struct pab_failure *f)
 {
-	char *copy = xstrdup(list), *s = copy, *comma, *why;
+	char *copy, *s, *comma, *why;
 	size_t i;
 
+	if (check_list_items("--counters", list, ',', 0, f))
+		return -1;
+	copy = xstrdup(list);
+	s = copy;
 	for (;; s = comma + 1) {
 		comma = strchr(s, ',');
 		if (comma)
@@ -1107,6 +1163,10 @@ int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_f
 	pab_experiment_init(&p->e);
 	pab_run_settings_init(&p->use);
 	p->quiet = o->quiet;
+	if (o->trust && !o->resume)
+		return pab_fail(f, PAB_FAIL_USAGE, "--trust-artifact applies to --resume only: "
+				"it lets a resumed run skip checking its artifact's programs and "
+				"rows; a fresh run has no artifact to trust");
 	if (o->resume ? plan_resume(p, o, f) : plan_fresh(p, o, f))
 		return -1;
 	pab_run_settings_copy(&p->use, &p->e.settings);
