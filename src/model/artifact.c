@@ -348,6 +348,23 @@ static void write_executables(struct jw *w, const struct pab_experiment *e,
 		fputc(',', f);
 		jw_key(w, "sha256");
 		jw_str(w, row->exe_sha256[a]);
+		if (row->inputs) {
+			size_t i;
+
+			fputc(',', f);
+			jw_key(w, "inputs");
+			fputc('[', f);
+			for (i = 0; i < row->n_inputs[a]; i++) {
+				const struct pab_input_file *in = &row->inputs[a][i];
+
+				fputs(i ? ",{" : "{", f);
+				jw_key(w, "path"); jw_str(w, in->path); fputc(',', f);
+				jw_key(w, "role"); jw_str(w, in->role); fputc(',', f);
+				jw_key(w, "sha256"); jw_str(w, in->sha256);
+				fputc('}', f);
+			}
+			fputc(']', f);
+		}
 		fputc('}', f);
 	}
 	fputc('}', f);
@@ -668,7 +685,42 @@ static int is_sha256_hex(const char *s)
 	return !s[64];
 }
 
-/* rows[i].executables: {"ARM": {"path": "...", "sha256": "HEX"}, ...}. */
+/* ARM.inputs: [{"path": "...", "role": "...", "sha256": "HEX"}, ...] into
+ * row's arm a (absent: none recorded, as an empty list). 0 or -1. */
+static int load_inputs(struct pab_json_in *in, const cJSON *arm_o, struct pab_row *row,
+		       size_t a)
+{
+	static const char *const roles[] = { "argument", "LD_PRELOAD", "interpreter", NULL };
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(arm_o, "inputs"), *it;
+	size_t n = 0, k;
+
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return pab_json_in_fail(in, "inputs", "must be an array");
+	row->inputs[a] = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(**row->inputs));
+	cJSON_ArrayForEach(it, list) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(it, "role");
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "sha256");
+
+		for (k = 0; roles[k] && cJSON_IsString(r) && strcmp(roles[k], r->valuestring); k++)
+			;
+		if (!cJSON_IsString(p) || !cJSON_IsString(d) || !is_sha256_hex(d->valuestring) ||
+		    !cJSON_IsString(r) || !roles[k])
+			return pab_json_in_fail(in, "inputs", "must list {\"path\": STRING, \"role\": "
+						"\"argument\", \"LD_PRELOAD\" or \"interpreter\", "
+						"\"sha256\": 64 hex digits}");
+		row->inputs[a][n].path = xstrdup(p->valuestring);
+		row->inputs[a][n].role = xstrdup(r->valuestring);
+		row->inputs[a][n].sha256 = xstrdup(d->valuestring);
+		row->n_inputs[a] = ++n;
+	}
+	return 0;
+}
+
+/* rows[i].executables: {"ARM": {"path": "...", "sha256": "HEX",
+ * "inputs": [...]}, ...}. */
 static int load_executables(struct pab_json_in *in, const struct pab_experiment *e,
 			    const cJSON *o, struct pab_row *row)
 {
@@ -676,6 +728,8 @@ static int load_executables(struct pab_json_in *in, const struct pab_experiment 
 
 	row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
 	row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+	row->inputs = xcalloc(e->n_arms, sizeof(*row->inputs));
+	row->n_inputs = xcalloc(e->n_arms, sizeof(*row->n_inputs));
 	pab_json_in_push_key(in, "executables");
 	cJSON_ArrayForEach(it, o) {
 		int a = pab_experiment_arm_index(e, it->string);
@@ -695,6 +749,11 @@ static int load_executables(struct pab_json_in *in, const struct pab_experiment 
 		row->exe_sha256[a] = xstrdup(d->valuestring);
 		if (cJSON_IsString(p))
 			row->exes[a] = xstrdup(p->valuestring);
+		pab_json_in_push_key(in, it->string);
+		load_inputs(in, it, row, (size_t)a);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
 	}
 	pab_json_in_pop(in);
 	return pab_json_in_failed(in) ? -1 : 0;
