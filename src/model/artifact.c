@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1342,8 +1343,9 @@ static int apply_journal(const char *path, struct pab_experiment *e,
 /*
  * The locks this process holds, so that every way out of it removes
  * their files: pab_artifact_unlock(), or exit() (die() included) through
- * the atexit handler. A forked child that exits does not touch them (the
- * handler checks the pid). A signal that kills perfab leaves the file;
+ * the atexit handler, in the process that holds them last: the guard's
+ * start forks perfab on into a new process, and only the parent of that
+ * fork ends with _exit(). A signal that kills perfab leaves the file;
  * the flock went with the process, so the next writer takes it anyway.
  */
 static struct held_lock {
@@ -1367,6 +1369,13 @@ static void unlock_all_at_exit(void)
 		}
 }
 
+/* In a forked child: the locks are its to remove now (the guard's start
+ * forks perfab on, guard.h); children that exec or _exit never do. */
+static void hold_in_child(void)
+{
+	held_pid = getpid();
+}
+
 static void hold(const char *lock, int fd)
 {
 	static int registered;
@@ -1375,6 +1384,7 @@ static void hold(const char *lock, int fd)
 	if (!registered) {
 		registered = 1;
 		atexit(unlock_all_at_exit);
+		pthread_atfork(NULL, NULL, hold_in_child);
 	}
 	held_pid = getpid();
 	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
