@@ -117,8 +117,6 @@ static void move_fd(int fd, int want)
 	}
 }
 
-static void kill_descendants(void);
-
 /*
  * The guard: read perfab's messages until its socket closes, and watch its
  * starter (the pipe from it closes when it dies). Then: perfab died
@@ -134,7 +132,7 @@ _Noreturn static void guard_main(pid_t worker)
 {
 	struct names groups = { 0 }, cgroups = { 0 }, scratch = { 0 };
 	struct pab_strbuf in = PAB_STRBUF_INIT;
-	int quit = 0, devnull, sock_open = 1, starter_gone = 0, status = 0;
+	int quit = 0, devnull, starter_gone = 0, status = 0;
 	struct pollfd pfd[2];
 	char buf[4096];
 	size_t i;
@@ -156,7 +154,10 @@ _Noreturn static void guard_main(pid_t worker)
 		if (devnull > 5)
 			close(devnull);
 	}
-	while (sock_open) {
+	for (;;) {
+		char *line, *nl;
+		ssize_t got;
+
 		pfd[0].fd = 3;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = starter_gone ? -1 : 4;
@@ -174,15 +175,11 @@ _Noreturn static void guard_main(pid_t worker)
 		}
 		if (!pfd[0].revents)
 			continue;
-		ssize_t got = read(3, buf, sizeof(buf));
-		char *line, *nl;
-
+		got = read(3, buf, sizeof(buf));
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got <= 0) {
-			sock_open = 0;
+		if (got <= 0)
 			break;
-		}
 		pab_strbuf_add(&in, buf, (size_t)got);
 		for (line = in.buf; (nl = strchr(line, '\n')); line = nl + 1) {
 			*nl = '\0';
@@ -221,8 +218,9 @@ _Noreturn static void guard_main(pid_t worker)
 				nanosleep(&ms, NULL);
 		}
 	}
-	/* Whatever perfab's tree left: adopted by the guard, killed. */
-	kill_descendants();
+	/* Whatever perfab's tree left: adopted by the guard, killed (its
+	 * children are exactly those now, as perfab's are while it runs). */
+	pab_kill_orphans();
 	if (!quit || starter_gone)
 		for (i = 0; i < scratch.n; i++)
 			pab_remove_tree(scratch.v[i]);
@@ -497,13 +495,6 @@ void pab_kill_orphans(void)
 		kill_children();
 		nanosleep(&ms, NULL); /* killed, not yet reapable */
 	}
-}
-
-/* In the guard: kill and reap every child it has (what perfab's tree
- * left, adopted), until none is left or the deadline passes. */
-static void kill_descendants(void)
-{
-	pab_kill_orphans();
 }
 
 static const char *tmp_root(void)
