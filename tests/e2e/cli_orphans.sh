@@ -137,7 +137,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$PERFAB" run -q --arm base=./tree.sh \
 	i=0
 	while [ ! -e "pids$name.started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -e "pids$name.started" ] || { cat "$name.err" >&2; fail "$name: the child never started"; }
-	[ "$(cat "/proc/$pid/stat" | sed 's/^.*) . [0-9]* \([0-9]*\) .*/\1/')" = "$pid" ] ||
+	[ "$(sed 's/^.*) . [0-9]* \([0-9]*\) .*/\1/' "/proc/$pid/stat")" = "$pid" ] ||
 		fail "$name: perfab does not lead its own process group"
 	kill -s KILL -- "-$pid"
 	wait "$pid"
