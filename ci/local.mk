@@ -5,7 +5,8 @@ dist_noinst_SCRIPTS += ci/setup-debian.sh ci/build.sh ci/test.sh ci/demo.sh \
 dist_noinst_DATA += ci/setup-lib.sh
 dist_noinst_DATA += ci/demo.json
 dist_noinst_SCRIPTS += ci/bench-overhead.sh ci/bench-ledger.sh ci/bench-verdicts.sh \
-	ci/bench-history.sh
+	ci/bench-history.sh \
+	ci/bench-journal.sh
 EXTRA_DIST += ci/gen-artifact.py
 # Benchmarks' helpers: built by `make bench`, not by default.
 EXTRA_PROGRAMS = ci/spawnloop ci/bench-history
@@ -19,4 +20,5 @@ bench: src/perfab ci/spawnloop ci/bench-history
 	$(top_srcdir)/ci/bench-ledger.sh $(top_builddir)
 	$(top_srcdir)/ci/bench-verdicts.sh $(top_builddir)
 	$(top_srcdir)/ci/bench-history.sh $(top_builddir)
+	$(top_srcdir)/ci/bench-journal.sh $(top_builddir)
 .PHONY: bench

@@ -135,7 +135,7 @@ static int memgate_record(int argc, char **argv)
 	struct pab_memgate_table t;
 	char *text, *cpu, *why;
 	size_t s, r;
-	int ret;
+	int ret, lock_fd;
 	const struct pab_option opts[] = {
 		OPT_STRING('o', "out", &out, "FILE", "write the baseline here (required)"),
 		OPT_STRING(0, "arm", &arm, "NAME", "the arm to record (default: head, else base)"),
@@ -151,6 +151,14 @@ static int memgate_record(int argc, char **argv)
 		pab_usage_error(opts, usage, "no run artifact given");
 	if (!out)
 		pab_usage_error(opts, usage, "-o FILE is required");
+	/* The lock every writer takes: never replace a file a run writes. */
+	lock_fd = pab_artifact_lock(out, &why);
+	if (lock_fd < 0) {
+		fprintf(stderr, "perfab: error: %s\n", why);
+		free(why);
+		pab_strlist_release(&runs);
+		return PAB_EXIT_RUNTIME;
+	}
 	ret = load_runs(&runs, arm, &t, &arm_used, &cpu);
 	if (ret)
 		goto out_release;
@@ -175,6 +183,7 @@ static int memgate_record(int argc, char **argv)
 	}
 	cJSON_free(text);
 out_release:
+	pab_artifact_unlock(out, lock_fd);
 	free(cpu);
 	pab_memgate_table_release(&t);
 	pab_strlist_release(&runs);

@@ -313,6 +313,9 @@ int cmd_run(int argc, char **argv)
 	end = pab_runner_start(&r, &plan, &f) ? PAB_RUN_ERROR : pab_runner_run(&r, &f);
 	if (end == PAB_RUN_INTERRUPTED)
 		die_of_signal(&r, lock_fd, resume_cmd);
+	/* What ran is what was checked: every program and input, once more. */
+	if (end != PAB_RUN_ERROR && pab_plan_recheck(&plan, &f))
+		end = PAB_RUN_ERROR;
 	if (end == PAB_RUN_ERROR || pab_runner_finish(&r, end, &f)) {
 		pab_runner_release(&r);
 		die(failure_exit_code(&f), "%s", f.why);

@@ -206,6 +206,11 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int pab_env_name_valid(const char *name)
+{
+	return name && *name && !strchr(name, '=');
+}
+
 int parse_long(const char *s, long min, long max, long *out)
 {
 	long v;

@@ -72,6 +72,13 @@ void *xgrow(void *array, size_t elem, size_t need, size_t *alloc);
  */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_long(const char *s, long min, long max, long *out);
+
+/*
+ * pab_env_name_valid: 1 when name can name an environment variable a
+ * child is given (not empty, no '=': "C=D" with value "x" would reach the
+ * child as C with value "D=x"), else 0.
+ */
+int pab_env_name_valid(const char *name);
 int parse_double(const char *s, double min, double max, double *out);
 
 /* Clocks in nanoseconds. */

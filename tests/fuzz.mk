@@ -14,6 +14,7 @@ EXTRA_DIST += \
 	tests/fuzz/fuzz_artifact.c tests/fuzz/fuzz_config.c \
 	tests/fuzz/fuzz_argv_split.c \
 	tests/fuzz/fuzz_report.c tests/fuzz/fuzz_resume_settings.c \
+	tests/fuzz/fuzz_journal.c tests/fuzz/journal.dict \
 	tests/fuzz/artifact.dict tests/fuzz/config.dict \
 	tests/fuzz/argv_split.dict tests/fuzz/report.dict \
 	tests/fuzz/resume_settings.dict \

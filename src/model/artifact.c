@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +353,23 @@ static void write_executables(struct jw *w, const struct pab_experiment *e,
 		fputc(',', f);
 		jw_key(w, "sha256");
 		jw_str(w, row->exe_sha256[a]);
+		if (row->inputs) {
+			size_t i;
+
+			fputc(',', f);
+			jw_key(w, "inputs");
+			fputc('[', f);
+			for (i = 0; i < row->n_inputs[a]; i++) {
+				const struct pab_input_file *in = &row->inputs[a][i];
+
+				fputs(i ? ",{" : "{", f);
+				jw_key(w, "path"); jw_str(w, in->path); fputc(',', f);
+				jw_key(w, "role"); jw_str(w, in->role); fputc(',', f);
+				jw_key(w, "sha256"); jw_str(w, in->sha256);
+				fputc('}', f);
+			}
+			fputc(']', f);
+		}
 		fputc('}', f);
 	}
 	fputc('}', f);
@@ -492,7 +510,10 @@ static int load_kv(struct pab_json_in *in, const cJSON *o, const char *key,
 	pab_json_in_push_key(in, key);
 	cJSON_ArrayForEach(it, map) {
 		pab_json_in_push_key(in, it->string);
-		if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
+		if (!strcmp(key, "env") && !pab_env_name_valid(it->string))
+			pab_json_in_fail(in, NULL, "is not an environment variable name (empty, "
+					 "or holds '=')");
+		else if (pab_json_in_string(in, it, NULL, 0, &s) == 1)
 			pab_kv_set(kv, n, it->string, s);
 		pab_json_in_pop(in);
 		if (pab_json_in_failed(in))
@@ -670,7 +691,42 @@ static int is_sha256_hex(const char *s)
 	return !s[64];
 }
 
-/* rows[i].executables: {"ARM": {"path": "...", "sha256": "HEX"}, ...}. */
+/* ARM.inputs: [{"path": "...", "role": "...", "sha256": "HEX"}, ...] into
+ * row's arm a (absent: none recorded, as an empty list). 0 or -1. */
+static int load_inputs(struct pab_json_in *in, const cJSON *arm_o, struct pab_row *row,
+		       size_t a)
+{
+	static const char *const roles[] = { "argument", "LD_PRELOAD", "interpreter", NULL };
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(arm_o, "inputs"), *it;
+	size_t n = 0, k;
+
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return pab_json_in_fail(in, "inputs", "must be an array");
+	row->inputs[a] = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(**row->inputs));
+	cJSON_ArrayForEach(it, list) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(it, "role");
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "sha256");
+
+		for (k = 0; roles[k] && cJSON_IsString(r) && strcmp(roles[k], r->valuestring); k++)
+			;
+		if (!cJSON_IsString(p) || !cJSON_IsString(d) || !is_sha256_hex(d->valuestring) ||
+		    !cJSON_IsString(r) || !roles[k])
+			return pab_json_in_fail(in, "inputs", "must list {\"path\": STRING, \"role\": "
+						"\"argument\", \"LD_PRELOAD\" or \"interpreter\", "
+						"\"sha256\": 64 hex digits}");
+		row->inputs[a][n].path = xstrdup(p->valuestring);
+		row->inputs[a][n].role = xstrdup(r->valuestring);
+		row->inputs[a][n].sha256 = xstrdup(d->valuestring);
+		row->n_inputs[a] = ++n;
+	}
+	return 0;
+}
+
+/* rows[i].executables: {"ARM": {"path": "...", "sha256": "HEX",
+ * "inputs": [...]}, ...}. */
 static int load_executables(struct pab_json_in *in, const struct pab_experiment *e,
 			    const cJSON *o, struct pab_row *row)
 {
@@ -678,6 +734,8 @@ static int load_executables(struct pab_json_in *in, const struct pab_experiment 
 
 	row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
 	row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+	row->inputs = xcalloc(e->n_arms, sizeof(*row->inputs));
+	row->n_inputs = xcalloc(e->n_arms, sizeof(*row->n_inputs));
 	pab_json_in_push_key(in, "executables");
 	cJSON_ArrayForEach(it, o) {
 		int a = pab_experiment_arm_index(e, it->string);
@@ -697,6 +755,11 @@ static int load_executables(struct pab_json_in *in, const struct pab_experiment 
 		row->exe_sha256[a] = xstrdup(d->valuestring);
 		if (cJSON_IsString(p))
 			row->exes[a] = xstrdup(p->valuestring);
+		pab_json_in_push_key(in, it->string);
+		load_inputs(in, it, row, (size_t)a);
+		pab_json_in_pop(in);
+		if (pab_json_in_failed(in))
+			break;
 	}
 	pab_json_in_pop(in);
 	return pab_json_in_failed(in) ? -1 : 0;
@@ -1282,6 +1345,62 @@ static int apply_journal(const char *path, struct pab_experiment *e,
 /* ------------------------------------------------------------------ */
 /* The lock and stale temp files                                      */
 
+/*
+ * The locks this process holds, so that every way out of it removes
+ * their files: pab_artifact_unlock(), or exit() (die() included) through
+ * the atexit handler, in the process that holds them last: the guard's
+ * start forks perfab on into a new process, and only the parent of that
+ * fork ends with _exit(). A signal that kills perfab leaves the file;
+ * the flock went with the process, so the next writer takes it anyway.
+ */
+static struct held_lock {
+	char *lock_path;
+	int fd;
+} held[4];
+static pid_t held_pid;
+
+static void unlock_all_at_exit(void)
+{
+	size_t i;
+
+	if (getpid() != held_pid)
+		return;
+	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (held[i].lock_path) {
+			unlink(held[i].lock_path);
+			close(held[i].fd);
+			free(held[i].lock_path);
+			held[i].lock_path = NULL;
+		}
+}
+
+/* In a forked child: the locks are its to remove now (the guard's start
+ * forks perfab on, guard.h); children that exec or _exit never do. */
+static void hold_in_child(void)
+{
+	held_pid = getpid();
+}
+
+static void hold(const char *lock, int fd)
+{
+	static int registered;
+	size_t i;
+
+	if (!registered) {
+		registered = 1;
+		atexit(unlock_all_at_exit);
+		pthread_atfork(NULL, NULL, hold_in_child);
+	}
+	held_pid = getpid();
+	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (!held[i].lock_path) {
+			held[i].lock_path = xstrdup(lock);
+			held[i].fd = fd;
+			return;
+		}
+	BUG("more than %zu artifact locks held", sizeof(held) / sizeof(held[0]));
+}
+
 int pab_artifact_lock(const char *path, char **why)
 {
 	char *lock = xasprintf("%s.lock", path);
@@ -1316,6 +1435,7 @@ int pab_artifact_lock(const char *path, char **why)
 		/* Locked: but is it still the file at that name? A holder that
 		 * finished unlinks it; then lock the new one. */
 		if (!stat(lock, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			hold(lock, fd);
 			free(lock);
 			return fd;
 		}
@@ -1336,10 +1456,16 @@ int pab_artifact_lock(const char *path, char **why)
 void pab_artifact_unlock(const char *path, int fd)
 {
 	char *lock;
+	size_t i;
 
 	if (fd < 0)
 		return;
 	lock = xasprintf("%s.lock", path);
+	for (i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (held[i].lock_path && held[i].fd == fd) {
+			free(held[i].lock_path);
+			held[i].lock_path = NULL;
+		}
 	unlink(lock);
 	close(fd);
 	free(lock);

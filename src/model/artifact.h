@@ -116,11 +116,14 @@ char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
 /*
  * pab_artifact_lock: take the artifact's lock, an exclusive flock on
  * PATH.lock (created beside it, a regular file, never followed through a
- * symlink), without waiting. Held by `perfab run` (and --resume) for the
- * run's life and by `perfab pool -o`, so two writers of one artifact
- * never interleave. Returns the lock's descriptor, or -1 with errno
- * (EWOULDBLOCK: another process holds it) and a reason (caller frees) in
- * *why.
+ * symlink), without waiting. The one lock of every writer: `perfab run`
+ * (and --resume) for the run's life, `perfab pool -o`, `perfab memgate
+ * record -o`, so two writers of one file never interleave. Returns the
+ * lock's descriptor, or -1 with errno (EWOULDBLOCK: another process
+ * holds it) and a reason (caller frees) in *why. A lock still held when
+ * the process exits (die() included) is removed then, as by
+ * pab_artifact_unlock(); only a killing signal leaves PATH.lock behind
+ * (unlocked: the next writer takes it).
  */
 int pab_artifact_lock(const char *path, char **why);
 

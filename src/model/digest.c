@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,6 +78,67 @@ char *pab_sha256_file(const char *path)
 	close(fd);
 	errno = err;
 	return s;
+}
+
+char *pab_sha256_file_id(const char *path, struct pab_file_id *id)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	struct stat st;
+	char *s = NULL;
+
+	memset(id, 0, sizeof(*id));
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		err = errno;
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = EINVAL;
+		goto out_close;
+	}
+	s = hash_copy(fd, -1);
+	err = errno;
+	if (s) {
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		id->size = st.st_size;
+		id->mtime = st.st_mtim;
+	}
+out_close:
+	close(fd);
+	errno = err;
+	return s;
+}
+
+int pab_file_id_same(const char *path, const struct pab_file_id *id)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_dev == id->dev && st.st_ino == id->ino &&
+	       st.st_size == id->size && st.st_mtim.tv_sec == id->mtime.tv_sec &&
+	       st.st_mtim.tv_nsec == id->mtime.tv_nsec;
+}
+
+char *pab_script_interpreter(const char *path)
+{
+	char buf[256];
+	ssize_t got;
+	size_t b, e;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got < 3 || buf[0] != '#' || buf[1] != '!')
+		return NULL;
+	buf[got] = '\0';
+	for (b = 2; buf[b] == ' ' || buf[b] == '\t'; b++)
+		;
+	for (e = b; buf[e] && buf[e] != ' ' && buf[e] != '\t' && buf[e] != '\n'; e++)
+		;
+	return e > b ? xstrndup(buf + b, e - b) : NULL;
 }
 
 char *pab_sha256_buf(const void *data, size_t len)

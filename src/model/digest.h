@@ -7,9 +7,43 @@
 #define PAB_DIGEST_H
 
 #include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
 
 /* New hex string, or NULL with errno set when path cannot be read. */
 char *pab_sha256_file(const char *path);
+
+/*
+ * A file as the kernel names it: what a check right before an exec
+ * compares, so that the file run is the file digested (a file replaced,
+ * rewritten or touched has another identity). Zeroed: none taken.
+ */
+struct pab_file_id {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
+/*
+ * pab_sha256_file_id: pab_sha256_file(), and the identity of the very
+ * file hashed (fstat of the descriptor read) in *id. Refuses anything but
+ * a regular file (EINVAL). New hex string, or NULL with errno set.
+ */
+char *pab_sha256_file_id(const char *path, struct pab_file_id *id);
+
+/*
+ * pab_file_id_same: 1 when path (followed) is still the file id names,
+ * 0 when it is another or is gone.
+ */
+int pab_file_id_same(const char *path, const struct pab_file_id *id);
+
+/*
+ * pab_script_interpreter: when the file at path starts with "#!", the
+ * interpreter it names (the first word after "#!"; new string), else
+ * NULL (also when it cannot be read).
+ */
+char *pab_script_interpreter(const char *path);
 
 /* SHA-256 of len bytes at data: new hex string. */
 char *pab_sha256_buf(const void *data, size_t len);

@@ -231,6 +231,18 @@ void pab_arm_release(struct pab_arm *arm)
 	memset(arm, 0, sizeof(*arm));
 }
 
+void pab_input_files_free(struct pab_input_file *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].role);
+		free(v[i].sha256);
+	}
+	free(v);
+}
+
 void pab_row_release(struct pab_row *row, size_t n_arms)
 {
 	size_t r, a;
@@ -246,6 +258,11 @@ void pab_row_release(struct pab_row *row, size_t n_arms)
 		free(row->exe_sha256[a]);
 	free(row->exes);
 	free(row->exe_sha256);
+	free(row->exe_id);
+	for (a = 0; row->inputs && a < n_arms; a++)
+		pab_input_files_free(row->inputs[a], row->n_inputs[a]);
+	free(row->inputs);
+	free(row->n_inputs);
 	for (r = 0; r < row->n_reps; r++) {
 		for (a = 0; a < n_arms; a++)
 			pab_arm_result_release(&row->reps[r].result[a]);

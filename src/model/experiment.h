@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "model/digest.h"
 #include "model/metrics.h"
 
 #define PAB_SCHEMA "perfab-artifact/1"
@@ -59,6 +60,19 @@ struct pab_rep {
 	struct pab_arm_result *result; /* n_arms, indexed by arm index */
 };
 
+/*
+ * A file a row's arm reads besides its program: an argument that names a
+ * regular file, an LD_PRELOAD library, a script's interpreter. Digested at
+ * the run's start, checked before each exec and at the end, and again by
+ * --resume.
+ */
+struct pab_input_file {
+	char *path;
+	char *role;              /* "argument", "LD_PRELOAD" or "interpreter" */
+	char *sha256;
+	struct pab_file_id id;   /* not saved; zeroed when loaded */
+};
+
 struct pab_row {
 	char *name;
 	char *workload;   /* built-in row name, or NULL for a plain command */
@@ -72,6 +86,14 @@ struct pab_row {
 	 * that arm runs for this row and its SHA-256 at the run's start. */
 	char **exes;
 	char **exe_sha256;
+	/* Per arm (as exes): the files its run depends on besides the
+	 * program, with their SHA-256 at the run's start (rows[].executables
+	 * ARM.inputs); NULL when not recorded. */
+	struct pab_input_file **inputs;
+	size_t *n_inputs;
+	/* Per arm, not saved: the identity of exes[a] when it was digested
+	 * (pab_file_id), for the check before each exec; NULL: none. */
+	struct pab_file_id *exe_id;
 	struct pab_rep *reps;
 	size_t n_reps, reps_alloc;
 	int failed;           /* some child failed: no verdict */
@@ -271,6 +293,9 @@ int pab_experiment_null_index(const struct pab_experiment *e);
 
 /* Free everything row owns (its reps have n_arms results each). */
 void pab_row_release(struct pab_row *row, size_t n_arms);
+
+/* Free n input files and the array v (NULL is a no-op). */
+void pab_input_files_free(struct pab_input_file *v, size_t n);
 
 /* The CPU model row was measured on: its own host's, else e's; or NULL
  * when neither records one. Owned by e. */

@@ -19,8 +19,6 @@
 #include "model/journal.h"
 #include "util.h"
 
-/* Largest journal perfab reads (bytes), as for artifacts. */
-#define JOURNAL_MAX_BYTES ((size_t)2 << 30)
 /* Largest record payload perfab writes or reads. */
 #define RECORD_MAX_BYTES ((size_t)1 << 30)
 /* "@" + 20 digits + " " + 10 digits + " " + 64 hex + "\n", with room. */
@@ -231,34 +229,57 @@ static int parse_digits(const char *t, size_t end, size_t *p, int max_digits,
 }
 
 /*
- * The record starting at text[p]: 1 and its sequence number, payload and
- * end offset when it is whole and checks out, else 0.
+ * The frame line starting at text[p] ("@SEQ LEN SHA256\n"), by its syntax
+ * alone: 1 with its sequence number, payload length, the offset of its
+ * checksum and of its payload, else 0. It reads no byte past the first
+ * newline at or after p, and counts the bytes it read in *work.
  */
-static int parse_record(const char *t, size_t len, size_t p, uint64_t *seq,
-			size_t *off, size_t *plen, size_t *end)
+static int parse_frame(const char *t, size_t len, size_t p, uint64_t *seq,
+		       uint64_t *n, size_t *hex_at, size_t *off, size_t *work)
 {
-	size_t q = p + 1, line_end, hex_at, i;
-	uint64_t n;
-	char sum[2 * SHA256_DIGEST_SIZE + 1];
+	size_t q = p + 1, line_end, i;
+	int ok = 0;
 
 	if (p >= len || t[p] != '@')
-		return 0;
+		goto out;
 	line_end = p + FRAME_LINE_MAX < len ? p + FRAME_LINE_MAX : len;
 	if (parse_digits(t, line_end, &q, 20, seq) || q >= line_end || t[q++] != ' ')
-		return 0;
-	if (parse_digits(t, line_end, &q, 10, &n) || n > RECORD_MAX_BYTES ||
+		goto out;
+	if (parse_digits(t, line_end, &q, 10, n) || *n > RECORD_MAX_BYTES ||
 	    q >= line_end || t[q++] != ' ')
-		return 0;
-	hex_at = q;
+		goto out;
+	*hex_at = q;
 	for (i = 0; i < 2 * SHA256_DIGEST_SIZE; i++, q++)
 		if (q >= line_end || !((t[q] >= '0' && t[q] <= '9') ||
 				       (t[q] >= 'a' && t[q] <= 'f')))
-			return 0;
+			goto out;
 	if (q >= line_end || t[q++] != '\n')
+		goto out;
+	*off = q;
+	ok = 1;
+out:
+	*work += (q < len ? q + 1 : len) - p;
+	return ok;
+}
+
+/*
+ * The record starting at text[p]: 1 and its sequence number, payload and
+ * end offset when it is whole and checks out, else 0. Hashes its payload
+ * once (counted in *work).
+ */
+static int parse_record(const char *t, size_t len, size_t p, uint64_t *seq,
+			size_t *off, size_t *plen, size_t *end, size_t *work)
+{
+	size_t hex_at, q;
+	uint64_t n;
+	char sum[2 * SHA256_DIGEST_SIZE + 1];
+
+	if (!parse_frame(t, len, p, seq, &n, &hex_at, &q, work))
 		return 0;
 	if (n >= len - q || t[q + n] != '\n')
 		return 0; /* payload and its newline do not fit: torn */
 	record_sum(t + p, hex_at - p, t + q, (size_t)n, sum);
+	*work += (size_t)n;
 	if (memcmp(sum, t + hex_at, 2 * SHA256_DIGEST_SIZE))
 		return 0;
 	*off = q;
@@ -267,11 +288,90 @@ static int parse_record(const char *t, size_t len, size_t p, uint64_t *seq,
 	return 1;
 }
 
+/*
+ * The first frame line after byte p that starts a line, or 0 when there
+ * is none. One pass: a frame line holds no newline but its last byte, so
+ * the candidates' bytes do not overlap.
+ */
+static size_t next_frame_line(const char *t, size_t len, size_t p, size_t *work)
+{
+	const char *nl;
+	uint64_t seq, n;
+	size_t hex_at, off;
+
+	while (p < len && (nl = memchr(t + p, '\n', len - p))) {
+		*work += (size_t)(nl - (t + p)) + 1;
+		p = (size_t)(nl - t) + 1;
+		if (parse_frame(t, len, p, &seq, &n, &hex_at, &off, work))
+			return p;
+	}
+	if (p < len)
+		*work += len - p;
+	return 0;
+}
+
+int pab_journal_parse(char *text, size_t len, const char *name,
+		      struct pab_journal_contents *c, char **why)
+{
+	size_t p = 0, alloc = 0, q;
+
+	memset(c, 0, sizeof(*c));
+	*why = NULL;
+	c->text = text;
+	c->text_len = len;
+	while (p < c->text_len) {
+		uint64_t seq;
+		size_t off, plen, end;
+
+		if (parse_record(c->text, c->text_len, p, &seq, &off, &plen, &end,
+				 &c->work_bytes)) {
+			if (c->n && seq != c->records[c->n - 1].seq + 1) {
+				*why = xasprintf("'%s': the record at byte %zu has sequence number "
+						 "%llu where %llu was due: records are missing or "
+						 "out of order", name, p, (unsigned long long)seq,
+						 (unsigned long long)(c->records[c->n - 1].seq + 1));
+				goto out_refuse;
+			}
+			ALLOC_GROW(c->records, c->n + 1, alloc);
+			c->records[c->n].seq = seq;
+			c->records[c->n].payload = c->text + off;
+			c->records[c->n].len = plen;
+			c->n++;
+			p = end;
+			continue;
+		}
+		/*
+		 * A bad record. Appends are whole and synced one by one, so only
+		 * the last record can be torn: any frame line after this one,
+		 * valid or not, means this is not the last record, and what
+		 * explains it is damage, not a crash. No candidate is hashed, so
+		 * the reader stays linear in the file's size.
+		 */
+		q = next_frame_line(c->text, c->text_len, p, &c->work_bytes);
+		if (q) {
+			*why = xasprintf("'%s': the record at byte %zu (number %zu) is bad, "
+					 "yet another record starts at byte %zu: the journal is "
+					 "damaged, not torn by a crash", name, p, c->n, q);
+			goto out_refuse;
+		}
+		c->torn = 1;
+		c->torn_bytes = c->text_len - p;
+		break;
+	}
+	c->good_bytes = p;
+	return 0;
+
+out_refuse:
+	pab_journal_contents_release(c);
+	return -1;
+}
+
 int pab_journal_read(const char *path, struct pab_journal_contents *c,
 		     char **why)
 {
-	size_t p = 0, alloc = 0;
 	struct stat st;
+	size_t len;
+	char *text;
 
 	memset(c, 0, sizeof(*c));
 	*why = NULL;
@@ -285,52 +385,25 @@ int pab_journal_read(const char *path, struct pab_journal_contents *c,
 		*why = xasprintf("'%s' is not a regular file", path);
 		return -1;
 	}
-	c->text = read_file_max(path, JOURNAL_MAX_BYTES, &c->text_len);
-	if (!c->text) {
-		*why = xasprintf("cannot read '%s': %s", path, strerror(errno));
+	if ((uint64_t)st.st_size > PAB_JOURNAL_MAX_BYTES) {
+		*why = xasprintf("'%s' is %llu bytes, more than the %zu MiB a journal "
+				 "perfab writes can hold (it folds into its artifact long "
+				 "before): not a journal of this run; move it away",
+				 path, (unsigned long long)st.st_size,
+				 PAB_JOURNAL_MAX_BYTES >> 20);
 		return -1;
 	}
-	while (p < c->text_len) {
-		uint64_t seq;
-		size_t off, plen, end, q;
-
-		if (parse_record(c->text, c->text_len, p, &seq, &off, &plen, &end)) {
-			if (c->n && seq != c->records[c->n - 1].seq + 1) {
-				*why = xasprintf("'%s': the record at byte %zu has sequence number "
-						 "%llu where %llu was due: records are missing or "
-						 "out of order", path, p, (unsigned long long)seq,
-						 (unsigned long long)(c->records[c->n - 1].seq + 1));
-				goto out_refuse;
-			}
-			ALLOC_GROW(c->records, c->n + 1, alloc);
-			c->records[c->n].seq = seq;
-			c->records[c->n].payload = c->text + off;
-			c->records[c->n].len = plen;
-			c->n++;
-			p = end;
-			continue;
-		}
-		/* A bad record: a torn tail only when nothing valid follows it. */
-		for (q = p + 1; q < c->text_len; q++) {
-			if (c->text[q] == '@' && c->text[q - 1] == '\n' &&
-			    parse_record(c->text, c->text_len, q, &seq, &off, &plen, &end)) {
-				*why = xasprintf("'%s': the record at byte %zu (number %zu) fails its "
-						 "checksum, yet a valid record follows at byte %zu: "
-						 "the journal is damaged, not torn by a crash",
-						 path, p, c->n, q);
-				goto out_refuse;
-			}
-		}
-		c->torn = 1;
-		c->torn_bytes = c->text_len - p;
-		break;
+	text = read_file_max(path, PAB_JOURNAL_MAX_BYTES, &len);
+	if (!text) {
+		if (errno == EFBIG)
+			*why = xasprintf("'%s' grew past the %zu MiB a journal perfab writes "
+					 "can hold while it was read: move it away", path,
+					 PAB_JOURNAL_MAX_BYTES >> 20);
+		else
+			*why = xasprintf("cannot read '%s': %s", path, strerror(errno));
+		return -1;
 	}
-	c->good_bytes = p;
-	return 0;
-
-out_refuse:
-	pab_journal_contents_release(c);
-	return -1;
+	return pab_journal_parse(text, len, path, c, why);
 }
 
 void pab_journal_contents_release(struct pab_journal_contents *c)

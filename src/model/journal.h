@@ -25,9 +25,16 @@
  *    never filled in).
  *  - Reading: a record that fails its frame, length or checksum, with no
  *    valid record anywhere after it, is a torn tail: it is dropped and
- *    reported (torn, torn_bytes). A bad record followed by a valid one is
- *    damage no crash explains: the journal is refused. So is a sequence
- *    number out of order.
+ *    reported (torn, torn_bytes). Appends are whole and synced one at a
+ *    time, so only the last record can be torn: a bad record followed by
+ *    any frame line (at the start of a line, checked by its syntax, not
+ *    its checksum) is damage no crash explains, and the journal is
+ *    refused. So is a sequence number out of order. Each payload is
+ *    hashed once and every other byte scanned once: reading is linear in
+ *    the file's size, whatever the file holds.
+ *  - A journal is at most PAB_JOURNAL_MAX_BYTES; a larger file is
+ *    refused before it is read. The runner folds the journal into its
+ *    artifact before it gets near that (runner.c).
  *
  * The journal knows nothing of artifacts: payloads are opaque bytes here.
  * What they say, and how a journal is bound to its artifact, is
@@ -39,6 +46,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Largest journal perfab reads (bytes); the runner folds at half of it. */
+#define PAB_JOURNAL_MAX_BYTES ((size_t)256 << 20)
 
 /* An open journal, being appended to. */
 struct pab_journal;
@@ -92,16 +102,29 @@ struct pab_journal_contents {
 	size_t good_bytes;                 /* end of the last good record */
 	int torn;                          /* a torn tail was dropped */
 	size_t torn_bytes;
+	size_t work_bytes;                 /* bytes hashed plus bytes scanned
+					      for frame lines: at most
+					      4 * text_len (the tests check) */
 };
 
 /*
  * pab_journal_read: read and check the journal at path into c. Returns 0
  * (c filled; release it), 1 when there is no journal at path (c zeroed),
- * or -1 with *why (caller frees): not a regular file, unreadable,
- * damaged before its end, or sequence numbers out of order.
+ * or -1 with *why (caller frees): not a regular file, larger than
+ * PAB_JOURNAL_MAX_BYTES, unreadable, damaged before its end, or sequence
+ * numbers out of order.
  */
 int pab_journal_read(const char *path, struct pab_journal_contents *c,
 		     char **why);
+
+/*
+ * pab_journal_parse: the check of pab_journal_read on text[0..len) (a
+ * journal's bytes, malloc'ed; c owns it from here on, also on failure,
+ * when it is freed), name naming it in *why. 0 (c filled; release it) or
+ * -1 with *why (caller frees).
+ */
+int pab_journal_parse(char *text, size_t len, const char *name,
+		      struct pab_journal_contents *c, char **why);
 
 void pab_journal_contents_release(struct pab_journal_contents *c);
 

@@ -191,6 +191,17 @@ int pab_parse_metrics(const char *list, int judged[PAB_M_COUNT], char **why)
 		char *name = xstrndup(p, len);
 		const struct pab_metric *m = pab_metric_find(name);
 
+		if (!len) {
+			*why = xasprintf("'%s' has an empty item: give each metric once, "
+					 "separated by ','", list);
+			free(name);
+			return -1;
+		}
+		if (m && judged[m->id]) {
+			*why = xasprintf("'%s' names '%s' twice: give each metric once", list, name);
+			free(name);
+			return -1;
+		}
 		if (!m) {
 			*why = xasprintf("unknown metric '%s' in '%s' (see perfab(1) METRICS)",
 					 name, list);

@@ -114,7 +114,8 @@ double pab_metric_aggregate(enum pab_metric_id m, const double *x, size_t n);
 /*
  * pab_parse_metrics: a comma-separated list of metric names (perfab(1)
  * METRICS) into judged[] (1 = judged, every other entry 0). Returns 0 or
- * -1 with a reason (caller frees) naming the bad item.
+ * -1 with a reason (caller frees) naming the bad item: an unknown name,
+ * an empty item, or a metric named twice.
  */
 int pab_parse_metrics(const char *list, int judged[PAB_M_COUNT], char **why);
 

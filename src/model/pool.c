@@ -561,6 +561,39 @@ static void add_seeds(cJSON *seeds, const struct pab_experiment *e)
 	cJSON_AddItemToArray(seeds, cJSON_CreateNumber((double)e->seed));
 }
 
+/*
+ * The runs an input contributes to run.pool.runs: a pooled input's own
+ * runs, else {journal, seed} of the input (journal null when it has no
+ * id; such a pool names its runs only in part, and the next pool of it
+ * falls back to comparing measurements).
+ */
+static void add_runs(cJSON *runs, const struct pab_experiment *e)
+{
+	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(pool, "runs"), *it;
+	cJSON *one;
+
+	if (cJSON_IsObject(pool)) {
+		if (cJSON_IsArray(r) && cJSON_GetArraySize(r) > 0) {
+			cJSON_ArrayForEach(it, r)
+				cJSON_AddItemToArray(runs, cJSON_Duplicate(it, 1));
+		} else {
+			one = cJSON_CreateObject();
+			cJSON_AddNullToObject(one, "journal");
+			cJSON_AddNumberToObject(one, "seed", (double)e->seed);
+			cJSON_AddItemToArray(runs, one);
+		}
+		return;
+	}
+	one = cJSON_CreateObject();
+	if (e->journal_id)
+		cJSON_AddStringToObject(one, "journal", e->journal_id);
+	else
+		cJSON_AddNullToObject(one, "journal");
+	cJSON_AddNumberToObject(one, "seed", (double)e->seed);
+	cJSON_AddItemToArray(runs, one);
+}
+
 /* Sort key of a row in the unsharded order, from its shard's I/N. */
 struct row_key {
 	size_t row;   /* index in out */
@@ -575,10 +608,54 @@ static int row_key_cmp(const void *pa, const void *pb)
 	       a->row < b->row ? -1 : a->row > b->row;
 }
 
-/* Every input checked on its own, then each against the first. */
+/* One run an input holds: its journal id (NULL: unknown) and seed. */
+struct run_id {
+	const char *journal; /* points into the experiment; not owned */
+	double seed;         /* as the artifact records it (a JSON number) */
+};
+
+/*
+ * The runs input e holds, in *ids (caller frees): a pooled artifact's
+ * run.pool.runs, else e itself. Returns how many; 0 when e does not say
+ * (a pooled artifact written before pools recorded their runs, or a run
+ * with no journal id), so that only its measurements can tell.
+ */
+static size_t input_runs(const struct pab_experiment *e, struct run_id **ids)
+{
+	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(pool, "runs"), *it;
+	size_t n = 0;
+
+	*ids = NULL;
+	if (!cJSON_IsObject(pool)) {
+		if (!e->journal_id)
+			return 0;
+		*ids = xcalloc(1, sizeof(**ids));
+		(*ids)[0].journal = e->journal_id;
+		(*ids)[0].seed = (double)e->seed;
+		return 1;
+	}
+	if (!cJSON_IsArray(runs) || !cJSON_GetArraySize(runs))
+		return 0;
+	*ids = xcalloc((size_t)cJSON_GetArraySize(runs), sizeof(**ids));
+	cJSON_ArrayForEach(it, runs) {
+		const cJSON *j = cJSON_GetObjectItemCaseSensitive(it, "journal");
+		const cJSON *seed = cJSON_GetObjectItemCaseSensitive(it, "seed");
+
+		if (!cJSON_IsString(j) || !cJSON_IsNumber(seed)) {
+			free(*ids);
+			*ids = NULL;
+			return 0;
+		}
+		(*ids)[n].journal = j->valuestring;
+		(*ids)[n++].seed = seed->valuedouble;
+	}
+	return n;
+}
+
 /* 1 when reps x and y (of rows with n_arms arms) hold the same measured
- * wall time in every arm: one rep of one run, not two (independent runs
- * never agree to the nanosecond in every arm). */
+ * wall time in every arm: for inputs that name no run, the only sign of
+ * one rep of one run given twice. */
 static int same_rep(const struct pab_rep *x, const struct pab_rep *y, size_t n_arms)
 {
 	size_t a;
@@ -592,11 +669,10 @@ static int same_rep(const struct pab_rep *x, const struct pab_rep *y, size_t n_a
 	return 1;
 }
 
-/* Refuse a and b (labels la, lb) when they share a rep: the same run given
- * twice, or a pooled artifact and one of its sources. Pooling them would
- * count the same measurements twice and narrow every interval. */
-static int distinct_runs(const struct pab_experiment *a, const char *la,
-			 const struct pab_experiment *b, const char *lb, char **why)
+/* The fallback of distinct_runs for inputs that name no run. */
+static int distinct_measurements(const struct pab_experiment *a, const char *la,
+				 const struct pab_experiment *b, const char *lb,
+				 char **why)
 {
 	size_t r, i, j;
 
@@ -622,6 +698,43 @@ static int distinct_runs(const struct pab_experiment *a, const char *la,
 	return 0;
 }
 
+/*
+ * Refuse a and b (labels la, lb) when they hold one run: the same run
+ * given twice (a copy, or a copy taken before a --resume), or a pooled
+ * artifact and one of its sources. A run is its journal id (random, kept
+ * across resumes) and seed; pooling one twice would count the same
+ * measurements twice and narrow every interval. Equal measurements of
+ * independent runs (a coarse clock) are no reason to refuse; they are
+ * looked at only when an input names no run.
+ */
+static int distinct_runs(const struct pab_experiment *a, const char *la,
+			 const struct pab_experiment *b, const char *lb, char **why)
+{
+	struct run_id *ra, *rb;
+	size_t na = input_runs(a, &ra), nb = input_runs(b, &rb), i, j;
+	int ret = 0;
+
+	if (!na || !nb) {
+		ret = distinct_measurements(a, la, b, lb, why);
+		goto out_free;
+	}
+	for (i = 0; i < na && !ret; i++)
+		for (j = 0; j < nb && !ret; j++)
+			if (!strcmp(ra[i].journal, rb[j].journal) && ra[i].seed == rb[j].seed) {
+				*why = xasprintf("'%s' and '%s' hold the same run (journal id %s, "
+						 "seed %.0f): the same run given twice, or a pooled "
+						 "artifact with one of its sources; give each run "
+						 "once", la, lb, pab_term_safe(ra[i].journal),
+						 ra[i].seed);
+				ret = -1;
+			}
+out_free:
+	free(ra);
+	free(rb);
+	return ret;
+}
+
+/* Every input checked on its own, then each against the first. */
 static int check_inputs(const struct pab_experiment *const *in,
 			const char *const *labels, size_t n, char **why)
 {
@@ -803,7 +916,7 @@ static void record_pool(struct pab_experiment *out,
 			const struct pab_experiment *const *in,
 			const char *const *labels, size_t n, size_t n_groups)
 {
-	cJSON *pool, *seeds, *sources;
+	cJSON *pool, *seeds, *runs, *sources;
 	char b1[32];
 	size_t i, r;
 
@@ -817,6 +930,9 @@ static void record_pool(struct pab_experiment *out,
 	seeds = cJSON_AddArrayToObject(pool, "seeds");
 	for (i = 0; i < n; i++)
 		add_seeds(seeds, in[i]);
+	runs = cJSON_AddArrayToObject(pool, "runs");
+	for (i = 0; i < n; i++)
+		add_runs(runs, in[i]);
 	cJSON_AddStringToObject(pool, "mode", n_groups == 1 ? "blocks" :
 				n_groups == n ? "shards" : "blocks+shards");
 	sources = cJSON_AddArrayToObject(pool, "sources");

@@ -8,12 +8,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -106,13 +108,33 @@ static void names_set(struct names *l, const char *s, int add)
 	}
 }
 
-/* The guard: read messages until EOF; clean up unless told "q". */
-_Noreturn static void guard_main(int fd)
+/* Move fd to exactly want (closing what was there); fd itself is closed. */
+static void move_fd(int fd, int want)
+{
+	if (fd != want) {
+		dup2(fd, want);
+		close(fd);
+	}
+}
+
+/*
+ * The guard: read perfab's messages until its socket closes, and watch its
+ * starter (the pipe from it closes when it dies). Then: perfab died
+ * without "q", or its starter died: kill every group and cgroup it was
+ * told of and perfab itself, remove the scratch directories; and always
+ * kill whatever is left of perfab's tree (the guard is perfab's parent
+ * and a child subreaper: every descendant perfab orphaned by dying is
+ * its child now, in whatever session, process group or cgroup). Last,
+ * tell the starter how perfab ended. fds: 3 the socket, 4 the starter's
+ * pipe, 5 the status pipe to the starter.
+ */
+_Noreturn static void guard_main(pid_t worker)
 {
 	struct names groups = { 0 }, cgroups = { 0 }, scratch = { 0 };
 	struct pab_strbuf in = PAB_STRBUF_INIT;
+	int quit = 0, devnull, starter_gone = 0, status = 0;
+	struct pollfd pfd[2];
 	char buf[4096];
-	int quit = 0, devnull;
 	size_t i;
 
 	signal(SIGINT, SIG_IGN);  /* a terminal's ^C is perfab's to handle */
@@ -121,26 +143,39 @@ _Noreturn static void guard_main(int fd)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	/* Hold nothing of perfab's: not its lock, not the caller's pipes. */
-	if (fd != 3) {
-		dup2(fd, 3);
-		close(fd);
-		fd = 3;
-	}
-	if (close_range(4, ~0U, 0))
-		for (i = 4; i < 1024; i++)
+	if (close_range(6, ~0U, 0))
+		for (i = 6; i < 1024; i++)
 			close((int)i);
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull >= 0) {
 		dup2(devnull, 0);
 		dup2(devnull, 1);
 		dup2(devnull, 2);
-		if (devnull > 3)
+		if (devnull > 5)
 			close(devnull);
 	}
 	for (;;) {
-		ssize_t got = read(fd, buf, sizeof(buf));
 		char *line, *nl;
+		ssize_t got;
 
+		pfd[0].fd = 3;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = starter_gone ? -1 : 4;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents) {
+			/* The starter (the process perfab's caller waits for)
+			 * died: perfab must not run on without it. */
+			starter_gone = 1;
+			kill(worker, SIGKILL);
+		}
+		if (!pfd[0].revents)
+			continue;
+		got = read(3, buf, sizeof(buf));
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
@@ -163,7 +198,11 @@ _Noreturn static void guard_main(int fd)
 		memmove(in.buf, line, strlen(line) + 1);
 		in.len = strlen(in.buf);
 	}
-	if (!quit) {
+	if (!quit || starter_gone)
+		kill(worker, SIGKILL);
+	while (waitpid(worker, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!quit || starter_gone) {
 		for (i = 0; i < groups.n; i++) {
 			long pg;
 
@@ -178,50 +217,199 @@ _Noreturn static void guard_main(int fd)
 			for (k = 0; k < 2000 && rmdir(cgroups.v[i]) && errno == EBUSY; k++)
 				nanosleep(&ms, NULL);
 		}
+	}
+	/* Whatever perfab's tree left: adopted by the guard, killed (its
+	 * children are exactly those now, as perfab's are while it runs). */
+	pab_kill_orphans();
+	if (!quit || starter_gone)
 		for (i = 0; i < scratch.n; i++)
 			pab_remove_tree(scratch.v[i]);
-	}
+	/* Only now may perfab's caller see it end: nothing of it runs. */
+	if (write(5, &status, sizeof(status)) != (ssize_t)sizeof(status))
+		_exit(1);
 	_exit(0);
+}
+
+/* The signal pid the starter forwards to (set before any handler). */
+static volatile pid_t forward_to;
+
+static void forward_signal(int sig)
+{
+	if (forward_to > 0)
+		kill(forward_to, sig);
+}
+
+/*
+ * The starter: the process perfab's caller started and waits for. It
+ * passes TERM, INT and HUP on to perfab (the worker), waits for the
+ * guard's word on how perfab ended, and ends the same way. Returns only
+ * when the guard could not start perfab (-1, errno set): the starter is
+ * perfab then, unguarded.
+ */
+static int starter_main(pid_t guard, int st)
+{
+	static const int fwd[] = { SIGTERM, SIGINT, SIGHUP };
+	sigset_t unblock;
+	pid_t worker = 0;
+	int status, got = 0;
+	ssize_t n;
+	size_t i;
+
+	do {
+		n = read(st, &worker, sizeof(worker));
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(worker) || worker <= 0) {
+		close(st);
+		while (waitpid(guard, &status, 0) < 0 && errno == EINTR)
+			;
+		errno = EAGAIN;
+		return -1;
+	}
+	forward_to = worker;
+	sigemptyset(&unblock);
+	for (i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++) {
+		struct sigaction sa, old;
+
+		if (sigaction(fwd[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue; /* ignored by whoever started perfab: stays so */
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = forward_signal;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(fwd[i], &sa, NULL);
+		sigaddset(&unblock, fwd[i]);
+	}
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+	for (;;) {
+		n = read(st, (char *)&status + got, sizeof(status) - (size_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (int)n;
+		if (got == (int)sizeof(status))
+			break;
+	}
+	sigprocmask(SIG_BLOCK, &unblock, NULL);
+	if (got != (int)sizeof(status)) {
+		/* The guard was killed: perfab, a subreaper's orphan now, is
+		 * the starter's child; kill it and end as killed. */
+		kill(worker, SIGKILL);
+		status = SIGKILL;
+		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+			;
+	}
+	while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		struct rlimit no_core = { 0, 0 };
+		int sig = WTERMSIG(status);
+
+		setrlimit(RLIMIT_CORE, &no_core); /* perfab's core, if any, is dumped */
+		signal(sig, SIG_DFL);
+		sigemptyset(&unblock);
+		sigaddset(&unblock, sig);
+		sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+		raise(sig);
+		_exit(128 + sig);
+	}
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
 int pab_guard_start(void)
 {
-	int sv[2], status, err;
-	pid_t mid;
+	int sv[2], st[2], pd[2], err;
+	pid_t guard, worker;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -1;
-	/* Forked twice, so the guard is not perfab's child: perfab's reaping
-	 * of orphans (waitpid(-1)) can never take it. */
-	mid = fork();
-	if (mid < 0) {
+	if (pipe2(st, O_CLOEXEC)) {
 		err = errno;
+		goto out_close_sv;
+	}
+	if (pipe2(pd, O_CLOEXEC)) {
+		err = errno;
+		goto out_close_st;
+	}
+	/*
+	 * Three processes: the starter (this one, the PID perfab's caller
+	 * knows), the guard (its child, in a session and process group of
+	 * its own, a child subreaper), and perfab from here on (the guard's
+	 * child, in the caller's session and process group, so a terminal's
+	 * ^C and a kill of the group reach it). Whatever kills perfab, and
+	 * the starter with it, cannot kill the guard, and every process
+	 * perfab's children leave is the guard's to find.
+	 */
+	fflush(NULL);
+	guard = fork();
+	if (guard < 0) {
+		err = errno;
+		goto out_close_pd;
+	}
+	if (guard) {
 		close(sv[0]);
 		close(sv[1]);
-		errno = err;
-		return -1;
+		close(st[1]);
+		close(pd[0]);
+		/* pd[1] stays open, unused, for the starter's life. */
+		if (starter_main(guard, st[0])) {
+			err = errno;
+			close(pd[1]);
+			goto out_subreaper;
+		}
 	}
-	if (!mid) {
-		pid_t g;
+	close(st[0]);
+	close(pd[1]);
+	worker = fork();
+	if (worker < 0)
+		_exit(1); /* the starter reads no PID: it runs perfab unguarded */
+	if (!worker) {
+		close(sv[0]);
+		close(st[1]);
+		close(pd[0]);
+		guard_fd = sv[1];
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+			warning("cannot make perfab a child subreaper: %s", strerror(errno));
+		return 0;
+	}
+	close(sv[1]);
+	setsid();
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (write(st[1], &worker, sizeof(worker)) != (ssize_t)sizeof(worker))
+		_exit(1);
+	{
+		/* Out of the way first, then to 3, 4, 5: no dup2 can hit one. */
+		int fs = fcntl(sv[0], F_DUPFD_CLOEXEC, 10);
+		int fp = fcntl(pd[0], F_DUPFD_CLOEXEC, 10);
+		int ft = fcntl(st[1], F_DUPFD_CLOEXEC, 10);
 
-		close(sv[1]);
-		g = fork();
-		if (g)
-			_exit(g < 0);
-		guard_main(sv[0]);
+		close(sv[0]);
+		close(pd[0]);
+		close(st[1]);
+		if (fs < 0 || fp < 0 || ft < 0)
+			_exit(1);
+		move_fd(fs, 3);
+		move_fd(fp, 4);
+		move_fd(ft, 5);
 	}
-	close(sv[0]);
-	while (waitpid(mid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		close(sv[1]);
-		errno = ECHILD;
-		return -1;
-	}
-	guard_fd = sv[1];
+	guard_main(worker);
+
+out_subreaper:
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		warning("cannot make perfab a child subreaper: %s", strerror(errno));
-	return 0;
+	errno = err;
+	return -1;
+out_close_pd:
+	close(pd[0]);
+	close(pd[1]);
+out_close_st:
+	close(st[0]);
+	close(st[1]);
+out_close_sv:
+	close(sv[0]);
+	close(sv[1]);
+	errno = err;
+	return -1;
 }
 
 /* SIGKILL every process whose parent is perfab, found by scanning /proc

@@ -4,14 +4,24 @@
  *
  * perfab kills what a child leaves behind at the end of every child, at
  * SIGTERM/SIGINT/SIGHUP and at --timeout (runchild.h, cgroup.h). For the
- * one signal it cannot handle, SIGKILL, it starts a guard first: a small
- * process outside any measured group that perfab tells, over a socket,
- * which process groups, cgroups and scratch directories exist. When the
- * socket closes without perfab having said "done", perfab died: the guard
- * kills every group and cgroup it was told of and removes the scratch
- * directories, then exits. perfab is also made a child subreaper, so
- * descendants a child orphans are perfab's to reap (not a zombie under an
- * init that never reaps, which would keep a cgroup populated).
+ * one signal it cannot handle, SIGKILL, it starts a guard first. The
+ * process perfab's caller started (the starter) forks the guard, in a
+ * session and process group of its own, and the guard forks perfab,
+ * which goes on in the caller's session and process group: a SIGKILL to
+ * perfab, the starter or their whole group cannot reach the guard. perfab
+ * tells the guard, over a socket, which process groups, cgroups and
+ * scratch directories exist. The guard is perfab's parent and a child
+ * subreaper (PR_SET_CHILD_SUBREAPER), so everything perfab's tree leaves
+ * when perfab dies is the guard's child. When the socket closes without
+ * perfab having said "done", or the starter dies, the guard kills perfab,
+ * every group and cgroup it was told of and every process it adopted (a
+ * setsid daemon, a child that left its cgroups), removes the scratch
+ * directories, and only then tells the starter how perfab ended; the
+ * starter ends the same way (exit status or signal) and forwards TERM,
+ * INT and HUP to perfab meanwhile. perfab is a child subreaper too, so
+ * descendants a child orphans are perfab's to reap while it runs (not a
+ * zombie under an init that never reaps, which would keep a cgroup
+ * populated).
  *
  * The scratch directory (where $PERFAB_REPORT lives) is
  * TMPDIR/perfab-<pid>-XXXXXX, flock'ed by perfab for its life; ones whose
@@ -24,9 +34,13 @@
 #include <sys/types.h>
 
 /*
- * pab_guard_start: fork the guard (call while perfab has one thread) and
- * make perfab a child subreaper. Returns 0, or -1 with errno: perfab then
- * runs unguarded (a SIGKILL may leave processes behind).
+ * pab_guard_start: fork the guard and perfab under it (call while perfab
+ * has one thread; stdio is flushed first). Returns 0 in the new perfab
+ * process, a child subreaper (a new PID: take nothing named by the PID
+ * before); the calling process never returns then, it waits and ends as
+ * perfab ends. Returns -1 with errno in the calling process when the
+ * guard could not be started: perfab then runs on unguarded, a child
+ * subreaper still (a SIGKILL may leave processes behind).
  */
 int pab_guard_start(void);
 

@@ -31,6 +31,7 @@ struct pab_sampler {
 	uint64_t generation; /* bumps on every watch, so stale samples are dropped */
 	int quit;
 	int idle_for_test; /* PERFAB_TEST_SAMPLER_IDLE: the thread never samples */
+	long fold_delay_ms_for_test; /* PERFAB_TEST_SAMPLER_FOLD_DELAY_MS */
 	struct pab_tree_peaks peaks;
 	int64_t cpu_ns;
 	uint64_t total_samples;
@@ -40,7 +41,8 @@ struct pab_sampler {
 
 /*
  * Sum smaps_rollup over pid's tree, listed into tree[MAX_TREE]; 0 when
- * nothing could be read.
+ * nothing could be read, or when the tree has more than max_procs
+ * processes (*procs says so; the caller kills it).
  */
 static int sample_tree(pid_t *tree, pid_t pid, long max_procs,
 		       uint64_t *rss, uint64_t *pss, int *procs)
@@ -49,12 +51,8 @@ static int sample_tree(pid_t *tree, pid_t pid, long max_procs,
 
 	*rss = *pss = 0;
 	*procs = n;
-	if (max_procs > 0 && n > max_procs) {
-		/* Kill first, measure never: the group is the child's own. */
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		return 0;
-	}
+	if (max_procs > 0 && n > max_procs)
+		return 0; /* measure never */
 	for (i = 0; i < n && i < MAX_TREE; i++) {
 		uint64_t r, p;
 
@@ -80,14 +78,34 @@ static void sample_and_fold(struct pab_sampler *s, pid_t *tree, pid_t pid,
 	uint64_t rss, pss;
 	int procs, got = sample_tree(tree, pid, max_procs, &rss, &pss, &procs);
 
+	if (s->fold_delay_ms_for_test) {
+		struct timespec d = { s->fold_delay_ms_for_test / 1000,
+				      (s->fold_delay_ms_for_test % 1000) * 1000000 };
+
+		nanosleep(&d, NULL);
+	}
 	pthread_mutex_lock(&s->lock);
 	s->cpu_ns += now_thread_cpu_ns() - c0;
 	if (gen != s->generation || s->pid != pid)
 		return;
 	if (procs > 0 && (uint64_t)procs > s->peaks.procs_peak)
 		s->peaks.procs_peak = (uint64_t)procs;
-	if (max_procs > 0 && procs > max_procs)
+	if (max_procs > 0 && procs > max_procs) {
+		/*
+		 * The reason first, then the kill, both under the lock: the
+		 * runner reads the peaks (pab_sampler_unwatch) only after the
+		 * child is dead, so it cannot see the death without the reason.
+		 * Killed outside the lock, the child could die and be unwatched
+		 * before the flag was set, and the reason was lost
+		 * (tests/e2e/cli_hostile_children.sh widens that window with
+		 * PERFAB_TEST_SAMPLER_FOLD_DELAY_MS). The group is the child's
+		 * own, and the watch still names it.
+		 */
 		s->peaks.limit_hit = 1;
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		return;
+	}
 	if (!got)
 		return;
 	if (rss > s->peaks.rss_bytes)
@@ -153,6 +171,11 @@ struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
 	s->interval_ns = interval_ns;
 	/* Test hook: a sampler starved of CPU for the whole run (tests/cli_tree_sample.sh). */
 	s->idle_for_test = getenv("PERFAB_TEST_SAMPLER_IDLE") != NULL;
+	/* Test hook: a sampler slow between its look at the tree and acting on it. */
+	if (getenv("PERFAB_TEST_SAMPLER_FOLD_DELAY_MS") &&
+	    parse_long(getenv("PERFAB_TEST_SAMPLER_FOLD_DELAY_MS"), 0, 10000,
+		       &s->fold_delay_ms_for_test))
+		s->fold_delay_ms_for_test = 0;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

@@ -15,16 +15,43 @@
 #include "util.h"
 
 
-/* s with Markdown's special characters backslash-escaped (GFM). */
+/*
+ * 1 when GitHub would start a link right after s[0] in text: a mention or
+ * an e-mail address ("@" and a name), an issue reference ("#" and a digit), a bare
+ * URL ("scheme:" before "//", or the last "w" of "www.").
+ */
+static int md_autolinks_after(const char *s, const char *start)
+{
+	if (*s == '@' && ((s[1] >= 'a' && s[1] <= 'z') || (s[1] >= 'A' && s[1] <= 'Z') ||
+			  (s[1] >= '0' && s[1] <= '9') || s[1] == '-' || s[1] == '_'))
+		return 1;
+	if (*s == '#' && s[1] >= '0' && s[1] <= '9')
+		return 1;
+	if (*s == ':' && s[1] == '/' && s[2] == '/')
+		return 1;
+	return s - start >= 2 && (s[0] | 0x20) == 'w' && (s[-1] | 0x20) == 'w' &&
+	       (s[-2] | 0x20) == 'w' && s[1] == '.';
+}
+
+/*
+ * s with Markdown's special characters backslash-escaped (GFM), and what
+ * GitHub would turn into a mention, an issue link or a link broken by a
+ * zero-width space (an entity, so the text reads the same): a row or arm
+ * name in a pull-request comment must not notify anyone or link anywhere.
+ */
 static void md_escape(FILE *f, const char *s)
 {
-	for (s = pab_term_safe(s); *s; s++) {
+	const char *start;
+
+	for (s = start = pab_term_safe(s); *s; s++) {
 		if (strchr("\\`*_[]<>|~&", *s))
 			fputc('\\', f);
 		if (*s == '\n' || *s == '\r')
 			fputc(' ', f);
 		else
 			fputc(*s, f);
+		if (md_autolinks_after(s, start))
+			fputs("&#8203;", f);
 	}
 }
 

@@ -127,6 +127,63 @@ char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **w
 	return exe;
 }
 
+/* "changed during the run" for file (role) of arm/row: digest then and now. */
+static int file_changed(const char *path, const char *role, const char *then,
+			const struct pab_arm *arm, const struct pab_row *row, int at_end,
+			struct pab_failure *f)
+{
+	char *now = pab_sha256_file(path);
+	int ret;
+
+	ret = pab_fail(f, PAB_FAIL_REFUSED, "arm '%s' of row '%s': %s '%s' is not the file "
+		       "checked when the run started (sha256 %s then, %s %s): the run stops; "
+		       "restore it and resume with perfab run --resume, or rerun from scratch",
+		       pab_term_safe(arm->name), pab_term_safe(row->name), role,
+		       pab_term_safe(path), then, now ? now : "unreadable",
+		       at_end ? "at the end of the run" : "before its next exec");
+	free(now);
+	return ret;
+}
+
+int pab_measure_check_files(const struct pab_row *row, const struct pab_arm *arm, size_t a,
+			    const char *exe, int digest, struct pab_failure *f)
+{
+	size_t i;
+
+	if (row->exes && row->exes[a] && row->exe_sha256 && row->exe_sha256[a]) {
+		int same;
+
+		if (digest) {
+			char *now = pab_sha256_file(row->exes[a]);
+
+			same = now && !strcmp(now, row->exe_sha256[a]);
+			free(now);
+		} else {
+			same = !strcmp(exe, row->exes[a]) && row->exe_id &&
+			       pab_file_id_same(exe, &row->exe_id[a]);
+		}
+		if (!same)
+			return file_changed(strcmp(exe, row->exes[a]) ? exe : row->exes[a],
+					    "program", row->exe_sha256[a], arm, row, digest, f);
+	}
+	for (i = 0; row->inputs && i < row->n_inputs[a]; i++) {
+		const struct pab_input_file *in = &row->inputs[a][i];
+		int same;
+
+		if (digest) {
+			char *now = pab_sha256_file(in->path);
+
+			same = now && !strcmp(now, in->sha256);
+			free(now);
+		} else {
+			same = pab_file_id_same(in->path, &in->id);
+		}
+		if (!same)
+			return file_changed(in->path, in->role, in->sha256, arm, row, digest, f);
+	}
+	return 0;
+}
+
 static char *params_string(const struct pab_row *row)
 {
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
@@ -588,6 +645,10 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 		pab_fail(f, PAB_FAIL_USAGE, "%s", why);
 		free(why);
 		return -1;
+	}
+	if (pab_measure_check_files(row, arm, arm_idx, cmd.exe, 0, f)) {
+		ret = -1;
+		goto out;
 	}
 	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
 	make_env(m, row, arm, latency ? "latency" : "throughput", seed, &cmd);

@@ -114,4 +114,17 @@ int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
  */
 char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **why);
 
+/*
+ * pab_measure_check_files: what runs is what was checked. The program arm
+ * (index a) runs for row, resolved now as exe, and every input file of
+ * row's arm a (plan.c digests them at the start, --resume again): the
+ * same files as then — the same path and identity (device, inode, size,
+ * mtime; pab_file_id) when digest is 0, as before each exec; the same
+ * SHA-256 when digest is 1, as at the end of a run. Returns 0, or -1
+ * with f filled (PAB_FAIL_REFUSED) naming the file, its role and both
+ * digests. A row that records no digests is not checked.
+ */
+int pab_measure_check_files(const struct pab_row *row, const struct pab_arm *arm, size_t a,
+			    const char *exe, int digest, struct pab_failure *f);
+
 #endif /* PAB_RUN_MEASURE_H */

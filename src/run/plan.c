@@ -390,6 +390,57 @@ static int define_arms(struct pab_experiment *e, const struct pab_run_opts *o,
 /* ------------------------------------------------------------------ */
 /* Rows                                                               */
 
+/*
+ * A list option's items, split at sep (blanks around an item trimmed when
+ * trim): 0 when none is empty and none comes twice, else -1 and the
+ * reason in f, naming the option what and the list.
+ */
+static int check_list_items(const char *what, const char *list, char sep, int trim,
+			    struct pab_failure *f)
+{
+	const char *p = list;
+	size_t n = 0, i, cap = 0;
+	struct { const char *s; size_t len; } *items = NULL;
+	int ret = 0;
+
+	for (;;) {
+		const char *end = strchr(p, sep), *b, *e;
+
+		if (!end)
+			end = p + strlen(p);
+		b = p;
+		e = end;
+		while (trim && b < e && (*b == ' ' || *b == '\t' || *b == '\n'))
+			b++;
+		while (trim && e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+			e--;
+		if (e == b) {
+			ret = pab_fail(f, PAB_FAIL_USAGE, "%s '%s' has an empty item: give each "
+				       "item once, separated by '%c'", what, pab_term_safe(list), sep);
+			break;
+		}
+		for (i = 0; i < n; i++)
+			if (items[i].len == (size_t)(e - b) && !memcmp(items[i].s, b, items[i].len))
+				break;
+		if (i < n) {
+			char *dup = xstrndup(b, (size_t)(e - b));
+
+			ret = pab_fail(f, PAB_FAIL_USAGE, "%s '%s' names '%s' twice: give each item "
+				       "once", what, pab_term_safe(list), pab_term_safe(dup));
+			free(dup);
+			break;
+		}
+		ALLOC_GROW(items, n + 1, cap);
+		items[n].s = b;
+		items[n++].len = (size_t)(e - b);
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	free(items);
+	return ret;
+}
+
 /* Built-in rows by --workloads (selection sel) after the config's. */
 static int add_workload_rows(struct pab_experiment *e, const char *sel, struct pab_failure *f)
 {
@@ -651,7 +702,8 @@ static int define_experiment(struct pab_experiment *e, const struct pab_run_opts
 			return pab_fail(f, PAB_FAIL_USAGE, "arm '%s' has an empty command",
 					e->arms[i].name);
 	/* Rows: config rows, then built-in rows by --workloads, else one row. */
-	if (workloads && add_workload_rows(e, workloads, f))
+	if (workloads && (check_list_items("--workloads", workloads, '|', 1, f) ||
+			  add_workload_rows(e, workloads, f)))
 		return -1;
 	if ((o->param_scans.n || o->param_lists.n) && add_param_rows(e, o, f))
 		return -1;
@@ -667,11 +719,58 @@ static int define_experiment(struct pab_experiment *e, const struct pab_run_opts
 /* ------------------------------------------------------------------ */
 /* Executables                                                        */
 
-/* The executable arm runs for row and its digest, or -1 with f filled. */
-static int exe_and_digest(const struct pab_arm *arm, const struct pab_row *row,
-			  const char *fail_prefix, char **exe, char **sha,
-			  struct pab_failure *f)
+/*
+ * The files a plan digests, each once: a program shared by rows, or an
+ * LD_PRELOAD library of every arm, is read once per plan.
+ */
+struct digest_cache {
+	struct cached {
+		char *path;
+		char *sha256;
+		struct pab_file_id id;
+	} *v;
+	size_t n, alloc;
+};
+
+/* path's digest and identity (owned by c), or NULL with errno set. */
+static const struct cached *digest_of(struct digest_cache *c, const char *path)
 {
+	struct cached *x;
+	size_t i;
+	char *sha;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].path, path))
+			return &c->v[i];
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	x = &c->v[c->n];
+	sha = pab_sha256_file_id(path, &x->id);
+	if (!sha)
+		return NULL;
+	x->path = xstrdup(path);
+	x->sha256 = sha;
+	c->n++;
+	return x;
+}
+
+static void digest_cache_release(struct digest_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].path);
+		free(c->v[i].sha256);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The executable arm runs for row, its digest and identity, or -1 with f filled. */
+static int exe_and_digest(const struct pab_arm *arm, const struct pab_row *row,
+			  const char *fail_prefix, struct digest_cache *c, char **exe,
+			  char **sha, struct pab_file_id *id, struct pab_failure *f)
+{
+	const struct cached *d;
 	char *why;
 
 	*sha = NULL;
@@ -681,32 +780,143 @@ static int exe_and_digest(const struct pab_arm *arm, const struct pab_row *row,
 		free(why);
 		return -1;
 	}
-	*sha = pab_sha256_file(*exe);
-	if (!*sha) {
+	d = digest_of(c, *exe);
+	if (!d) {
 		pab_fail_errno(f, "cannot read '%s' to digest it", *exe);
 		free(*exe);
 		*exe = NULL;
 		return -1;
 	}
+	*sha = xstrdup(d->sha256);
+	if (id)
+		*id = d->id;
 	return 0;
+}
+
+/* A regular file at path (followed)? */
+static int is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return *path && !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* Add path (role) to *v unless there; digested through c. 0 or -1 with f. */
+static int add_input(struct pab_input_file **v, size_t *n, size_t *alloc, const char *path,
+		     const char *role, const struct pab_arm *arm, struct digest_cache *c,
+		     struct pab_failure *f)
+{
+	const struct cached *d;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].path, path) && !strcmp((*v)[i].role, role))
+			return 0;
+	d = digest_of(c, path);
+	if (!d)
+		return pab_fail_errno(f, "cannot read '%s' (%s of arm '%s') to digest it",
+				      pab_term_safe(path), role, pab_term_safe(arm->name));
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	(*v)[*n].path = xstrdup(path);
+	(*v)[*n].role = xstrdup(role);
+	(*v)[*n].sha256 = xstrdup(d->sha256);
+	(*v)[*n].id = d->id;
+	(*n)++;
+	return 0;
+}
+
+/* The LD_PRELOAD arm's children get: the arm's own, else perfab's. */
+static const char *arm_preload(const struct pab_arm *arm)
+{
+	size_t k;
+
+	for (k = 0; k < arm->n_env; k++)
+		if (!strcmp(arm->env[k].key, "LD_PRELOAD"))
+			return arm->env[k].value;
+	return getenv("LD_PRELOAD");
+}
+
+/*
+ * The files arm's run of row reads besides its program exe: every word of
+ * its command line after the program that names a regular file, every
+ * LD_PRELOAD entry that does (a path; a bare name the loader looks up is
+ * not checked), and the interpreter of a "#!" program. Into *v, *n (new
+ * array), digested; 0, or -1 with f filled.
+ */
+static int collect_inputs(const struct pab_arm *arm, const struct pab_row *row,
+			  const char *exe, struct digest_cache *c,
+			  struct pab_input_file **v, size_t *n, struct pab_failure *f)
+{
+	const char *preload = arm_preload(arm);
+	size_t alloc = 0, i;
+	char *interp = pab_script_interpreter(exe);
+	int ret = 0;
+
+	*v = NULL;
+	*n = 0;
+	for (i = 1; !ret && i < arm->argc; i++)
+		if (is_regular_file(arm->argv[i]))
+			ret = add_input(v, n, &alloc, arm->argv[i], "argument", arm, c, f);
+	for (i = 0; !ret && i < row->argc; i++)
+		if (is_regular_file(row->argv[i]))
+			ret = add_input(v, n, &alloc, row->argv[i], "argument", arm, c, f);
+	while (!ret && preload && *preload) {
+		size_t len = strcspn(preload, ": \t");
+		char *lib = xstrndup(preload, len);
+
+		if (strchr(lib, '/') && is_regular_file(lib))
+			ret = add_input(v, n, &alloc, lib, "LD_PRELOAD", arm, c, f);
+		free(lib);
+		preload += len;
+		preload += strspn(preload, ": \t");
+	}
+	if (!ret && interp && is_regular_file(interp))
+		ret = add_input(v, n, &alloc, interp, "interpreter", arm, c, f);
+	free(interp);
+	if (ret) {
+		pab_input_files_free(*v, *n);
+		*v = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+/* Room in row for per-arm executables, inputs and identities. */
+static void row_alloc_files(struct pab_row *row, size_t n_arms)
+{
+	if (!row->exes)
+		row->exes = xcalloc(n_arms, sizeof(*row->exes));
+	if (!row->exe_sha256)
+		row->exe_sha256 = xcalloc(n_arms, sizeof(*row->exe_sha256));
+	if (!row->inputs) {
+		row->inputs = xcalloc(n_arms, sizeof(*row->inputs));
+		row->n_inputs = xcalloc(n_arms, sizeof(*row->n_inputs));
+	}
+	if (!row->exe_id)
+		row->exe_id = xcalloc(n_arms, sizeof(*row->exe_id));
 }
 
 /*
  * Resolve and digest every executable of every (row, arm): arm->exe and
  * arm->sha256 are row 0's (the artifact's arms[].exe and sha256), each
  * row's own go to row->exes and row->exe_sha256 (rows[].executables), so
- * --resume can verify every program it runs, not only the first row's.
+ * --resume can verify every program it runs, not only the first row's;
+ * and every file each (row, arm) reads besides (collect_inputs) to
+ * row->inputs. What was digested is what runs: measure.c checks each
+ * file's identity before each exec.
  */
 static int resolve_arms(struct pab_plan *p, struct pab_failure *f)
 {
 	struct pab_experiment *e = &p->e;
+	struct digest_cache c = { 0 };
 	size_t a, ri, len0 = 0;
+	int ret = -1;
 
 	for (a = 0; a < e->n_arms; a++) {
 		struct pab_arm *arm = &e->arms[a];
 
-		if (exe_and_digest(arm, &e->rows[0], "", &arm->exe, &arm->sha256, f))
-			return -1;
+		if (exe_and_digest(arm, &e->rows[0], "", &c, &arm->exe, &arm->sha256, NULL, f))
+			goto out;
 		if (!a)
 			len0 = strlen(arm->exe);
 		else if (strlen(arm->exe) != len0)
@@ -717,21 +927,27 @@ static int resolve_arms(struct pab_plan *p, struct pab_failure *f)
 	for (ri = 0; ri < e->n_rows; ri++) {
 		struct pab_row *row = &e->rows[ri];
 
-		row->exes = xcalloc(e->n_arms, sizeof(*row->exes));
-		row->exe_sha256 = xcalloc(e->n_arms, sizeof(*row->exe_sha256));
+		row_alloc_files(row, e->n_arms);
 		for (a = 0; a < e->n_arms; a++) {
 			struct pab_arm *arm = &e->arms[a];
 
 			if (!ri || arm->argc) { /* the arm's own executable */
 				row->exes[a] = xstrdup(arm->exe);
 				row->exe_sha256[a] = xstrdup(arm->sha256);
-			} else if (exe_and_digest(arm, row, "", &row->exes[a],
-						  &row->exe_sha256[a], f)) {
-				return -1;
+				row->exe_id[a] = digest_of(&c, arm->exe)->id; /* cached */
+			} else if (exe_and_digest(arm, row, "", &c, &row->exes[a],
+						  &row->exe_sha256[a], &row->exe_id[a], f)) {
+				goto out;
 			}
+			if (collect_inputs(arm, row, row->exes[a], &c, &row->inputs[a],
+					   &row->n_inputs[a], f))
+				goto out;
 		}
 	}
-	return 0;
+	ret = 0;
+out:
+	digest_cache_release(&c);
+	return ret;
 }
 
 /* --preserve-builds DIR: copy each arm's executable, digest-checked. */
@@ -1259,15 +1475,76 @@ static int check_digest(const char *path, const struct pab_arm *arm, const struc
 	return 0;
 }
 
+/* The recorded input of row's arm a at path in role, or NULL. */
+static const struct pab_input_file *recorded_input(const struct pab_row *row, size_t a,
+						   const char *path, const char *role)
+{
+	size_t i;
+
+	for (i = 0; row->inputs && i < row->n_inputs[a]; i++)
+		if (!strcmp(row->inputs[a][i].path, path) && !strcmp(row->inputs[a][i].role, role))
+			return &row->inputs[a][i];
+	return NULL;
+}
+
+/*
+ * The files arm a's run of row reads now (now, n) against those recorded
+ * when the run started: each must have been recorded with the digest it
+ * has now, and each recorded one must still be there. 0 or -1 with f.
+ */
+static int check_inputs(const struct pab_arm *arm, const struct pab_row *row, size_t a,
+			const struct pab_input_file *now, size_t n, struct pab_failure *f)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct pab_input_file *was = recorded_input(row, a, now[i].path, now[i].role);
+
+		if (!was)
+			return pab_fail(f, PAB_FAIL_REFUSED, "cannot resume: arm '%s' (row '%s') "
+					"reads '%s' (%s, sha256 %s), which was not digested when the "
+					"run started; rerun from scratch", pab_term_safe(arm->name),
+					pab_term_safe(row->name), pab_term_safe(now[i].path),
+					now[i].role, now[i].sha256);
+		if (strcmp(was->sha256, now[i].sha256))
+			return pab_fail(f, PAB_FAIL_REFUSED, "cannot resume: '%s' (%s of arm '%s', "
+					"row '%s') changed since the run started (sha256 %s, recorded "
+					"%s); rerun from scratch", pab_term_safe(now[i].path),
+					now[i].role, pab_term_safe(arm->name),
+					pab_term_safe(row->name), now[i].sha256,
+					pab_term_safe(was->sha256));
+	}
+	for (k = 0; row->inputs && k < row->n_inputs[a]; k++) {
+		const struct pab_input_file *was = &row->inputs[a][k];
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(now[i].path, was->path) && !strcmp(now[i].role, was->role))
+				break;
+		if (i == n)
+			return pab_fail(f, PAB_FAIL_REFUSED, "cannot resume: '%s' (%s of arm '%s', "
+					"row '%s', sha256 %s when the run started) is gone or no "
+					"longer a regular file; rerun from scratch",
+					pab_term_safe(was->path), pab_term_safe(was->role),
+					pab_term_safe(arm->name), pab_term_safe(row->name),
+					pab_term_safe(was->sha256));
+	}
+	return 0;
+}
+
 /*
  * Every executable of every (row, arm) against the digest recorded when
  * the run started: rows[].executables, else (artifacts written before it)
  * the arm's digest where it applies — row 0, or an arm's own command. A
- * program without a recorded digest is refused too.
+ * program without a recorded digest is refused too. So is any file the
+ * run reads besides (an argument, an LD_PRELOAD library, an interpreter)
+ * that was not recorded, or is not as recorded. What is checked here is
+ * what runs: the identities taken now are checked before each exec.
  */
 static int verify_executables(struct pab_experiment *e, const char *path, struct pab_failure *f)
 {
+	struct digest_cache c = { 0 };
 	size_t a, ri;
+	int ret = -1;
 
 	for (ri = 0; ri < e->n_rows; ri++) {
 		struct pab_row *row = &e->rows[ri];
@@ -1276,27 +1553,46 @@ static int verify_executables(struct pab_experiment *e, const char *path, struct
 			struct pab_arm *arm = &e->arms[a];
 			const char *want = row->exe_sha256 && row->exe_sha256[a] ?
 				row->exe_sha256[a] : (!ri || arm->argc) ? arm->sha256 : NULL;
+			struct pab_input_file *now_in;
+			struct pab_file_id id;
+			size_t n_in;
 			char *exe, *now;
 
-			if (exe_and_digest(arm, row, "cannot resume: ", &exe, &now, f))
-				return -1;
-			if (check_digest(path, arm, row, exe, now, want, f)) {
+			if (exe_and_digest(arm, row, "cannot resume: ", &c, &exe, &now, &id, f))
+				goto out;
+			if (check_digest(path, arm, row, exe, now, want, f) ||
+			    collect_inputs(arm, row, exe, &c, &now_in, &n_in, f)) {
 				free(exe);
 				free(now);
-				return -1;
+				goto out;
+			}
+			if (check_inputs(arm, row, a, now_in, n_in, f)) {
+				pab_input_files_free(now_in, n_in);
+				free(exe);
+				free(now);
+				goto out;
 			}
 			if (!ri) { /* the arm's executable is row 0's, as a fresh run has it */
 				free(arm->exe);
-				arm->exe = exe;
+				arm->exe = xstrdup(exe);
 				free(arm->sha256);
-				arm->sha256 = now;
-			} else {
-				free(exe);
-				free(now);
+				arm->sha256 = xstrdup(now);
 			}
+			row_alloc_files(row, e->n_arms);
+			free(row->exes[a]);
+			row->exes[a] = exe;
+			free(row->exe_sha256[a]);
+			row->exe_sha256[a] = now;
+			row->exe_id[a] = id;
+			pab_input_files_free(row->inputs[a], row->n_inputs[a]);
+			row->inputs[a] = now_in;
+			row->n_inputs[a] = n_in;
 		}
 	}
-	return 0;
+	ret = 0;
+out:
+	digest_cache_release(&c);
+	return ret;
 }
 
 /* --resume takes the run's own settings: an option that would set one is refused. */
@@ -1456,9 +1752,13 @@ static int plan_resume(struct pab_plan *p, const struct pab_run_opts *o, struct 
 /* --counters a,b,c: checked up front; only metrics perfab records. */
 static int parse_counters(struct pab_plan *p, const char *list, struct pab_failure *f)
 {
-	char *copy = xstrdup(list), *s = copy, *comma, *why;
+	char *copy, *s, *comma, *why;
 	size_t i;
 
+	if (check_list_items("--counters", list, ',', 0, f))
+		return -1;
+	copy = xstrdup(list);
+	s = copy;
 	for (;; s = comma + 1) {
 		comma = strchr(s, ',');
 		if (comma)
@@ -1503,6 +1803,10 @@ int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_f
 	pab_run_settings_init(&p->use);
 	p->quiet = o->quiet;
 	p->show_output = o->show_output;
+	if (o->trust && !o->resume)
+		return pab_fail(f, PAB_FAIL_USAGE, "--trust-artifact applies to --resume only: "
+				"it lets a resumed run skip checking its artifact's programs and "
+				"rows; a fresh run has no artifact to trust");
 	if (o->resume ? plan_resume(p, o, f) : plan_fresh(p, o, f))
 		return -1;
 	pab_run_settings_copy(&p->use, &p->e.settings);
@@ -1513,6 +1817,21 @@ int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_f
 		p->use.cpus = xstrdup(o->cpus);
 	}
 	return p->use.counters ? parse_counters(p, p->use.counters, f) : 0;
+}
+
+int pab_plan_recheck(const struct pab_plan *p, struct pab_failure *f)
+{
+	size_t ri, a;
+
+	for (ri = 0; ri < p->e.n_rows; ri++)
+		for (a = 0; a < p->e.n_arms; a++) {
+			const struct pab_row *row = &p->e.rows[ri];
+
+			if (row->exes && row->exes[a] &&
+			    pab_measure_check_files(row, &p->e.arms[a], a, row->exes[a], 1, f))
+				return -1;
+		}
+	return 0;
 }
 
 void pab_plan_release(struct pab_plan *p)

@@ -125,6 +125,13 @@ static int cfg_kv(struct pab_json_in *in, const cJSON *o, const char *key,
 	cJSON_ArrayForEach(it, map) {
 		char num[64];
 
+		if (!strcmp(key, "env") && !pab_env_name_valid(it->string)) {
+			pab_json_in_push_key(in, it->string);
+			pab_json_in_fail(in, NULL, "is not an environment variable name (empty, "
+					 "or holds '=')");
+			pab_json_in_pop(in);
+			break;
+		}
 		if (cJSON_IsString(it)) {
 			pab_kv_set(kv, n, it->string, it->valuestring);
 		} else if (cJSON_IsNumber(it) && isfinite(it->valuedouble)) {

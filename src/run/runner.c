@@ -347,7 +347,9 @@ static int checkpoint_rep(struct pab_runner *r, size_t ri, struct pab_failure *f
 	}
 	free(rec);
 	r->total_reps++;
-	if (r->total_reps >= 2 * r->folded_reps && r->total_reps >= PAB_FOLD_FIRST_REPS &&
+	/* Fold also before the journal nears the size readers accept (journal.h). */
+	if (((r->total_reps >= 2 * r->folded_reps && r->total_reps >= PAB_FOLD_FIRST_REPS) ||
+	     pab_journal_bytes(r->journal) >= PAB_JOURNAL_MAX_BYTES / 2) &&
 	    checkpoint(r, f))
 		return -1;
 	pab_progress_rep_saved(&r->pg, ri);

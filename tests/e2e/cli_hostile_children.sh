@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Hostile children: huge stdout/stderr is drained and bounded (perfab never
 # holds it whole; the last lines of stderr are kept for the report); a fork
-# bomb is stopped by --max-procs; a child that dies by a signal or exits
+# bomb is stopped by --max-procs, and its reason recorded however slow the
+# sampler is; a child that dies by a signal or exits
 # non-zero is recorded (see also cli_failures.sh for timeouts).
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
@@ -33,4 +34,10 @@ jq -e '.rows[0].reps[0].status.head.tree_limit and (.rows[0].fail_reason | test(
 sleep 0.3
 n=$(pgrep -c -f "sleep 30.$$" 2>/dev/null); n=${n:-0}
 [ "$n" -lt 50 ] || fail "$n sleeps of the bomb survived"
+# The reason is never lost: with the sampler slow between its look at the
+# tree and the kill, the child is not seen dead before the reason is set.
+PERFAB_TEST_SAMPLER_FOLD_DELAY_MS=300 expect_rc 1 "$PERFAB" run -q --reps 1 --max-reps 1 \
+	--max-procs 50 --timeout 60 --arm base=/bin/true --arm "head=$bomb" --out bomb2.json
+jq -e '.rows[0].reps[0].status.head.tree_limit and (.rows[0].fail_reason | test("max-procs"))' bomb2.json >/dev/null ||
+	fail "the kill reason was lost: $(jq -c '.rows[0].fail_reason' bomb2.json)"
 exit 0

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # One writer per artifact: while a run writes FILE it holds FILE.lock, so a
-# second run on the same --out and a --resume of the running run are
-# refused (exit 7) and FILE is left to its writer; once the run ends, the
-# lock is gone and FILE can be written again. No timing: the first run's
+# second run on the same --out, a --resume of the running run, `pool -o`
+# and `memgate record -o` are refused (exit 7) and FILE is left to its
+# writer; once the run ends, the lock is gone and FILE can be written
+# again. A refused run, pool or baseline leaves no FILE.lock behind. No timing: the first run's
 # child waits for a file the test creates, and the test polls.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
@@ -32,6 +33,9 @@ expect_rc 7 "$PERFAB" run -q --resume shared.json --arm base=./hold.sh --arm hea
 grep_err "is in use"
 expect_rc 7 "$PERFAB" pool done.json -o shared.json
 grep_err "is in use"
+expect_rc 7 "$PERFAB" memgate record done.json -o shared.json
+grep_err "is in use"
+[ "$(cat shared.json)" = "$before" ] || fail "memgate record -o replaced the running artifact"
 touch go
 wait $first
 rc=$?
@@ -39,6 +43,15 @@ case $rc in 0|1|3) ;; *) cat first.err >&2; fail "the first run exited $rc" ;; e
 jq -e '.complete and (.rows[0].reps | length) == 2' shared.json >/dev/null ||
 	fail "the first run's artifact is not its own complete one"
 [ ! -e shared.json.lock ] || fail "the lock file was left behind"
+# Refused after the lock was taken: the lock file goes too.
+expect_rc 2 "$PERFAB" run -q --arm base=/bin/true --arm head=./no-such-program --reps 2 \
+	--no-null-arm --out refused.json
+[ ! -e refused.json.lock ] || fail "a refused run left its lock file behind"
+expect_rc 4 "$PERFAB" pool done.json done.json -o refusedpool.json
+[ ! -e refusedpool.json.lock ] || fail "a refused pool left its lock file behind"
+jq '.complete = false' done.json >inc.json
+"$PERFAB" memgate record inc.json -o refusedbase.json 2>/dev/null && fail "memgate record took an incomplete run"
+[ ! -e refusedbase.json.lock ] || fail "a refused memgate record left its lock file behind"
 # Free again: the next run on the same --out is accepted.
 expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out shared.json
 exit 0

@@ -5,7 +5,11 @@
 # After a normal run, and after perfab is stopped by SIGTERM, SIGINT or
 # SIGKILL mid-child, every one of those PIDs must be gone (or a zombie,
 # which runs nothing), and perfab's scratch directory and cgroups removed.
-# Polls with generous deadlines; no timing is asserted.
+# Then the cases only the guard (its own session, a child subreaper) can
+# handle: SIGKILL to the whole process group of a perfab started under
+# setsid, with and without cgroups, and (root only) a child that moves
+# itself out of its cgroups: nothing of the run is alive 2 s after
+# perfab ends. Polls; no timing of perfab itself is asserted.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
 cat >tree.sh <<'SH'
@@ -13,9 +17,20 @@ cat >tree.sh <<'SH'
 # The measured child: a grandchild, a setsid daemon, then (HOLD=1) wait.
 own=$PIDS.$$
 echo $$ >>"$own"
+echo $PPID >"$PIDS.perfab"
 sleep 1000 &
 echo $! >>"$own"
-setsid sh -c 'echo $$ >>"$1"; exec sleep 1000' sh "$own" &
+# ESCAPE=1 (root): the daemon moves itself out of its cgroups first.
+setsid sh -c '
+	if [ "${ESCAPE:-0}" = 1 ]; then
+		for f in /sys/fs/cgroup/*/cgroup.procs /sys/fs/cgroup/cgroup.procs; do
+			[ -w "$f" ] && echo $$ >"$f" 2>/dev/null
+		done
+		if grep -q perfab- /proc/$$/cgroup || ! grep -q perfab- /proc/$PPID/cgroup; then
+			touch "$1.noescape"
+		fi
+	fi
+	echo $$ >>"$1"; exec sleep 1000' sh "$own" &
 # The daemon's PID is written by the daemon: wait for it to be there.
 i=0
 while [ "$(wc -l <"$own")" -lt 3 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
@@ -92,10 +107,64 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$PERFAB" run -q --arm base=./tree.sh \
 	jq -e '.complete == false' "sig$sig.json" >/dev/null || fail "SIG$sig: the checkpoint is not intact"
 	echo "SIG$sig: nothing of the child's tree alive, nothing left behind"
 done
+# gone_within FILE WHAT: no PID in FILE alive within 2 s (perfab has ended).
+gone_within() {
+	i=0
+	while [ $i -lt 20 ]; do
+		left=
+		for p in $(cat "$1"); do alive "$p" && left="$left $p"; done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	for p in $left; do ps -o pid,ppid,pgid,sid,args -p "$p" >&2; kill -9 "$p"; done
+	fail "$2: alive 2 s after perfab ended:$left"
+}
+# SIGKILL to perfab's whole process group (perfab a session leader, as
+# under setsid(1)): perfab and anything in its group die at once; the
+# guard, in a session of its own, kills what is left.
+group_kill() { # NAME ESCAPE PERFAB-OPTION...
+	name=$1 esc=$2
+	shift 2
+	mkdir "tmp$name"
+	: >"pids$name"
+	PIDS=$T/pids$name HOLD=1 ESCAPE=$esc TMPDIR=$T/tmp$name python3 -c '
+import os, sys
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' "$PERFAB" run -q --arm base=./tree.sh \
+		--arm head=./tree.sh --reps 4 --out "$name.json" "$@" >/dev/null 2>"$name.err" &
+	pid=$!
+	i=0
+	while [ ! -e "pids$name.started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "pids$name.started" ] || { cat "$name.err" >&2; fail "$name: the child never started"; }
+	[ "$(sed 's/^.*) . [0-9]* \([0-9]*\) .*/\1/' "/proc/$pid/stat")" = "$pid" ] ||
+		fail "$name: perfab does not lead its own process group"
+	kill -s KILL -- "-$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 137 ] || { cat "$name.err" >&2; fail "$name: perfab exited $rc, not 137"; }
+	gone_within "pids$name" "$name"
+	no_leftovers "tmp$name" "$(cat "pids$name.perfab")" "$name"
+	echo "$name: nothing of the run alive after SIGKILL to perfab's process group"
+}
+group_kill groupkill 0
+group_kill groupkill_nocg 0 --no-cgroup
+if [ "$(id -u)" = 0 ] && { [ -w /sys/fs/cgroup/memory/cgroup.procs ] ||
+	[ -w /sys/fs/cgroup/cgroup.procs ]; }; then
+	group_kill escaped 1
+	ls pidsescaped.*.noescape >/dev/null 2>&1 &&
+		fail "escaped: the daemon was not in a cgroup of perfab's, or could not leave it"
+	escaped_rc=0
+else
+	escaped_rc=77
+	echo "a child leaving its cgroups: skipped (needs root and a writable root cgroup)"
+fi
+
 grep -q "interrupted by signal 15" sigTERM.err || { cat sigTERM.err >&2; fail "no note of the signal"; }
 # What the signal interrupted resumes.
 export PIDS="$T/pidsR" TMPDIR="$T/tmp0"
 expect_verdict "$PERFAB" run -q --resume sigTERM.json \
 	--arm base=./tree.sh --arm head=./tree.sh
 all_gone pidsR "after the resumed run"
+[ "$escaped_rc" = 0 ] || skip "a child that leaves its cgroups needs root and a writable root cgroup (the rest passed)"
 exit 0

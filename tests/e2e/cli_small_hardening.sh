@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Small holes closed: a CPU number past 32 bits, arm names that are paths
 # (".." with --preserve-builds), duplicate JSON keys (read differently by
-# other tools), "\u0000" inside a string (it would cut an argv short), and
-# descriptors inherited from whoever started perfab reaching the children.
+# other tools), "\u0000" inside a string (it would cut an argv short),
+# descriptors inherited from whoever started perfab reaching the children,
+# empty or duplicate list items, '=' in an environment key (the child would
+# see another variable) and --trust-artifact without --resume.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
 expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --out ok.json
@@ -47,4 +49,42 @@ SH
 chmod +x fd.sh
 expect_verdict "$PERFAB" run -q --arm base=./fd.sh --arm head=./fd.sh --reps 2 --out fd.json 9>fd9.txt
 jq -e '.rows[0].failed == false' fd.json >/dev/null || fail "a child inherited perfab's fd 9"
+
+# Lists: an empty item or one given twice is refused, never read as "all"
+# or folded silently.
+t2="--arm base=/bin/true --arm head=/bin/true --reps 2 --no-null-arm"
+# shellcheck disable=SC2086 # $t2 is words
+{
+expect_rc 2 "$PERFAB" run -q $t2 --metrics cpu,cpu --out l1.json
+grep_err "'cpu,cpu' names 'cpu' twice"
+expect_rc 2 "$PERFAB" run -q $t2 --metrics cpu, --out l2.json
+grep_err "'cpu,' has an empty item"
+expect_rc 2 "$PERFAB" run -q $t2 --workloads '' --out l3.json
+grep_err "--workloads '' has an empty item"
+expect_rc 2 "$PERFAB" run -q $t2 --workloads 'spin||alloc' --out l4.json
+grep_err "has an empty item"
+expect_rc 2 "$PERFAB" run -q $t2 --workloads 'spin|spin' --out l5.json
+grep_err "names 'spin' twice"
+expect_rc 2 "$PERFAB" run -q $t2 --counters cycles,cycles --out l6.json
+grep_err "names 'cycles' twice"
+expect_rc 2 "$PERFAB" ledger --metrics wall,wall ok.json
+grep_err "names 'wall' twice"
+expect_rc 2 "$PERFAB" run -q $t2 --trust-artifact --out l7.json
+grep_err "--trust-artifact applies to --resume only"
+}
+for f in l1 l2 l3 l4 l5 l6 l7; do
+	[ ! -e $f.json ] || fail "a refused run wrote $f.json"
+done
+
+# An environment key holding '=' (or empty): refused in a config and in an
+# artifact, never passed on as another variable.
+printf '{"arms": [{"name": "base", "argv": ["/bin/true"], "env": {"C=D": "x"}}, {"name": "head", "argv": ["/bin/true"]}]}' >eqenv.json
+expect_rc 2 "$PERFAB" run -q --config eqenv.json --no-null-arm
+grep_err "env.C=D is not an environment variable name"
+printf '{"arms": [{"name": "base", "argv": ["/bin/true"], "env": {"": "x"}}, {"name": "head", "argv": ["/bin/true"]}]}' >emptyenv.json
+expect_rc 2 "$PERFAB" run -q --config emptyenv.json --no-null-arm
+grep_err "is not an environment variable name"
+jq '.arms[0].env = {"C=D": "x"}' ok.json >eqenvart.json
+expect_rc 2 "$PERFAB" ledger eqenvart.json
+grep_err "is not an environment variable name"
 exit 0

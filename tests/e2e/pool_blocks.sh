@@ -69,7 +69,7 @@ for cmd in "pool pooled.json half1.json -o twice.json" "ledger pooled.json half1
 	"ledger half2.json half2.json"; do
 	# shellcheck disable=SC2086 # a command line
 	expect_rc 4 "$PERFAB" $cmd
-	grep_err "hold the same measurements"
+	grep_err "hold the same run (journal id"
 done
 [ ! -e twice.json ] || fail "a pool of a run with itself was written"
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ledger --format markdown fits a PR comment: headline verdict and action,
-# one table, the intervals folded in <details>, the disposition last; and
+# one table, the intervals folded in <details>, the disposition last; names
+# escaped (no new columns, no mentions, issue links or bare URLs); and
 # with $GITHUB_STEP_SUMMARY set, ledger and gate append it there (a
 # summary that cannot be written warns, the verdict stands).
 . "${top_srcdir}/tests/lib/test-lib.sh"
@@ -25,6 +26,18 @@ awk -F'|' '/^\| row /{n=NF} /^\|/ && n && !/^\| metric/ {if (NF != n && !inner) 
 # A '|' in a row name is escaped, not a new column.
 expect_rc 1 "$PERFAB" ledger --format markdown pipe.json
 grep -q '^| a\\|b\\\*c | head |' "$T/out" || fail "row name not escaped: $(grep '^| a' "$T/out")"
+
+# Names notify no one and link nowhere: a mention, an e-mail address, an
+# issue reference and bare URLs in a row name are broken by a
+# zero-width space (an entity), the text otherwise the same.
+jq '.rows[0].name = "@octocat fixes #123 see https://evil.example and www.evil.example, mail a@b.example; CPU @ 2GHz"' \
+	slow.json >names.json
+expect_rc 1 "$PERFAB" ledger --format markdown names.json
+for bad in '@octocat' '#123' 'https://' 'www\.' 'a@b'; do
+	! grep -q "$bad" "$T/out" || fail "'$bad' reached the Markdown: $(grep "$bad" "$T/out" | head -1)"
+done
+grep -qF '| @&#8203;octocat fixes #&#8203;123 see https:&#8203;//evil.example and www&#8203;.evil.example, mail a@&#8203;b.example; CPU @ 2GHz | head |' "$T/out" ||
+	fail "names not broken as expected: $(grep 'octocat' "$T/out" | head -1)"
 
 # $GITHUB_STEP_SUMMARY: ledger and gate append (never truncate).
 echo "earlier step" >summary.md

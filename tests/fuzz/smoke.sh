@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The fuzz smoke run of `make check` (issue #6): ci/fuzz.sh builds the
 # libFuzzer harnesses of tests/fuzz/ (artifact loader, config parser, argv
-# splitter, workload-report reader, resume settings) with clang + ASan +
-# UBSan in $top_builddir/_fuzz and runs each for FUZZ_SECONDS (default 36:
-# three minutes for the five) from the seed corpus, plus whatever earlier
+# splitter, workload-report reader, resume settings, journal reader) with
+# clang + ASan + UBSan in $top_builddir/_fuzz and runs each for
+# FUZZ_SECONDS (default 36: three and a half minutes for the six) from the
+# seed corpus, plus whatever earlier
 # runs there added. Any crash, leak, sanitizer report or timeout fails the
 # test; the reproducer is named in the log. Skips (77) without clang's
 # fuzzer runtime, or with FUZZ_SECONDS=0. Longer runs: doc/fuzzing.md.

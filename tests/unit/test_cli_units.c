@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <nettle/sha2.h>
+
 #include "model/argv_split.h"
 #include "model/artifact.h"
 #include "model/experiment.h"
@@ -304,6 +306,137 @@ START_TEST(journal_torn_tail_and_damage)
 	unlink(path);
 	ck_assert_int_eq(pab_journal_read(path, &c, &why), 1);
 	free(text);
+}
+END_TEST
+
+/* The bytes of a real journal: a header (seq 0) and one rep (seq 1). */
+static char *small_journal(size_t *len)
+{
+	char path[] = "/tmp/perfab-unit-XXXXXX", *why, *text;
+	struct pab_journal *j;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(pab_journal_create(path, 0, "{\"h\":1}", 7, &j, &why), 0);
+	ck_assert_int_eq(pab_journal_append(j, "{\"rep\":0}", 9, &why), 0);
+	pab_journal_close(j);
+	text = read_file_max(path, 1 << 20, len);
+	ck_assert_ptr_nonnull(text);
+	unlink(path);
+	return text;
+}
+
+/* Append one record numbered seq with payload p to sb, framed by hand. */
+static void add_record(struct pab_strbuf *sb, unsigned long long seq, const char *p)
+{
+	static const char digits[] = "0123456789abcdef";
+	char prefix[64], hex[2 * SHA256_DIGEST_SIZE + 2];
+	uint8_t d[SHA256_DIGEST_SIZE];
+	struct sha256_ctx ctx;
+	int n = snprintf(prefix, sizeof(prefix), "@%llu %zu ", seq, strlen(p));
+	size_t i;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, (size_t)n, (const uint8_t *)prefix);
+	sha256_update(&ctx, strlen(p), (const uint8_t *)p);
+	sha256_digest(&ctx, sizeof(d), d);
+	for (i = 0; i < sizeof(d); i++) {
+		hex[2 * i] = digits[d[i] >> 4];
+		hex[2 * i + 1] = digits[d[i] & 15];
+	}
+	hex[2 * SHA256_DIGEST_SIZE] = '\n';
+	hex[2 * SHA256_DIGEST_SIZE + 1] = '\0';
+	pab_strbuf_addf(sb, "%s%s%s\n", prefix, hex, p);
+}
+
+#define CRAFTED_BYTES ((size_t)4 << 20)
+#define FRAME_WIDTH 88 /* "@" 10 " " 10 " " 64 "\n" */
+
+/*
+ * A planted 4 MiB journal costs a reader linear work (work_bytes, the
+ * reader's own count of bytes hashed and scanned, at most 4 per byte):
+ * a bad record followed by frame lines whose lengths each reach the end
+ * of the file (a reader that hashed every candidate did O(size^2) work:
+ * minutes) is damage; lines that fail their frame by one byte are a torn
+ * tail; 4 MiB of valid records are read whole. A journal over the cap is
+ * refused by its size, before it is read.
+ */
+START_TEST(journal_reader_linear)
+{
+	char path[] = "/tmp/perfab-unit-XXXXXX", *why, *base, line[2 * FRAME_WIDTH];
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	struct pab_journal_contents c;
+	size_t blen, start, len, i, lines, seq;
+	int fd;
+
+	base = small_journal(&blen);
+	/* 1. Damage: a bad record, then lines that each frame the rest. */
+	pab_strbuf_add(&sb, base, blen);
+	pab_strbuf_addf(&sb, "@2 3 %064d\nabc\n", 0);
+	start = sb.len;
+	lines = (CRAFTED_BYTES - start) / FRAME_WIDTH;
+	len = start + lines * FRAME_WIDTH;
+	for (i = 0; i < lines; i++) {
+		size_t off = start + (i + 1) * FRAME_WIDTH;
+		size_t n = i + 1 < lines ? len - off - 1 : 0;
+
+		ck_assert_int_eq(snprintf(line, sizeof(line), "@%010u %010u %064x\n",
+					  (unsigned)(i + 3), (unsigned)n, (unsigned)i),
+				 FRAME_WIDTH);
+		pab_strbuf_add(&sb, line, FRAME_WIDTH);
+	}
+	ck_assert_uint_eq(sb.len, len);
+	ck_assert_int_eq(pab_journal_parse(xstrndup(sb.buf, sb.len), sb.len, "planted",
+					   &c, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "damaged"));
+	free(why);
+	/* The work of a refusal is not returned; count it on a torn copy:
+	 * the same lines with the last hex digit of each made invalid. */
+	for (i = start; i < sb.len; i += FRAME_WIDTH)
+		sb.buf[i + FRAME_WIDTH - 2] = 'g';
+	ck_assert_int_eq(pab_journal_parse(xstrndup(sb.buf, sb.len), sb.len, "planted",
+					   &c, &why), 0);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert(c.torn);
+	ck_assert_uint_eq(c.good_bytes, blen);
+	ck_assert_uint_le(c.work_bytes, 4 * c.text_len);
+	pab_journal_contents_release(&c);
+	/* 2. The bad record's payload reaching the end, nothing framed after. */
+	pab_strbuf_release(&sb);
+	pab_strbuf_add(&sb, base, blen);
+	pab_strbuf_addf(&sb, "@2 %zu %064d\n", CRAFTED_BYTES, 0);
+	while (sb.len < CRAFTED_BYTES)
+		pab_strbuf_add(&sb, "@1 1 x\n", 7);
+	pab_strbuf_add(&sb, "\n", 1);
+	ck_assert_int_eq(pab_journal_parse(xstrndup(sb.buf, sb.len), sb.len, "planted",
+					   &c, &why), 0);
+	ck_assert(c.torn);
+	ck_assert_uint_le(c.work_bytes, 4 * c.text_len);
+	pab_journal_contents_release(&c);
+	/* 3. 4 MiB of valid records: every one read, each hashed once. */
+	pab_strbuf_release(&sb);
+	pab_strbuf_add(&sb, base, blen);
+	for (seq = 2; sb.len < CRAFTED_BYTES; seq++)
+		add_record(&sb, seq, "{\"row\":0,\"name\":\"a\",\"rep\":1,\"failed\":false,"
+			   "\"fail_reason\":null,\"data\":{}}");
+	ck_assert_int_eq(pab_journal_parse(xstrndup(sb.buf, sb.len), sb.len, "planted",
+					   &c, &why), 0);
+	ck_assert(!c.torn);
+	ck_assert_uint_eq(c.n, seq);
+	ck_assert_uint_le(c.work_bytes, 4 * c.text_len);
+	pab_journal_contents_release(&c);
+	pab_strbuf_release(&sb);
+	free(base);
+	/* 4. Over the cap (a sparse file): refused by its size, unread. */
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)PAB_JOURNAL_MAX_BYTES + 1), 0);
+	close(fd);
+	ck_assert_int_eq(pab_journal_read(path, &c, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "MiB a journal"));
+	free(why);
+	unlink(path);
 }
 END_TEST
 
@@ -705,6 +838,7 @@ int main(void)
 	tcase_add_test(tc, artifact_round_trip);
 	tcase_add_test(tc, artifact_save_failure_keeps_previous);
 	tcase_add_test(tc, journal_torn_tail_and_damage);
+	tcase_add_test(tc, journal_reader_linear);
 	tcase_add_test(tc, balance_check_rejects);
 	tcase_add_test(tc, parse_numbers_checked);
 	tcase_add_test(tc, format_change_reads_as_ratio);

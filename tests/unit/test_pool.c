@@ -166,6 +166,38 @@ static void edit_skew(cJSON *b)
 					       cJSON_Duplicate(at(b, "rows[0].reps[0].order"), 1));
 }
 
+/* Every rep's base wall 1 ns longer: one run, no rep quite equal. */
+static void edit_walls_1ns(cJSON *b)
+{
+	cJSON *rep, *wall;
+
+	cJSON_ArrayForEach(rep, at(b, "rows[0].reps")) {
+		wall = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(rep, "results"), "base"), "wall");
+		cJSON_SetNumberValue(wall, wall->valuedouble + 1e-9);
+	}
+}
+
+/* b's first rep measured, to the nanosecond, what a.json's first did. */
+static void edit_walls_of_a(cJSON *b)
+{
+	static const char *const arms[] = { "base", "head", "null" };
+	cJSON *a = fixture("a.json"), *from, *to;
+	size_t i;
+
+	for (i = 0; i < NELEMS(arms); i++) {
+		from = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(at(a, "rows[0].reps[0].results"),
+							 arms[i]), "wall");
+		to = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(at(b, "rows[0].reps[0].results"),
+							 arms[i]), "wall");
+		cJSON_SetNumberValue(to, from->valuedouble);
+	}
+	cJSON_Delete(a);
+}
+
 /* ------------------------------------------------------------------ */
 /* The table                                                          */
 
@@ -262,9 +294,21 @@ static const struct pool_case cases[] = {
 	{ "rows overlap in part", "two-rows.json", "full.json", "shard1.json", "s1.json", NULL,
 	  NULL, NULL, 0, REFUSED,
 	  { "rows overlap only in part: row 'r2' is in 'full.json' but not in 's1.json'" } },
-	/* The same measurements twice: one run given twice. */
+	/* One run given twice: known by its journal id and seed. */
 	{ "the same run twice", "a.json", "a.json", "a.json", "again.json", NULL, NULL, NULL,
 	  0, REFUSED,
+	  { "'a.json' and 'again.json' hold the same run (journal id "
+	    "6a9b161d6952921646fe200cf2aff916, seed 5952481323951257)", "give each run once" } },
+	{ "the same run, every wall 1 ns off", "a.json", "a.json", "a.json", "again.json", NULL,
+	  NULL, edit_walls_1ns, 0, REFUSED,
+	  { "hold the same run (journal id 6a9b161d6952921646fe200cf2aff916" } },
+	{ "the same journal id, another seed", "a.json", "a.json", "a.json", "reseeded.json",
+	  "seed", "1", edit_walls_1ns, 0, POOLS, { NULL } },
+	{ "independent runs, equal walls", "a.json", "a.json", "b.json", "b.json", NULL, NULL,
+	  edit_walls_of_a, 0, POOLS, { NULL } },
+	/* An input that names no run: only its measurements can tell. */
+	{ "the same run twice, no journal id", "a.json", "a.json", "a.json", "again.json",
+	  "journal", "null", NULL, 0, REFUSED,
 	  { "'a.json' and 'again.json' hold the same measurements (row 'command', rep 1 of "
 	    "'a.json' is rep 1 of 'again.json')", "give each run once" } },
 	/* The settings that make the experiment (pool.h). */
@@ -440,6 +484,50 @@ START_TEST(unlabelled_inputs)
 }
 END_TEST
 
+/*
+ * A pool records the runs it holds (run.pool.runs): pooled again with one
+ * of its sources — here a.json with every wall 1 ns off, so no rep is
+ * equal — it is refused by the source's journal id.
+ */
+START_TEST(pool_with_its_source)
+{
+	struct pab_experiment ea, eb, ec, pooled, out;
+	const struct pab_experiment *in[2];
+	const char *labels[2] = { "pooled.json", "again.json" };
+	cJSON *a = fixture("a.json");
+	const cJSON *runs;
+	char *text, *why = NULL;
+
+	ck_assert(!parse_fixture("a.json", &ea, &why));
+	ck_assert(!parse_fixture("b.json", &eb, &why));
+	in[0] = &ea;
+	in[1] = &eb;
+	ck_assert_msg(!pab_pool(in, NULL, 2, &pooled, &why), "%s", why);
+	runs = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(pooled.run, "pool"), "runs");
+	ck_assert_int_eq(cJSON_GetArraySize(runs), 2);
+	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, 0),
+							  "journal")->valuestring,
+			 "6a9b161d6952921646fe200cf2aff916");
+	edit_walls_1ns(a);
+	text = cJSON_PrintUnformatted(a);
+	ck_assert(!parse_text(text, &ec, &why));
+	free(text);
+	in[0] = &pooled;
+	in[1] = &ec;
+	ck_assert_int_eq(pab_pool(in, labels, 2, &out, &why), -1);
+	ck_assert_msg(strstr(why, "'pooled.json' and 'again.json' hold the same run (journal "
+			      "id 6a9b161d6952921646fe200cf2aff916") != NULL, "%s", why);
+	free(why);
+	why = NULL;
+	pab_experiment_release(&ec);
+	pab_experiment_release(&eb);
+	pab_experiment_release(&pooled);
+	pab_experiment_release(&ea);
+	cJSON_Delete(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pool");
@@ -450,6 +538,7 @@ int main(void)
 	tcase_add_test(tc, fixtures_are_as_described);
 	tcase_add_test(tc, nothing_to_pool);
 	tcase_add_test(tc, unlabelled_inputs);
+	tcase_add_test(tc, pool_with_its_source);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
