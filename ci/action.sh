@@ -145,6 +145,7 @@ cmd_install() {
 	"$action/ci/setup-runtime.sh"
 	if [ "${PAB_CACHE_HIT:-}" = true ] && [ -x "$tool/bin/perfab" ]; then
 		echo "perfab from the cache: $("$tool/bin/perfab" --version | head -1)"
+		out built false
 	elif [ -n "${PAB_TEST_INSTALL_FROM:-}" ]; then
 		echo "perfab: a cache miss; installing from the build in $PAB_TEST_INSTALL_FROM (test hook)"
 		make -s -C "$PAB_TEST_INSTALL_FROM" install prefix="$tool" >"${RUNNER_TEMP:-/tmp}/perfab-build.log" 2>&1 ||
@@ -159,6 +160,7 @@ cmd_install() {
 			make -j"$(nproc)" && make install) >"${RUNNER_TEMP:-/tmp}/perfab-build.log" 2>&1 ||
 			{ tail -50 "${RUNNER_TEMP:-/tmp}/perfab-build.log" >&2; die "building perfab failed"; }
 	fi
+	[ "${PAB_CACHE_HIT:-}" = true ] && [ -x "$tool/bin/perfab" ] || out built true
 	"$tool/bin/perfab" --version | head -1
 	echo "$tool/bin" >>"${GITHUB_PATH:-/dev/null}"
 }

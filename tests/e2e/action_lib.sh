@@ -24,6 +24,7 @@ command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 || skip "no mak
 
 EMU=${top_srcdir}/tests/e2e/gh_emulator.py
 st=$T/state
+mkdir -p "$st"
 # On a failure, the emulated run's log (the last stderr) tells why.
 fail() {
 	[ ! -s "$T/err" ] || { echo "--- the last run's stderr (tail)" >&2; tail -80 "$T/err" >&2; }
