@@ -443,6 +443,8 @@ class Job:
         name = step.get("name") or step.get("uses") or (step.get("run") or "").split("\n")[0]
         name = interpolate(name, ctx)
         srec = {"name": name, "id": sid, "composite": composite}
+        if "uses" in step:
+            srec["uses"] = str(step["uses"])
         self.steps_record.append(srec)
         if not condition(step.get("if"), ctx, self.status):
             steps[sid] = {"outputs": {}, "outcome": "skipped", "conclusion": "skipped"}
