@@ -127,6 +127,7 @@ check_inputs() {
 cmd_key() {
 	local id=unknown ver=unknown digest
 	check_inputs
+	command -v python3 >/dev/null 2>&1 || die "python3 is not installed: the action needs it to set up the arms (GitHub's runner images have it)"
 	if [ -r /etc/os-release ]; then
 		# shellcheck disable=SC1091
 		id=$(. /etc/os-release && echo "${ID:-unknown}")
