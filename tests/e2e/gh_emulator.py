@@ -5,11 +5,12 @@ the runner semantics perfab's action (action.yml) and examples use.
 
 usage: gh_emulator.py WORKFLOW.yml --repo DIR --state DIR
                       [--event NAME] [--event-file FILE] [--sha SHA]
-                      [--job JOB]... [--run-id N]
+                      [--job JOB]... [--run-id N] [--cancel-at JOB]
                       [--matrix-env KEY=VALUE:VAR=VALUE]...
 
-Emulated for real: jobs in `needs` order, a job-level `if`, the matrix
-(lists; one job per combination, each on a fresh "runner": its own
+Emulated for real: the trigger (event name, types, push branches,
+workflow_run workflows), jobs in `needs` order, a job-level `if`, the
+matrix (lists; one job per combination, each on a fresh "runner": its own
 workspace and temp directory), workflow/job/step `env`, `${{ }}`
 expressions (contexts github, env, inputs, steps, runner, matrix, needs,
 job, secrets, vars; operators ! == != < <= > >= && || with GitHub's
@@ -22,23 +23,41 @@ key<<DELIM), GITHUB_ENV, GITHUB_PATH and GITHUB_STEP_SUMMARY, and local
 composite actions (`uses: ./` or `./path`, resolved in the workspace):
 their inputs with defaults, `github.action_path` / GITHUB_ACTION_PATH,
 their own steps context, `shell` required on each run step, outputs.
+github.ref, head_ref and base_ref are those GitHub gives pull_request
+(refs/pull/N/merge), push, merge_group (its queue branch) and
+workflow_run (the default branch, from repository.default_branch or
+main) events. --cancel-at JOB cancels the run as JOB would start: from
+there on cancelled() is true and a job runs only if its `if` says so
+(always() does, !cancelled() does not).
 
 Stubbed, recording the inputs they were given: actions/checkout (clones
---repo, shallow unless fetch-depth is 0), actions/cache (a store in
---state, saved at the end of a successful job on a miss),
+--repo, shallow unless fetch-depth is 0), the cache — a store in
+--state/cache scoped by branch as GitHub scopes it: a run restores from
+its own ref, a pull request's base branch or the default branch, never a
+sibling's, and saves into its own ref; a saved key is immutable (a
+second save warns) — as actions/cache (restore, then save at the end of
+the job on a miss only if the job succeeded: its post-if success()),
+actions/cache/restore (key, restore-keys) and actions/cache/save;
 actions/upload-artifact (a store per run id; a second upload of one name
 fails as GitHub's 409 does unless overwrite is true; outputs artifact-id
 and artifact-url), actions/download-artifact (name, or pattern, path,
-merge-multiple). `gh` on PATH is a stub that logs its argv and any
-`-F body=@FILE` body to --state/gh.jsonl and prints $EMU_GH_COMMENT_ID for
-a comment listing. --matrix-env sets VAR for the matrix combinations with
-KEY=VALUE (a runner of another kind). Not emulated: services, containers,
-secrets, reusable workflows, hashFiles().
+merge-multiple; run-id with github-token: another run's artifacts).
+`gh` on PATH is a stub that logs its argv and any `-F body=@FILE` body
+to --state/gh.jsonl and answers `gh api` from --state/gh-state.json:
+{"comments": [{"id", "issue", "user": {"login"}, "body"}], "pulls":
+{"N": {...}}, "login": L} — listing, creating (as the token's login:
+L, else github-actions[bot]) and editing comments, a pull request, and
+`user` (403 without L, as for a GITHUB_TOKEN); `--jq` through jq.
+--matrix-env sets VAR for the matrix combinations with KEY=VALUE (a
+runner of another kind). Not emulated: services, containers, secrets,
+reusable workflows, hashFiles().
 
-Writes --state/record.json: per job instance its result, outputs, matrix,
-concurrency (group, cancel-in-progress), summary, every step's outcome,
-outputs and (for stubs) inputs. Exit 0 when every job succeeded, 1 when
-one failed, 2 on an unsupported workflow.
+Writes --state/record.json: whether the event triggered the workflow,
+the cache operations (restore, miss, save with their scope), per job
+instance its result, outputs, matrix, concurrency (group,
+cancel-in-progress), summary, every step's outcome, outputs and (for
+stubs) inputs. Exit 0 when every job succeeded, 1 when one failed, 2 on
+an unsupported workflow.
 """
 import argparse
 import fnmatch

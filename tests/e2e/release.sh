@@ -37,29 +37,29 @@ echo "not committed" >repo/UNTRACKED-FILE
 echo "/* not committed */" >>repo/src/perfab.c
 
 # Refusals, before anything is built.
-expect_rc 1 repo/ci/release.sh --ref v9.9.9 out
+expect_rc 1 repo/ci/release.sh --ref v9.9.9 rel
 grep_err "tag v9.9.9 does not name configure.ac's version $version"
 mkdir exists
 expect_rc 1 repo/ci/release.sh --ref "v$version" exists
 grep_err "exists already"
-expect_rc 1 repo/ci/release.sh --ref --upload-pack=x out
+expect_rc 1 repo/ci/release.sh --ref --upload-pack=x rel
 grep_err "starts with '-'"
 
 # The release.
-expect_rc 0 repo/ci/release.sh --ref "v$version" out
+expect_rc 0 repo/ci/release.sh --ref "v$version" rel
 grep_out "perfab $version from $(git -C repo rev-parse HEAD)"
 grep_out "git tag -f -s v${version%%.*} "
-[ -f "out/perfab-$version.tar.gz" ] || fail "no tarball: $(ls out)"
-set -- out/perfab_"$version"_*.deb
-[ -f "$1" ] || fail "no .deb: $(ls out)"
+[ -f "rel/perfab-$version.tar.gz" ] || fail "no tarball: $(ls rel)"
+set -- rel/perfab_"$version"_*.deb
+[ -f "$1" ] || fail "no .deb: $(ls rel)"
 deb=$1
-(cd out && sha256sum -c SHA256SUMS) >sums.out 2>&1 || fail "SHA256SUMS: $(cat sums.out)"
-[ "$(wc -l <out/SHA256SUMS)" = 2 ] || fail "SHA256SUMS: $(cat out/SHA256SUMS)"
-tar tzf "out/perfab-$version.tar.gz" >tarball.txt
+(cd rel && sha256sum -c SHA256SUMS) >sums.out 2>&1 || fail "SHA256SUMS: $(cat sums.out)"
+[ "$(wc -l <rel/SHA256SUMS)" = 2 ] || fail "SHA256SUMS: $(cat rel/SHA256SUMS)"
+tar tzf "rel/perfab-$version.tar.gz" >tarball.txt
 grep -q "^perfab-$version/configure$" tarball.txt || fail "the tarball has no configure"
 grep -q "^perfab-$version/debian/rules$" tarball.txt || fail "the tarball has no debian/"
 if grep -q UNTRACKED-FILE tarball.txt; then fail "an untracked file reached the tarball"; fi
-tar xzf "out/perfab-$version.tar.gz" "perfab-$version/src/perfab.c"
+tar xzf "rel/perfab-$version.tar.gz" "perfab-$version/src/perfab.c"
 cmp -s "perfab-$version/src/perfab.c" "$top_srcdir/src/perfab.c" || fail "an uncommitted change reached the tarball"
 dpkg -x "$deb" root
 expect_rc 0 root/usr/bin/perfab --version
