@@ -161,7 +161,7 @@ cmd_install() {
 			make -j"$(nproc)" && make install) >"${RUNNER_TEMP:-/tmp}/perfab-build.log" 2>&1 ||
 			{ tail -50 "${RUNNER_TEMP:-/tmp}/perfab-build.log" >&2; die "building perfab failed"; }
 	fi
-	[ "${PAB_CACHE_HIT:-}" = true ] && [ -x "$tool/bin/perfab" ] || out built true
+	if [ "${PAB_CACHE_HIT:-}" != true ] || [ ! -x "$tool/bin/perfab" ]; then out built true; fi
 	"$tool/bin/perfab" --version | head -1
 	echo "$tool/bin" >>"${GITHUB_PATH:-/dev/null}"
 }

@@ -101,7 +101,9 @@ mkdir -p "$out"
 cp "$scratch/clone/$tarball" "$1" "$out/"
 (cd "$out" && sha256sum "$tarball" "$deb" >SHA256SUMS)
 echo "release: $out:"
-(cd "$out" && ls -l "$tarball" "$deb" SHA256SUMS | sed 's/^/  /')
+for f in "$tarball" "$deb" SHA256SUMS; do
+	printf '  %s (%s bytes)\n' "$f" "$(wc -c <"$out/$f")"
+done
 cat <<EOF
 release: to publish (doc/release.md), tag the commit and move v${version%%.*}:
   git tag -s v$version -m "perfab $version" $commit
