@@ -23,6 +23,11 @@
 # dpkg-dev, fakeroot: ci/setup-test.sh). Prints the tag commands last; it
 # creates and pushes no tag itself.
 set -eu
+# A release is built from its own make variables only: a caller's make
+# (e.g. a test run by `make check TESTS=...`) exports its command-line
+# variables in MAKEFLAGS, and TEST_LOGS from there would run tests inside
+# distcheck.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 die() {
 	echo "release: $*" >&2
