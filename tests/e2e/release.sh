@@ -10,6 +10,8 @@
 # that names another version, and an OUTDIR that exists, are refused
 # before anything is built. Slow: two builds of perfab.
 . "${top_srcdir}/tests/lib/test-lib.sh"
+# Inside ci/release.sh --full-check, whose own distcheck runs this suite.
+[ -z "${PERFAB_RELEASE_BUILD:-}" ] || skip "inside a release build (ci/release.sh --full-check)"
 for t in dpkg-buildpackage dh dpkg-deb fakeroot; do
 	command -v "$t" >/dev/null 2>&1 || skip "$t is not installed (ci/setup-test.sh)"
 done
