@@ -123,6 +123,8 @@ for f in sys.argv[1:]:
             assert "workflow_run.event == 'pull_request'" in str(job.get("if")), (f, name)
             for st in job["steps"]:
                 assert "ref" not in (st.get("with") or {}), "%s: a checkout of another ref" % f
+                assert "allow-unsafe-pr-checkout" not in (st.get("with") or {}), \
+                    "%s: the workflow_run job may check out the pull request's code" % f
                 assert "build" not in (st.get("with") or {}) and "bench" not in (st.get("with") or {}), \
                     "%s: the workflow_run job builds or runs code" % f
         continue
