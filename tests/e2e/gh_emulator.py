@@ -5,11 +5,12 @@ the runner semantics perfab's action (action.yml) and examples use.
 
 usage: gh_emulator.py WORKFLOW.yml --repo DIR --state DIR
                       [--event NAME] [--event-file FILE] [--sha SHA]
-                      [--job JOB]... [--run-id N]
+                      [--job JOB]... [--run-id N] [--cancel-at JOB]
                       [--matrix-env KEY=VALUE:VAR=VALUE]...
 
-Emulated for real: jobs in `needs` order, a job-level `if`, the matrix
-(lists; one job per combination, each on a fresh "runner": its own
+Emulated for real: the trigger (event name, types, push branches,
+workflow_run workflows), jobs in `needs` order, a job-level `if`, the
+matrix (lists; one job per combination, each on a fresh "runner": its own
 workspace and temp directory), workflow/job/step `env`, `${{ }}`
 expressions (contexts github, env, inputs, steps, runner, matrix, needs,
 job, secrets, vars; operators ! == != < <= > >= && || with GitHub's
@@ -22,23 +23,41 @@ key<<DELIM), GITHUB_ENV, GITHUB_PATH and GITHUB_STEP_SUMMARY, and local
 composite actions (`uses: ./` or `./path`, resolved in the workspace):
 their inputs with defaults, `github.action_path` / GITHUB_ACTION_PATH,
 their own steps context, `shell` required on each run step, outputs.
+github.ref, head_ref and base_ref are those GitHub gives pull_request
+(refs/pull/N/merge), push, merge_group (its queue branch) and
+workflow_run (the default branch, from repository.default_branch or
+main) events. --cancel-at JOB cancels the run as JOB would start: from
+there on cancelled() is true and a job runs only if its `if` says so
+(always() does, !cancelled() does not).
 
 Stubbed, recording the inputs they were given: actions/checkout (clones
---repo, shallow unless fetch-depth is 0), actions/cache (a store in
---state, saved at the end of a successful job on a miss),
+--repo, shallow unless fetch-depth is 0), the cache — a store in
+--state/cache scoped by branch as GitHub scopes it: a run restores from
+its own ref, a pull request's base branch or the default branch, never a
+sibling's, and saves into its own ref; a saved key is immutable (a
+second save warns) — as actions/cache (restore, then save at the end of
+the job on a miss only if the job succeeded: its post-if success()),
+actions/cache/restore (key, restore-keys) and actions/cache/save;
 actions/upload-artifact (a store per run id; a second upload of one name
 fails as GitHub's 409 does unless overwrite is true; outputs artifact-id
 and artifact-url), actions/download-artifact (name, or pattern, path,
-merge-multiple). `gh` on PATH is a stub that logs its argv and any
-`-F body=@FILE` body to --state/gh.jsonl and prints $EMU_GH_COMMENT_ID for
-a comment listing. --matrix-env sets VAR for the matrix combinations with
-KEY=VALUE (a runner of another kind). Not emulated: services, containers,
-secrets, reusable workflows, hashFiles().
+merge-multiple; run-id with github-token: another run's artifacts).
+`gh` on PATH is a stub that logs its argv and any `-F body=@FILE` body
+to --state/gh.jsonl and answers `gh api` from --state/gh-state.json:
+{"comments": [{"id", "issue", "user": {"login"}, "body"}], "pulls":
+{"N": {...}}, "login": L} — listing, creating (as the token's login:
+L, else github-actions[bot]) and editing comments, a pull request, and
+`user` (403 without L, as for a GITHUB_TOKEN); `--jq` through jq.
+--matrix-env sets VAR for the matrix combinations with KEY=VALUE (a
+runner of another kind). Not emulated: services, containers, secrets,
+reusable workflows, hashFiles().
 
-Writes --state/record.json: per job instance its result, outputs, matrix,
-concurrency (group, cancel-in-progress), summary, every step's outcome,
-outputs and (for stubs) inputs. Exit 0 when every job succeeded, 1 when
-one failed, 2 on an unsupported workflow.
+Writes --state/record.json: whether the event triggered the workflow,
+the cache operations (restore, miss, save with their scope), per job
+instance its result, outputs, matrix, concurrency (group,
+cancel-in-progress), summary, every step's outcome, outputs and (for
+stubs) inputs. Exit 0 when every job succeeded, 1 when one failed, 2 on
+an unsupported workflow.
 """
 import argparse
 import fnmatch
@@ -418,6 +437,8 @@ class Job:
                 rec["concurrency"] = {"group": interpolate(conc.get("group", ""), ctx),
                                       "cancel-in-progress": truthy(evaluate(conc.get("cancel-in-progress", False), ctx))}
         status = "success" if all(n["result"] == "success" for n in needs_ctx.values()) else "failure"
+        if self.em.cancelled:
+            status = "cancelled"
         if not condition(self.spec.get("if"), self.context({}), status):
             rec["result"] = "skipped"
             rec["outputs"] = {}
@@ -441,6 +462,8 @@ class Job:
         name = step.get("name") or step.get("uses") or (step.get("run") or "").split("\n")[0]
         name = interpolate(name, ctx)
         srec = {"name": name, "id": sid, "composite": composite}
+        if "uses" in step:
+            srec["uses"] = str(step["uses"])
         self.steps_record.append(srec)
         if not condition(step.get("if"), ctx, self.status):
             steps[sid] = {"outputs": {}, "outcome": "skipped", "conclusion": "skipped"}
@@ -560,7 +583,7 @@ def git(*args, cwd=None):
 
 def stub_checkout(job, w, env):
     known = {"repository", "ref", "path", "fetch-depth", "persist-credentials", "token", "clean",
-             "submodules", "lfs"}
+             "submodules", "lfs", "fetch-tags"}
     for k in w:
         if k not in known:
             raise Unsupported("actions/checkout input %r is not emulated" % k)
@@ -587,7 +610,28 @@ def stub_checkout(job, w, env):
     return {"ref": ref, "commit": git("rev-parse", "HEAD", cwd=dest)}
 
 
-def stub_cache(job, w, env):
+def cache_scopes(em):
+    """The branch scopes a run may restore from, its own first (GitHub:
+    the current branch, a pull request's base branch, the default branch;
+    never a sibling or child branch)."""
+    gh = em.github
+    scopes = [gh["ref"]]
+    if gh.get("base_ref"):
+        scopes.append("refs/heads/" + gh["base_ref"])
+    scopes.append("refs/heads/" + em.default_branch)
+    out = []
+    for s in scopes:
+        if s not in out:
+            out.append(s)
+    return out
+
+
+def cache_dir(em, scope, key=None):
+    d = os.path.join(em.state, "cache", scope.replace("/", "%"))
+    return os.path.join(d, key) if key is not None else d
+
+
+def cache_restore(job, w):
     key = w.get("key") or ""
     path = w.get("path") or ""
     if not key or not path:
@@ -595,17 +639,71 @@ def stub_cache(job, w, env):
     if "\n" in path.strip():
         raise Unsupported("several cache paths are not emulated")
     path = os.path.join(job.workspace, path.strip())
-    store = os.path.join(job.em.state, "cache", key)
-    if os.path.isdir(store):
-        shutil.rmtree(path, ignore_errors=True)
-        shutil.copytree(store, path, symlinks=True)
-        return {"cache-hit": "true", "cache-primary-key": key, "cache-matched-key": key}
+    prefixes = [k.strip() for k in (w.get("restore-keys") or "").split("\n") if k.strip()]
+    for scope in cache_scopes(job.em):
+        hit = None
+        if os.path.isdir(cache_dir(job.em, scope, key)):
+            hit = key
+        else:
+            have = sorted(os.listdir(cache_dir(job.em, scope))) if os.path.isdir(cache_dir(job.em, scope)) else []
+            for p in prefixes:
+                m = [k for k in have if k.startswith(p)]
+                if m:
+                    hit = m[-1]
+                    break
+        if hit:
+            shutil.rmtree(path, ignore_errors=True)
+            shutil.copytree(cache_dir(job.em, scope, hit), path, symlinks=True)
+            job.em.cache_log.append({"op": "restore", "key": hit, "scope": scope})
+            return path, {"cache-hit": "true" if hit == key else "false",
+                          "cache-primary-key": key, "cache-matched-key": hit}
+    job.em.cache_log.append({"op": "miss", "key": key, "scopes": cache_scopes(job.em)})
+    return path, {"cache-hit": "false", "cache-primary-key": key, "cache-matched-key": ""}
 
-    def save():
-        if job.status == "success" and os.path.isdir(path) and not os.path.isdir(store):
-            shutil.copytree(path, store, symlinks=True)
-    job.post.append(save)
-    return {"cache-hit": "false", "cache-primary-key": key}
+
+def cache_save(job, path, key):
+    """Save into the run's own branch scope; a key already there is kept
+    (GitHub's caches are immutable: a warning, not a failure)."""
+    store = cache_dir(job.em, job.em.github["ref"], key)
+    if os.path.isdir(store):
+        print("::warning::Failed to save: cache entry %s already exists" % key, file=sys.stderr)
+        return
+    if not os.path.isdir(path):
+        print("::warning::Path does not exist: %s; no cache saved" % path, file=sys.stderr)
+        return
+    os.makedirs(os.path.dirname(store), exist_ok=True)
+    shutil.copytree(path, store, symlinks=True)
+    job.em.cache_log.append({"op": "save", "key": key, "scope": job.em.github["ref"]})
+
+
+def stub_cache(job, w, env):
+    """actions/cache: restore now, save in the post step, which runs only
+    when the job succeeded (its post-if: success())."""
+    path, out = cache_restore(job, w)
+    if out["cache-hit"] != "true":
+        def save():
+            if job.status == "success":
+                cache_save(job, path, w["key"])
+        job.post.append(save)
+    return out
+
+
+def stub_cache_restore(job, w, env):
+    for k in w:
+        if k not in ("path", "key", "restore-keys", "fail-on-cache-miss", "lookup-only",
+                     "enableCrossOsArchive"):
+            raise Unsupported("actions/cache/restore input %r is not emulated" % k)
+    return cache_restore(job, w)[1]
+
+
+def stub_cache_save(job, w, env):
+    for k in w:
+        if k not in ("path", "key", "upload-chunk-size", "enableCrossOsArchive"):
+            raise Unsupported("actions/cache/save input %r is not emulated" % k)
+    if not w.get("key") or not w.get("path"):
+        raise StubFailure("actions/cache/save needs key and path")
+    cache_save(job, os.path.join(job.workspace, w["path"].strip()), w["key"])
+    return {}
 
 
 def upload_root(paths):
@@ -657,7 +755,14 @@ def stub_upload(job, w, env):
 
 
 def stub_download(job, w, env):
-    root = os.path.join(job.em.state, "artifacts", job.em.github["run_id"])
+    for k in w:
+        if k not in ("name", "pattern", "path", "merge-multiple", "run-id", "github-token",
+                     "repository", "artifact-ids"):
+            raise Unsupported("actions/download-artifact input %r is not emulated" % k)
+    run_id = w.get("run-id") or job.em.github["run_id"]
+    if run_id != job.em.github["run_id"] and not w.get("github-token"):
+        raise StubFailure("downloading from another run (%s) needs github-token" % run_id)
+    root = os.path.join(job.em.state, "artifacts", run_id)
     names = sorted(os.listdir(root)) if os.path.isdir(root) else []
     if w.get("name"):
         names = [n for n in names if n == w["name"]]
@@ -674,21 +779,88 @@ def stub_download(job, w, env):
 
 
 STUBS = {"actions/checkout": stub_checkout, "actions/cache": stub_cache,
+         "actions/cache/restore": stub_cache_restore, "actions/cache/save": stub_cache_save,
          "actions/upload-artifact": stub_upload, "actions/download-artifact": stub_download}
 
 GH_STUB = r"""#!/bin/sh
-# gh stub of tests/e2e/gh_emulator.py: log argv and the body, answer listings.
+# gh stub of tests/e2e/gh_emulator.py: log argv and the body to gh.jsonl;
+# answer from gh-state.json (comments, pulls, the token's login).
 python3 - "$@" <<'PY'
-import json, os, sys
+import json, os, re, subprocess, sys
+st_dir = os.environ["EMU_STATE"]
 args = sys.argv[1:]
 rec = {"argv": args}
 for i, a in enumerate(args):
     if a in ("-F", "-f", "--field", "--raw-field") and i + 1 < len(args) and args[i + 1].startswith("body=@"):
         rec["body"] = open(args[i + 1][len("body=@"):], encoding="utf-8").read()
-with open(os.path.join(os.environ["EMU_STATE"], "gh.jsonl"), "a") as f:
+with open(os.path.join(st_dir, "gh.jsonl"), "a") as f:
     f.write(json.dumps(rec) + "\n")
-if "--paginate" in args:
-    print(os.environ.get("EMU_GH_COMMENT_ID", ""))
+sf = os.path.join(st_dir, "gh-state.json")
+state = json.load(open(sf)) if os.path.exists(sf) else {}
+state.setdefault("comments", [])
+me = state.get("login") or "github-actions[bot]"
+if not args or args[0] != "api":
+    sys.exit("gh stub: only gh api is emulated")
+method, jq, path, i = "GET", None, None, 1
+while i < len(args):
+    a = args[i]
+    if a in ("--method", "-X"):
+        method = args[i + 1]; i += 2; continue
+    if a in ("--jq", "-q"):
+        jq = args[i + 1]; i += 2; continue
+    if a in ("-F", "-f", "--field", "--raw-field", "-H", "--header"):
+        i += 2; continue
+    if a.startswith("-"):
+        i += 1; continue
+    path = a; i += 1
+
+def answer(v):
+    if jq is None:
+        print(json.dumps(v))
+        return
+    r = subprocess.run(["jq", "-r", jq], input=json.dumps(v), capture_output=True, text=True)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    if r.returncode:
+        sys.exit(r.returncode)
+
+def save():
+    json.dump(state, open(sf, "w"), indent=1)
+
+if path == "user":
+    if not state.get("login"):
+        print("gh: Resource not accessible by integration (HTTP 403)", file=sys.stderr)
+        sys.exit(1)
+    answer({"login": state["login"]})
+elif re.fullmatch(r"repos/[^/]+/[^/]+/issues/\d+/comments", path or "") and method == "GET":
+    n = int(path.split("/")[-2])
+    answer([c for c in state["comments"] if c.get("issue") == n])
+elif re.fullmatch(r"repos/[^/]+/[^/]+/issues/\d+/comments", path or "") and method == "POST":
+    n = int(path.split("/")[-2])
+    cid = max([c["id"] for c in state["comments"]] + [1000]) + 1
+    state["comments"].append({"id": cid, "issue": n, "user": {"login": me}, "body": rec.get("body", "")})
+    save()
+    answer({"id": cid})
+elif re.fullmatch(r"repos/[^/]+/[^/]+/issues/comments/\d+", path or "") and method == "PATCH":
+    cid = int(path.split("/")[-1])
+    for c in state["comments"]:
+        if c["id"] == cid:
+            c["body"] = rec.get("body", "")
+            c["edited_by"] = me
+            save()
+            answer({"id": cid})
+            break
+    else:
+        print("gh: Not Found (HTTP 404)", file=sys.stderr)
+        sys.exit(1)
+elif re.fullmatch(r"repos/[^/]+/[^/]+/pulls/\d+", path or ""):
+    p = (state.get("pulls") or {}).get(path.split("/")[-1])
+    if not p:
+        print("gh: Not Found (HTTP 404)", file=sys.stderr)
+        sys.exit(1)
+    answer(p)
+else:
+    sys.exit("gh stub: %s %s is not emulated" % (method, path))
 PY
 """
 
@@ -706,14 +878,18 @@ class Emulator:
         json.dump(event, open(self.event_path, "w"))
         sha = a.sha or git("rev-parse", "HEAD", cwd=a.repo)
         repo = (event.get("repository") or {}).get("full_name", "owner/project")
-        self.github = {"event_name": a.event, "event": event, "sha": sha,
-                       "ref": "refs/pull/%s/merge" % (event.get("pull_request") or {}).get("number")
-                       if a.event == "pull_request" else "refs/heads/main",
+        self.default_branch = (event.get("repository") or {}).get("default_branch", "main")
+        ref, head_ref, base_ref = self.event_refs(a.event, event)
+        self.github = {"event_name": a.event, "event": event, "sha": sha, "ref": ref,
+                       "ref_name": ref.split("/", 2)[-1],
                        "repository": repo, "repository_owner": repo.split("/")[0],
                        "run_id": a.run_id, "run_number": "1", "run_attempt": "1",
                        "server_url": "https://github.com", "api_url": "https://api.github.com",
                        "token": "emulated-token", "actor": "emulated", "workflow": self.wf.get("name", ""),
-                       "action_ref": "", "head_ref": "", "base_ref": ""}
+                       "action_ref": "", "head_ref": head_ref, "base_ref": base_ref}
+        self.cache_log = []
+        self.cancel_at = a.cancel_at
+        self.cancelled = False
         self.inputs = dict(event.get("inputs") or {})
         self.bin = os.path.join(self.state, "bin")
         os.makedirs(self.bin, exist_ok=True)
@@ -727,6 +903,22 @@ class Emulator:
         self.artifact_id = 0
         self.only = a.job
 
+    def event_refs(self, name, event):
+        """github.ref, head_ref and base_ref of an event, as GitHub sets them."""
+        if name in ("pull_request", "pull_request_target"):
+            pr = event.get("pull_request") or {}
+            ref = ("refs/pull/%s/merge" % pr.get("number") if name == "pull_request"
+                   else "refs/heads/" + self.default_branch)
+            return ref, (pr.get("head") or {}).get("ref", ""), (pr.get("base") or {}).get("ref", "")
+        if name == "push":
+            return event.get("ref", "refs/heads/" + self.default_branch), "", ""
+        if name == "merge_group":
+            mg = event.get("merge_group") or {}
+            base = mg.get("base_ref", "refs/heads/" + self.default_branch)
+            return mg.get("head_ref", ""), "", base[len("refs/heads/"):] if base.startswith("refs/heads/") else base
+        # workflow_run, workflow_dispatch, schedule: the default branch.
+        return event.get("ref", "refs/heads/" + self.default_branch), "", ""
+
     def triggered(self):
         on = self.on
         ev = self.github["event_name"]
@@ -736,14 +928,25 @@ class Emulator:
             return ev in on
         if ev not in on:
             return False
-        types = (on[ev] or {}).get("types") if isinstance(on[ev], dict) else None
-        return not types or self.github["event"].get("action") in types
+        spec = on[ev] if isinstance(on[ev], dict) else {}
+        types = spec.get("types")
+        if types and self.github["event"].get("action") not in types:
+            return False
+        if ev == "push" and spec.get("branches"):
+            branch = self.github["ref"][len("refs/heads/"):]
+            if not any(fnmatch.fnmatchcase(branch, b) for b in spec["branches"]):
+                return False
+        if ev == "workflow_run":
+            wr = self.github["event"].get("workflow_run") or {}
+            if wr.get("name") not in (spec.get("workflows") or []):
+                return False
+        return True
 
     def run(self):
         ctx = {"github": self.github, "inputs": self.inputs, "vars": {}, "secrets": {},
                "env": {}, "runner": {}, "matrix": {}, "needs": {}, "steps": {}, "job": {}}
         self.wf_env = {k: interpolate(v, ctx) for k, v in (self.wf.get("env") or {}).items()}
-        record = {"triggered": self.triggered(), "jobs": []}
+        record = {"triggered": self.triggered(), "jobs": [], "cache": self.cache_log}
         if not record["triggered"]:
             return record
         jobs = self.wf["jobs"]
@@ -760,6 +963,12 @@ class Emulator:
             if self.only and name not in self.only:
                 continue
             spec = jobs[name]
+            if name == self.cancel_at:
+                # The run is cancelled (a newer push, concurrency's
+                # cancel-in-progress) as this job would start: from here
+                # on, cancelled() is true and success() false.
+                print("== the run is cancelled", file=sys.stderr, flush=True)
+                self.cancelled = True
             needs = {n: results.get(n, {"result": "skipped", "outputs": {}}) for n in _list(spec.get("needs"))}
             combos = [{}]
             matrix = (spec.get("strategy") or {}).get("matrix")
@@ -804,6 +1013,7 @@ def main():
     ap.add_argument("--job", action="append")
     ap.add_argument("--run-id", default="1000")
     ap.add_argument("--matrix-env", action="append", default=[])
+    ap.add_argument("--cancel-at")
     a = ap.parse_args()
     try:
         em = Emulator(a)

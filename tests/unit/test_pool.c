@@ -241,7 +241,7 @@ static const struct pool_case cases[] = {
 	/* pool_refuse_sha256.sh */
 	{ "another executable", "a.json", "a.json", "b.json", "sha.json", "arms[1].sha256",
 	  "\"0000000000000000000000000000000000000000000000000000000000000000\"", NULL, 0,
-	  REFUSED, { "arm 'head': executable differs: sha256" } },
+	  REFUSED, { "arm 'head': executable differs: sha256", "pin runs-on to one image version" } },
 	{ "another command", "a.json", "a.json", "b.json", "argv.json", NULL, NULL,
 	  edit_head_argv, 0, REFUSED, { "arm 'head': command differs" } },
 	{ "another environment", "a.json", "a.json", "b.json", "env.json",
