@@ -284,7 +284,8 @@ cmd_measure() {
 			out run-rc 4
 			return 0
 		fi
-		GITHUB_STEP_SUMMARY='' perfab pool "${files[@]}" -o "$outdir/perfab.json" || rc=$?
+		GITHUB_STEP_SUMMARY='' perfab pool "${files[@]}" -o "$outdir/perfab.json" \
+			2> >(tee "$outdir/run.log" >&2) || rc=$?
 		out run-rc "$rc"
 		return 0
 	fi
@@ -294,6 +295,17 @@ cmd_measure() {
 	[ -z "${PAB_MAX_REPS:-}" ] || args+=(--max-reps "$PAB_MAX_REPS")
 	[ -z "${PAB_BUDGET:-}" ] || args+=(--budget "$PAB_BUDGET")
 	[ -z "${PAB_METRICS:-}" ] || args+=(--metrics "$PAB_METRICS")
+	[ -z "${PAB_REQUIRE:-}" ] || args+=(--require "$PAB_REQUIRE")
+	[ -z "${PAB_COUNTS:-}" ] || args+=(--counts "$PAB_COUNTS")
+	if [ -n "${PAB_CALIBRATION:-}" ]; then
+		# From the base checkout: the pull request cannot choose its own.
+		case $PAB_CALIBRATION in
+		/* | *..*) die "calibration '$PAB_CALIBRATION': give a path inside the base checkout" ;;
+		esac
+		[ -f "$work/base/$PAB_CALIBRATION" ] ||
+			die "calibration '$PAB_CALIBRATION' is not a file of the base checkout"
+		args+=(--calibration "$work/base/$PAB_CALIBRATION")
+	fi
 	while IFS= read -r t; do
 		[ -z "$t" ] || args+=(--tolerance "$t")
 	done < <(split_list "${PAB_TOLERANCE:-}")
@@ -304,9 +316,17 @@ cmd_measure() {
 	extra=(${PAB_ARGS:-})
 	set +f
 	echo "perfab run ${args[*]} ${extra[*]} --out $art"
-	(cd "$ws" && GITHUB_STEP_SUMMARY='' perfab run "${args[@]}" "${extra[@]}" --out "$art") || rc=$?
+	# stderr also into the out directory: a run that ends without a
+	# verdict is reported with its own words (cmd_report).
+	(cd "$ws" && GITHUB_STEP_SUMMARY='' perfab run "${args[@]}" "${extra[@]}" --out "$art") \
+		2> >(tee "$outdir/run.log" >&2) || rc=$?
 	echo "perfab run exited $rc"
 	out run-rc "$rc"
+}
+
+# exit_meaning RC: perfab help exit-codes' words for RC.
+exit_meaning() {
+	perfab help exit-codes 2>/dev/null | sed -n "s/^  $1  *//p" | head -n 1 | cut -c1-160
 }
 
 cmd_report() {
@@ -316,16 +336,30 @@ cmd_report() {
 	case $rc in
 	0 | 1 | 3) ;;
 	*)
+		# No verdict: the summary, the comment and the upload still say
+		# why, in perfab's own words (the end of its stderr).
 		verdict=ERROR
 		case $rc in 4) verdict=REFUSED ;; 5) verdict=SANITY-GATE ;; esac
+		mkdir -p "$outdir"
 		{
 			echo "### perfab: $verdict (exit $rc)"
 			echo
-			echo "No verdict: perfab exited $rc. See the step's log."
-		} >>"$summary"
+			echo "No verdict: perfab exited $rc ($(exit_meaning "$rc")). What it said:"
+			echo
+			echo '```'
+			if [ -s "$outdir/run.log" ]; then
+				grep -v '^row [0-9]*/[0-9]* ' "$outdir/run.log" | tail -n 20
+			else
+				echo "(nothing: see the step's log)"
+			fi
+			echo '```'
+		} >"$outdir/ledger.md"
+		cat "$outdir/ledger.md" >>"$summary"
 		out verdict "$verdict"
 		out exit-code "$rc"
+		out ledger "$outdir/ledger.md"
 		[ -s "$art" ] && out artifact "$art"
+		out upload-name "${PAB_NAME:-perfab}${PAB_SHARDS:+-shard-${PAB_SHARD:-}}"
 		return 0
 	esac
 	export GITHUB_STEP_SUMMARY=''

@@ -157,4 +157,18 @@ gh_state "{\"pulls\": {\"12\": {\"head\": {\"sha\": \"$M\"}}}}"
 emulate 1 "$top_srcdir/examples/fork/perfab-comment.yml" workflow_run ev-wr.json "$M" 307
 cat "$T/out" "$T/err" | grep -q "pull request 12 is at $M, not the measured $SLOW" || fail "no refusal of a mismatched number"
 if grep -q '"POST"' "$st/gh.jsonl"; then fail "commented on a pull request that was not measured"; fi
+# --- every outcome is reported: a run that ends without a verdict (here an
+# option perfab refuses) still writes the summary, the comment and the
+# upload, in perfab's own words.
+variant "$top_srcdir/examples/hashbench/perfab.yml" err.yml "perfab-args=--max-procs 0"
+gh_state '{}'
+emulate 1 err.yml pull_request ev-trust.json "$TRUST" 308
+[ "$(record 's["perfab"]["outputs"]["verdict"]')" = ERROR ] ||
+	fail "a refused run is not reported as ERROR: $(record 's["perfab"]["outputs"]')"
+record 'j["summary"]' >err-summary.md
+grep -q "No verdict: perfab exited 2" err-summary.md && grep -q -- "--max-procs" err-summary.md ||
+	{ cat err-summary.md >&2; fail "the summary does not say why there is no verdict"; }
+[ "$(record 's["upload"].get("outcome")')" = success ] ||
+	fail "nothing uploaded for a run without a verdict: $(record 's["upload"]')"
+grep -q '"POST"' "$st/gh.jsonl" || fail "no comment for a run without a verdict"
 exit 0
