@@ -111,7 +111,8 @@ static struct pab_history_cell *ledger_cells(const struct pab_experiment *e,
 		v[i].row = e->rows[c->row].name;
 		v[i].arm = e->arms[c->arm].name;
 		v[i].metric = pab_metrics[c->metric].name;
-		v[i].verdict = pab_verdict_name(r->verdict);
+		/* A plain command's wall: its change is history, not a verdict. */
+		v[i].verdict = c->role == PAB_ROLE_SHOWN ? "SHOWN" : pab_verdict_name(r->verdict);
 		v[i].base_median = r->base_median;
 		v[i].head_median = r->head_median;
 		v[i].change_pct = judged ? r->change.median : NAN;

@@ -424,7 +424,8 @@ static char *col_text(sqlite3_stmt *st, int i)
 /* The static name of a stored verdict ("?" for none perfab writes). */
 static const char *verdict_of(const unsigned char *t)
 {
-	static const char *const names[] = { "PASS", "INCONCLUSIVE", "FAIL", "NOT MEASURED" };
+	static const char *const names[] = { "PASS", "INCONCLUSIVE", "FAIL", "NOT MEASURED",
+					     "SHOWN" };
 	size_t i;
 
 	for (i = 0; t && i < sizeof(names) / sizeof(names[0]); i++)

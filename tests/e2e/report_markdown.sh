@@ -50,5 +50,8 @@ grep_out "^overall: FAIL"
 GITHUB_STEP_SUMMARY=/nonexistent/dir/summary.md expect_rc 1 "$PERFAB" gate slow.json
 grep_err "cannot append to \$GITHUB_STEP_SUMMARY"
 GITHUB_STEP_SUMMARY= expect_rc 1 "$PERFAB" gate slow.json
-[ ! -s "$T/err" ] || fail "an empty GITHUB_STEP_SUMMARY is not 'unset': $(cat "$T/err")"
+! grep -q "GITHUB_STEP_SUMMARY" "$T/err" || fail "an empty GITHUB_STEP_SUMMARY is not 'unset': $(cat "$T/err")"
+# The gate's log says what failed, cell by cell, with its reason.
+grep -q "^  command · head: cpu FAIL .*beyond the tolerance" "$T/err" ||
+	fail "the gate does not say which cell failed and why: $(cat "$T/err")"
 exit 0
