@@ -324,6 +324,26 @@ cmd_measure() {
 	out run-rc "$rc"
 }
 
+# history_context LEDGER.json: with the history input, one line per row of
+# this run — the base branch's chained cpu change over its last 30 merges
+# (perfab history drift) — for the summary and the comment; nothing
+# without a database or a row it has.
+history_context() {
+	local db=${PAB_HISTORY:-} row line n=0
+	[ -n "$db" ] || return 0
+	case $db in /*) ;; *) db=$ws/$db ;; esac
+	[ -f "$db" ] || { echo "::notice::history '$PAB_HISTORY' is not a file yet: no drift line" >&2; return 0; }
+	while IFS= read -r row; do
+		line=$(perfab history drift --db "$db" --last 30 --row "$row" --metric cpu 2>/dev/null |
+			head -n 1) || true
+		[ -n "$line" ] || continue
+		[ "$n" -gt 0 ] || printf '\n**On the base branch** (perfab history drift, last 30 merges):\n\n'
+		printf -- '- %s\n' "$line"
+		n=$((n + 1))
+	done < <(python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1])).get("rows", []): print(r["row"])' "$1" 2>/dev/null | LC_ALL=C sort -u)
+}
+
 # exit_meaning RC: perfab help exit-codes' words for RC.
 exit_meaning() {
 	perfab help exit-codes 2>/dev/null | sed -n "s/^  $1  *//p" | head -n 1 | cut -c1-160
@@ -383,6 +403,7 @@ cmd_report() {
 		echo "#### shard ${PAB_SHARD}/${PAB_SHARDS} (its rows only; the gate job judges the pool)" >>"$summary"
 		echo >>"$summary"
 	fi
+	history_context "$outdir/ledger.json" >>"$outdir/ledger.md"
 	cat "$outdir/ledger.md" >>"$summary"
 	out verdict "$verdict"
 	out exit-code "$code"

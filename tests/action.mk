@@ -20,4 +20,4 @@ EXTRA_DIST += action.yml examples/hashbench/README examples/hashbench/Makefile \
 	examples/hashbench/perfab.yml examples/hashbench/slowdown.patch \
 	examples/hashbench/data-bench.sh examples/hashbench/workload.txt \
 	examples/fork/perfab-measure.yml examples/fork/perfab-comment.yml \
-	examples/sharded.yml examples/perfab-self.yml ci/action-arms.py
+	examples/sharded.yml examples/perfab-self.yml examples/calibrate.yml ci/action-arms.py

@@ -34,9 +34,16 @@ grep -q "config: .*/.perfab/base/examples/hashbench/perfab.json (from the base c
 	fail "the config was not read from the base checkout"
 jq -e '[.settings.tolerance // empty] | tostring | test("1000") | not' "$st/artifacts/301/perfab/perfab.json" >/dev/null ||
 	fail "the head's tolerance reached the run"
-# ... unless the workflow says the head's config decides.
-variant "$top_srcdir/examples/hashbench/perfab.yml" cfg-head.yml config=examples/hashbench/perfab.json config-from=head
+# ... unless the workflow says the head's config decides. (With a history
+# database holding run 301's merge, the summary also gets the base
+# branch's drift line for the row.)
+"$PERFAB" history record "$st/artifacts/301/perfab/perfab.json" --db "$T/h.db" --commit c301 \
+	--branch main >/dev/null || fail "cannot record run 301 into a history database"
+variant "$top_srcdir/examples/hashbench/perfab.yml" cfg-head.yml config=examples/hashbench/perfab.json \
+	config-from=head "history=$T/h.db"
 emulate 0 cfg-head.yml pull_request ev-trust.json "$TRUST" 302
+record 'j["summary"]' | grep -q "^- cpu of .* over the last 1 merge" ||
+	fail "no drift line from the history database in the summary: $(record 'j["summary"]' | tail -5)"
 [ "$(record 's["perfab"]["outputs"]["verdict"]')" = PASS ] ||
 	fail "config-from: head did not use the head's tolerance: $(record 's["perfab"]["outputs"]')"
 grep -q "config: .*/.perfab/head/examples/hashbench/perfab.json (from the head checkout)" "$T/out" ||

