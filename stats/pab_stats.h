@@ -379,18 +379,20 @@ enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
  *   tolerance_pct the smallest tolerance at which the cell would PASS at
  *                 cap_n if its median stayed where it is:
  *                 max(median, 0) + resolves_pct (NaN when not finite)
- * Returns 1 when the cell is undecidable within cap_n: n < cap_n, the
- * half-width expected at cap_n is above 1.5 times the allowance (the
- * machine cannot resolve the tolerance), and with the median where it is
- * neither PASS (median + resolves <= allowance) nor FAIL (median -
- * resolves > fail threshold) is in reach. 0 when more reps up to cap_n
- * may decide it, at or past the cap, or when the cell is not
- * INCONCLUSIVE with an interval; PAB_EINVAL for NULL or cap_n = 0.
+ * Returns 1 when the cell is undecidable within cap_n: n < cap_n and
+ * neither pass_reachable nor fail_reachable. 0 when more reps up to
+ * cap_n may decide it (then pass_reachable or fail_reachable says which
+ * way), at or past the cap, or when the cell is not INCONCLUSIVE with an
+ * interval (both reachable flags 0); PAB_EINVAL for NULL or cap_n = 0.
  */
 struct pab_outlook {
 	double resolves_pct;
 	size_t reps_needed;
 	double tolerance_pct;
+	int pass_reachable;  /* the cap may still PASS it: it resolves 1.5 times
+			      * the allowance, or median + resolves <= allowance */
+	int fail_reachable;  /* the cap may still FAIL it: median - resolves >
+			      * fail threshold */
 };
 int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 		     struct pab_outlook *out);

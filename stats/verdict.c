@@ -150,6 +150,7 @@ int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 	out->resolves_pct = NAN;
 	out->reps_needed = 0;
 	out->tolerance_pct = NAN;
+	out->pass_reachable = out->fail_reachable = 0;
 	n = r->change.n;
 	if (r->verdict != PAB_INCONCLUSIVE || !r->change.exists || !n)
 		return 0;
@@ -172,11 +173,11 @@ int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 		 * at n = 12 the median itself is uncertain.
 		 */
 		double w = out->resolves_pct;
-		int pass_reachable = r->change.median + w <= r->allowance;
-		int fail_reachable = r->change.median - w > r->fail_threshold;
 
-		return w > PAB_OUTLOOK_WIDTH * r->allowance && !pass_reachable &&
-		       !fail_reachable;
+		out->pass_reachable = w <= PAB_OUTLOOK_WIDTH * r->allowance ||
+				      r->change.median + w <= r->allowance;
+		out->fail_reachable = r->change.median - w > r->fail_threshold;
+		return !out->pass_reachable && !out->fail_reachable;
 	}
 }
 

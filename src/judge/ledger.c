@@ -379,10 +379,20 @@ static void row_verdict(struct pab_ledger *l, struct pab_ledger_row *lr, size_t 
 	lr->verdict = pab_combine_roles(vs, roles, n);
 	if (lr->verdict == PAB_NOT_MEASURED)
 		lr->verdict = PAB_INCONCLUSIVE;
-	for (i = 0; lr->verdict == PAB_INCONCLUSIVE && i < n; i++) {
-		const struct pab_ledger_cell *c = &l->cells[first + i];
+	/* Undecidable: a required cell no longer reaches PASS within the cap,
+	 * and no undecided cell (required or guard) can still FAIL the row. */
+	if (lr->verdict == PAB_INCONCLUSIVE) {
+		int no_pass = 0, may_fail = 0;
 
-		lr->undecidable |= c->role == PAB_ROLE_REQUIRED && c->undecidable;
+		for (i = 0; i < n; i++) {
+			const struct pab_ledger_cell *c = &l->cells[first + i];
+
+			if (c->res.verdict != PAB_INCONCLUSIVE || c->role == PAB_ROLE_SHOWN)
+				continue;
+			no_pass |= c->role == PAB_ROLE_REQUIRED && c->undecidable;
+			may_fail |= c->outlook.fail_reachable;
+		}
+		lr->undecidable = no_pass && !may_fail;
 	}
 	free(vs);
 	free(roles);

@@ -98,8 +98,9 @@ struct pab_ledger_row {
 	const char *credit_why;      /* why no memory credit was granted,
 				      * static, or NULL */
 	int wall_throughput;         /* the row's throughput is 1/wall */
-	int undecidable;             /* INCONCLUSIVE, and a required cell is
-				      * not decidable within the run's cap */
+	int undecidable;             /* INCONCLUSIVE, a required cell is not
+				      * decidable within the run's cap, and no
+				      * undecided cell can still FAIL the row */
 	size_t cap_n;                /* the run's cap on paired reps */
 };
 
