@@ -262,6 +262,10 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
  * required cell that holds a verdict, with its interval and reason, so a
  * reader sees what was not shown without opening the details.
  */
+/* Cells listed under the table; the rest are counted (a comment has a
+ * size limit, and the details hold them all). */
+#define MD_LISTED_CELLS 20
+
 static void md_accepted(FILE *f, const struct pab_experiment *e,
 			const struct pab_ledger *l)
 {
@@ -275,7 +279,9 @@ static void md_accepted(FILE *f, const struct pab_experiment *e,
 			continue;
 		if (cell->role == PAB_ROLE_SHOWN)
 			continue;
-		if (!n++)
+		if (++n > MD_LISTED_CELLS)
+			continue;
+		if (n == 1)
 			fputs("\n", f);
 		pab_fmt_change(ch, sizeof(ch), cell->metric, &cell->res.change,
 			       cell->res.base_median, PAB_FMT_UTF8 | PAB_FMT_NO_SAME);
@@ -289,6 +295,9 @@ static void md_accepted(FILE *f, const struct pab_experiment *e,
 		md_escape(f, why);
 		fputs("\n", f);
 	}
+	if (n > MD_LISTED_CELLS)
+		fprintf(f, "- \u2026 and %zu more undecided or failing cells: see the intervals below\n",
+			n - MD_LISTED_CELLS);
 }
 
 /*
