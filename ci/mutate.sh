@@ -79,6 +79,13 @@ setup_tree() {
 		(cd "$src" && autoreconf -fi >/dev/null 2>&1)
 		(cd "$bld" && "$src/configure" ${PERFAB_CONFIGURE_FLAGS:-} >/dev/null)
 		make -C "$bld" -s -j"$JOBS" all >/dev/null 2>&1
+	else
+		# A kept scratch tree (MUTATE_DIR, KEEP=1): bring it to the
+		# working tree's content, a file whose content differs copied
+		# anew (so make sees it newer), the rest left as built.
+		(cd "$top" && git ls-files) | while IFS= read -r f; do
+			cmp -s "$top/$f" "$src/$f" || { mkdir -p "$(dirname "$src/$f")"; cp "$top/$f" "$src/$f"; }
+		done
 	fi
 	# shellcheck disable=SC2046
 	make -C "$bld" -s -j"$JOBS" $(programs stats/drift.c) $(programs src/judge/memgate.c) \

@@ -1199,6 +1199,101 @@ START_TEST(control_equivalence)
 }
 END_TEST
 
+/* Boundaries the mutation run (ci/mutate.sh) found untested. */
+
+/* pab_equivalent of no interval at all is UNKNOWN, not a crash. */
+START_TEST(equivalence_of_nothing)
+{
+	struct pab_interval none = { 0 };
+
+	ck_assert_int_eq(pab_equivalent(NULL, 3), PAB_EQUIV_UNKNOWN);
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_UNKNOWN);
+	none.n = 6;
+	none.exists = 0;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_UNKNOWN);
+	none.exists = 1;
+	/* Exactly at +-margin is inside (the ends are inclusive) ... */
+	none.lo = -3;
+	none.hi = 3;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_YES);
+	/* ... and a margin of exactly 0 is a margin: a point at 0 is equivalent. */
+	none.lo = none.hi = 0;
+	ck_assert_int_eq(pab_equivalent(&none, 0), PAB_EQUIV_YES);
+	/* Just past the margin on either side, wholly: not equivalent. */
+	none.lo = nextafter(3, INFINITY);
+	none.hi = 5;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_NO);
+	none.lo = -5;
+	none.hi = nextafter(-3, -INFINITY);
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_NO);
+	/* Touching the margin from outside is not yet outside. */
+	none.lo = 3;
+	none.hi = 5;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_UNKNOWN);
+}
+END_TEST
+
+/* pab_chain_steps: conf must be inside (0, 1); a change of exactly -100%
+ * and an infinite one are left out, counted; nothing skipped is 0. */
+START_TEST(chain_steps_edges)
+{
+	struct pab_step ok = { 1.0, 0.5, 1.5, 0.95 }, s[3];
+	struct pab_chain c;
+
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, 1.0, &c), PAB_EINVAL);
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, 0.0, &c), PAB_EINVAL);
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, nextafter(1.0, 0), &c), 0);
+	ck_assert_int_eq(pab_chain_steps(NULL, 1, 0.95, &c), PAB_EINVAL);
+	ck_assert_int_eq(pab_chain_steps(NULL, 0, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(c.skipped, 0);
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.skipped, 0);
+	ck_assert_double_eq_tol(c.change_pct, 1.0, 1e-12);
+	s[0] = ok;
+	s[1] = ok;
+	s[1].change_pct = -100.0;  /* no ratio: left out */
+	s[2] = ok;
+	s[2].hi_pct = INFINITY;    /* no finite end: left out */
+	ck_assert_int_eq(pab_chain_steps(s, 3, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.skipped, 2);
+	s[1].change_pct = nextafter(-100.0, 0);  /* just above: a ratio */
+	s[1].lo_pct = -100.0 + 1e-9;
+	s[1].hi_pct = 0;
+	ck_assert_int_eq(pab_chain_steps(s, 2, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 2);
+}
+END_TEST
+
+/* pab_calibrate on a seeded case, against the library's own values when
+ * this test was written: any change to its random stream or its formulas
+ * shows here and must be made knowingly (the formulas' properties are
+ * tests/sim/test_calibrate_sim's). */
+START_TEST(calibrate_seeded_reference)
+{
+	double d[24], e[24];
+	size_t looks[2] = { 12, 24 };
+	struct pab_calibration c;
+	int i;
+
+	for (i = 0; i < 24; i++) {
+		d[i] = ((i * 7) % 11 - 5) * 0.3;
+		e[i] = ((i * 5) % 13 - 6) * 0.25;
+	}
+	ck_assert_int_eq(pab_calibrate(d, e, 24, looks, 2, 0.95, 200, 42, &c), 0);
+	ck_assert_uint_eq(c.n, 24);
+	ck_assert_double_eq_tol(c.median, 0, 1e-12);
+	ck_assert_double_eq_tol(c.spread, 1.33434, 1e-9);
+	ck_assert_double_eq_tol(c.tolerance, 1.1236220518046045, 1e-9);
+	ck_assert_double_eq_tol(c.pass_prob, 0.9, 1e-12);
+	ck_assert_double_eq_tol(c.looks[0].half_width, 0.95981493982288835, 1e-9);
+	ck_assert_double_eq_tol(c.looks[1].half_width, 0.75626139156475558, 1e-9);
+	ck_assert_double_eq_tol(c.looks[1].mde, 2.3623053470975881, 1e-9);
+}
+END_TEST
+
 START_TEST(judge_invalid)
 {
 	double x[REPS];
@@ -1270,6 +1365,9 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, noise_floor);
 	tcase_add_test(tc, beyond_noise);
 	tcase_add_test(tc, equivalence);
+	tcase_add_test(tc, equivalence_of_nothing);
+	tcase_add_test(tc, chain_steps_edges);
+	tcase_add_test(tc, calibrate_seeded_reference);
 	tcase_add_test(tc, saved_percent);
 	tcase_add_test(tc, memory_credit);
 	suite_add_tcase(s, tc);
