@@ -1199,6 +1199,133 @@ START_TEST(control_equivalence)
 }
 END_TEST
 
+/* pab_combine_roles at each edge: shown cells never count, one FAIL of a
+ * required or guarding cell fails the row, PASS needs every required cell
+ * and at least one, nothing measured is NOT_MEASURED. */
+START_TEST(combine_roles_edges)
+{
+	const enum pab_cell_role rq = PAB_ROLE_REQUIRED, gd = PAB_ROLE_GUARD, sh = PAB_ROLE_SHOWN;
+	struct {
+		enum pab_verdict v[3];
+		enum pab_cell_role r[3];
+		size_t n;
+		enum pab_verdict want;
+	} c[] = {
+		{ { PAB_PASS }, { rq }, 0, PAB_NOT_MEASURED },
+		{ { PAB_PASS }, { rq }, 1, PAB_PASS },
+		{ { PAB_FAIL }, { sh }, 1, PAB_NOT_MEASURED },
+		{ { PAB_PASS, PAB_FAIL }, { rq, sh }, 2, PAB_PASS },
+		{ { PAB_PASS, PAB_INCONCLUSIVE }, { rq, gd }, 2, PAB_PASS },
+		{ { PAB_PASS, PAB_NOT_MEASURED }, { rq, gd }, 2, PAB_PASS },
+		{ { PAB_PASS, PAB_FAIL }, { rq, gd }, 2, PAB_FAIL },
+		{ { PAB_FAIL, PAB_PASS }, { rq, gd }, 2, PAB_FAIL },
+		{ { PAB_PASS, PAB_INCONCLUSIVE }, { rq, rq }, 2, PAB_INCONCLUSIVE },
+		{ { PAB_INCONCLUSIVE, PAB_PASS }, { rq, rq }, 2, PAB_INCONCLUSIVE },
+		{ { PAB_PASS, PAB_PASS, PAB_PASS }, { rq, rq, rq }, 3, PAB_PASS },
+		{ { PAB_PASS, PAB_PASS, PAB_NOT_MEASURED }, { rq, rq, rq }, 3, PAB_INCONCLUSIVE },
+		{ { PAB_PASS }, { gd }, 1, PAB_INCONCLUSIVE },          /* no required cell */
+		{ { PAB_NOT_MEASURED, PAB_PASS }, { rq, gd }, 2, PAB_INCONCLUSIVE },
+		{ { PAB_NOT_MEASURED, PAB_NOT_MEASURED }, { rq, gd }, 2, PAB_NOT_MEASURED },
+		{ { PAB_NOT_MEASURED, PAB_PASS }, { rq, sh }, 2, PAB_NOT_MEASURED },
+	};
+	size_t i;
+
+	for (i = 0; i < NELEMS(c); i++)
+		ck_assert_msg(pab_combine_roles(c[i].v, c[i].r, c[i].n) == c[i].want,
+			      "case %zu: %s, want %s", i,
+			      pab_verdict_name(pab_combine_roles(c[i].v, c[i].r, c[i].n)),
+			      pab_verdict_name(c[i].want));
+	ck_assert_int_eq(pab_combine_roles(NULL, c[1].r, 1), PAB_NOT_MEASURED);
+	ck_assert_int_eq(pab_combine_roles(c[1].v, NULL, 1), PAB_NOT_MEASURED);
+}
+END_TEST
+
+/* An INCONCLUSIVE cell at n of a cap: allowance 2%, fail threshold 2%. */
+static struct pab_cell_result outlook_cell(size_t n, double median, double half_width)
+{
+	struct pab_cell_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.verdict = PAB_INCONCLUSIVE;
+	r.change.n = n;
+	r.change.exists = 1;
+	r.change.median = median;
+	r.change.lo = median - half_width;
+	r.change.hi = median + half_width;
+	r.half_width = half_width;
+	r.allowance = 2;
+	r.fail_threshold = 2;
+	r.reps_needed = 77;
+	return r;
+}
+
+/* pab_cell_outlook at each edge (doc/method.md "Undecidable cells"):
+ * resolves = hw * sqrt(n / cap); undecidable when resolves > 1.5 x the
+ * allowance and neither median + resolves <= allowance nor median -
+ * resolves > fail threshold. n = 12, cap 48: resolves = hw / 2. */
+START_TEST(cell_outlook_edges)
+{
+	struct pab_cell_result r;
+	struct pab_outlook o;
+
+	r = outlook_cell(12, 0, 6);
+	ck_assert_int_eq(pab_cell_outlook(NULL, 48, &o), PAB_EINVAL);
+	ck_assert_int_eq(pab_cell_outlook(&r, 0, &o), PAB_EINVAL);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, NULL), PAB_EINVAL);
+	/* resolves exactly 1.5 x the allowance: still resolvable. */
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 3, 1e-12);
+	ck_assert_double_eq_tol(o.tolerance_pct, 3, 1e-12);
+	ck_assert_uint_eq(o.reps_needed, 77);
+	/* just wider: undecidable, the median at 0 reaching neither end. */
+	r = outlook_cell(12, 0, nextafter(6, INFINITY));
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	/* resolves 4: PASS reachable exactly at median -2 (-2 + 4 <= 2) ... */
+	r = outlook_cell(12, -2, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.tolerance_pct, 4, 1e-12); /* max(median, 0) + resolves */
+	r = outlook_cell(12, -1.999, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	/* ... FAIL reachable only past median 6 (6 - 4 > 2 is false). */
+	r = outlook_cell(12, 6, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	ck_assert_double_eq_tol(o.tolerance_pct, 10, 1e-12);
+	r = outlook_cell(12, 6.001, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	/* At the cap there is nothing more to decide; resolves is the
+	 * half-width itself (n over a cap below n counts as n). */
+	r = outlook_cell(48, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 20, 1e-12);
+	r = outlook_cell(60, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 20, 1e-12);
+	r = outlook_cell(47, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	/* Only an INCONCLUSIVE cell with an interval has an outlook. */
+	r = outlook_cell(12, 0, 20);
+	r.verdict = PAB_PASS;
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct) && isnan(o.tolerance_pct));
+	ck_assert_uint_eq(o.reps_needed, 0);
+	r = outlook_cell(12, 0, 20);
+	r.change.exists = 0;
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct));
+	r = outlook_cell(0, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct));
+	/* A half-width or median that is not finite: no projection. */
+	r = outlook_cell(12, 0, INFINITY);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct) && isnan(o.tolerance_pct));
+	r = outlook_cell(12, NAN, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 10, 1e-12);
+	ck_assert(isnan(o.tolerance_pct));
+}
+END_TEST
+
 /* Boundaries the mutation run (ci/mutate.sh) found untested. */
 
 /* pab_equivalent of no interval at all is UNKNOWN, not a crash. */
@@ -1368,6 +1495,8 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, equivalence_of_nothing);
 	tcase_add_test(tc, chain_steps_edges);
 	tcase_add_test(tc, calibrate_seeded_reference);
+	tcase_add_test(tc, combine_roles_edges);
+	tcase_add_test(tc, cell_outlook_edges);
 	tcase_add_test(tc, saved_percent);
 	tcase_add_test(tc, memory_credit);
 	suite_add_tcase(s, tc);
