@@ -514,6 +514,11 @@ START_TEST(memory_credit)
 	ck_assert_double_eq(pab_memory_credit(&touches, 200, 100, 50), 0);
 	ck_assert_double_eq(pab_memory_credit(&small, 200, 100, 50), 0);
 	ck_assert_double_eq(pab_memory_credit(NULL, 200, 100, 50), 0);
+	/* Exactly at the floor: the whole gap, 100%; nothing saved: 0%. */
+	ck_assert_double_eq_tol(pab_memory_credit(&fell, 200, 50, 50), 100, TOL);
+	ck_assert_double_eq_tol(pab_saved_percent(200, 50, 50), 100, TOL);
+	ck_assert_double_eq(pab_memory_credit(&fell, 200, 200, 50), 0);
+	ck_assert_double_eq(pab_saved_percent(200, 200, 50), 0);
 }
 END_TEST
 
@@ -1450,6 +1455,45 @@ START_TEST(judge_invalid)
 	in.rules = PAB_RULES_PERFAB1;
 	in.control = 1;
 	in.equivalence_margin_pct = NAN;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	/* Each bound itself is valid, the next value past it is not. */
+	in.equivalence_margin_pct = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.equivalence_margin_pct = -1e-9;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.equivalence_margin_pct = INFINITY;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.control = 0;
+	in.conf = nextafter(1.0, 0);
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.conf = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.conf = 0.95;
+	in.saved_pct = 100;  /* reachable: pab_saved_percent clamps to 100 */
+	in.credit_eligible = 1;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_double_eq_tol(r.credit, 100 / PAB_MEMORY_TO_CPU, 1e-12);
+	in.saved_pct = nextafter(100, INFINITY);
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.saved_pct = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_double_eq(r.credit, 0);
+	in.saved_pct = -1e-9;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.saved_pct = 0;
+	in.tolerance_pct = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.tolerance_pct = INFINITY;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.tolerance_pct = 2;
+	in.floor_abs = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.floor_abs = -1e-9;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.floor_abs = INFINITY;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.floor_abs = 0;
+	in.better = (enum pab_better)5;
 	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
 }
 END_TEST
