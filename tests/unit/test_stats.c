@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "pab_stats.h"
 
 #define TOL 1e-12
@@ -1204,6 +1206,104 @@ START_TEST(control_equivalence)
 }
 END_TEST
 
+/* The sign-test ranks at every n and every step of them: just above the
+ * confidence 1 - 2 P(Bin(n, 1/2) <= J) the lower rank is J (no interval
+ * for J = 0), just below it more than J; below the minimum n the
+ * coverage of [min, max] is exactly 1 - 2^(1-n). */
+START_TEST(sign_ranks_at_every_step)
+{
+	size_t n, J, lo, hi;
+	double cov;
+	int ret;
+
+	for (n = 1; n <= 80; n++) {
+		for (J = 0; 2 * J + 1 < n; J++) {
+			double t = gsl_cdf_binomial_P((unsigned int)J, 0.5, (unsigned int)n);
+			double prev = J ? gsl_cdf_binomial_P((unsigned int)J - 1, 0.5, (unsigned int)n) : 0;
+			double next = gsl_cdf_binomial_P((unsigned int)J + 1, 0.5, (unsigned int)n);
+			/* a quarter of the nearer step, in the limit (1 - conf) / 2 */
+			double d = fmin(t - prev, next - t) / 4;
+			double above = 1.0 - 2.0 * (t - d), below = 1.0 - 2.0 * (t + d);
+
+			if (d < 1e-12 || !(below > 0.0) || !(above < 1.0))
+				continue;
+			ret = pab_sign_ranks(n, above, &lo, &hi, &cov);
+			ck_assert_msg(ret == (J > 0), "n=%zu J=%zu above: %d", n, J, ret);
+			if (J > 0) {
+				ck_assert_msg(lo == J && hi == n + 1 - J, "n=%zu J=%zu above: %zu..%zu",
+					      n, J, lo, hi);
+				ck_assert(cov >= above);
+			}
+			ck_assert_int_eq(pab_sign_ranks(n, below, &lo, &hi, &cov), 1);
+			ck_assert_msg(lo == J + 1 && hi == n - J, "n=%zu J=%zu below: %zu..%zu",
+				      n, J, lo, hi);
+			ck_assert(cov >= below);
+		}
+	}
+	ck_assert_int_eq(pab_sign_ranks(5, 0.95, &lo, &hi, &cov), 0);
+	ck_assert_uint_eq(lo, 1);
+	ck_assert_uint_eq(hi, 5);
+	ck_assert_double_eq(cov, 0.9375);
+	ck_assert_int_eq(pab_sign_ranks(1, 0.5, &lo, &hi, &cov), 0);
+	ck_assert_double_eq(cov, 0.0);
+}
+END_TEST
+
+/* pab_sign_interval refuses what pab_sign_ranks does, and a NULL x. */
+START_TEST(sign_interval_invalid)
+{
+	double x[6] = { 1, 2, 3, 4, 5, 6 };
+	struct pab_interval iv;
+
+	ck_assert_int_eq(pab_sign_interval(NULL, 6, 0.95, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 1.0, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 0.0, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 0.95, NULL), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(NULL, 0, 0.95, &iv), PAB_ENODATA);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 0.95, &iv), 0);
+	ck_assert(iv.exists);
+	ck_assert_double_eq(iv.lo, 1);
+	ck_assert_double_eq(iv.hi, 6);
+	ck_assert_double_eq(iv.median, 3.5);
+}
+END_TEST
+
+/* The median of two values is exactly their mean, and the quantiles of a
+ * wide range land exactly (type 7 interpolation, no epsilon). */
+START_TEST(median_exact)
+{
+	double two[2] = { 0, 1e6 }, five[5] = { 50, 10, 40, 20, 30 }, q;
+
+	ck_assert_int_eq(pab_median(two, 2, &q), 0);
+	ck_assert_double_eq(q, 5e5);
+	ck_assert_int_eq(pab_median(five, 5, &q), 0);
+	ck_assert_double_eq(q, 30);
+	ck_assert_int_eq(pab_quantile(five, 5, 0.25, &q), 0);
+	ck_assert_double_eq(q, 20);
+	ck_assert_int_eq(pab_quantile(five, 5, 1.0, &q), 0);
+	ck_assert_double_eq(q, 50);
+	ck_assert_int_eq(pab_quantile(five, 5, 0.0, &q), 0);
+	ck_assert_double_eq(q, 10);
+	ck_assert_int_eq(pab_quantile(five, 5, 0.9, &q), 0);
+	ck_assert_double_eq_tol(q, 46, 1e-12);
+	ck_assert_int_eq(pab_quantile(five, 5, nextafter(1.0, 2.0), &q), PAB_EINVAL);
+	ck_assert_int_eq(pab_quantile(NULL, 5, 0.5, &q), PAB_EINVAL);
+	ck_assert_int_eq(pab_quantile(NULL, 0, 0.5, &q), PAB_ENODATA);
+}
+END_TEST
+
+/* pab_looks_plan near SIZE_MAX: it doubles while that cannot overflow. */
+START_TEST(looks_plan_near_size_max)
+{
+	size_t looks[8];
+
+	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 3 + 1, SIZE_MAX, 1, looks, 8), 2);
+	ck_assert_uint_eq(looks[0], SIZE_MAX / 3 + 1);
+	ck_assert_uint_eq(looks[1], 2 * (SIZE_MAX / 3 + 1));
+	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 2 + 1, SIZE_MAX, 1, looks, 8), 1);
+}
+END_TEST
+
 /* pab_combine_roles at each edge: shown cells never count, one FAIL of a
  * required or guarding cell fails the row, PASS needs every required cell
  * and at least one, nothing measured is NOT_MEASURED. */
@@ -1396,6 +1496,19 @@ START_TEST(chain_steps_edges)
 	s[1].hi_pct = 0;
 	ck_assert_int_eq(pab_chain_steps(s, 2, 0.95, &c), 0);
 	ck_assert_uint_eq(c.n, 2);
+	/* A step's coverage inside (0, 1), however close to an end. */
+	s[1] = ok;
+	s[1].coverage = 1.0;
+	s[2] = ok;
+	s[2].coverage = 0.0;
+	ck_assert_int_eq(pab_chain_steps(s, 3, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.skipped, 2);
+	s[1].coverage = 0.9999995;
+	s[2].coverage = 1e-9;
+	ck_assert_int_eq(pab_chain_steps(s, 3, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 3);
+	ck_assert_uint_eq(c.skipped, 0);
 }
 END_TEST
 
@@ -1540,6 +1653,10 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, chain_steps_edges);
 	tcase_add_test(tc, calibrate_seeded_reference);
 	tcase_add_test(tc, combine_roles_edges);
+	tcase_add_test(tc, sign_ranks_at_every_step);
+	tcase_add_test(tc, sign_interval_invalid);
+	tcase_add_test(tc, median_exact);
+	tcase_add_test(tc, looks_plan_near_size_max);
 	tcase_add_test(tc, cell_outlook_edges);
 	tcase_add_test(tc, saved_percent);
 	tcase_add_test(tc, memory_credit);
