@@ -339,6 +339,15 @@ static const struct pool_case cases[] = {
 	  edit_no_digest, 0, POOLS, { NULL } },
 	{ "a digest in one only", "a.json", "a.json", "b.json", "nodigest.json", NULL, NULL,
 	  edit_no_digest, 0, REFUSED, { "arm 'base': executable differs: sha256 87c3", "(none)" } },
+	{ "another prepare", "a.json", "a.json", "b.json", "prep.json", "arms[1].prepare",
+	  "\"make -j2\"", NULL, 0, REFUSED,
+	  { "arm 'head': prepare differs between 'a.json' and 'prep.json'" } },
+	{ "another workload", "a.json", "a.json", "b.json", "wl.json", "rows[0].workload",
+	  "\"spin\"", NULL, 0, REFUSED,
+	  { "row 'command': its workload or arguments differ between 'a.json' and 'wl.json'" } },
+	{ "another program", "a.json", "a.json", "b.json", "prog.json", "rows[0].program",
+	  "\"perfab-spin\"", NULL, 0, REFUSED,
+	  { "row 'command': its workload or arguments differ" } },
 	/* Disjoint rows (shards) pool, unless their metric sets differ. */
 	{ "disjoint rows", "a.json", "a.json", "b.json", "other.json", NULL, NULL,
 	  edit_other_row, 0, UNION, { NULL } },
@@ -462,6 +471,7 @@ START_TEST(pool_table)
 		ck_assert_ptr_null(why);
 		ck_assert_uint_eq(out.n_rows, ea.n_rows);
 		ck_assert_uint_eq(out.rows[0].n_reps, ea.rows[0].n_reps + eb.rows[0].n_reps);
+		ck_assert_msg(!out.rows[0].failed, "%s: a row of two good runs failed", c->name);
 		pab_experiment_release(&out);
 	} else if (c->expect == UNION) {
 		ck_assert_msg(ret == 0, "%s: refused: %s", c->name, why);
@@ -521,6 +531,64 @@ START_TEST(fixtures_are_as_described)
 }
 END_TEST
 
+/* two-rows.json cut to one row (keep 0 or 1) and marked shard spec. */
+static char *shard_of(int keep, const char *spec)
+{
+	cJSON *b = fixture("two-rows.json");
+	char *text, json[64];
+
+	cJSON_DeleteItemFromArray(at(b, "rows"), keep ? 0 : 1);
+	snprintf(json, sizeof(json), "\"%s\"", spec);
+	set(b, "run.shard", json);
+	set(b, "seed", keep ? "424242" : "434343");
+	text = cJSON_PrintUnformatted(b);
+	cJSON_Delete(b);
+	return text;
+}
+
+/* The shards of a run pool back in the unsharded row order when every
+ * input names a valid shard I/N (1 <= I <= N <= 1000) of one N; else in
+ * the order given. */
+START_TEST(shard_order)
+{
+	static const struct {
+		const char *first, *second; /* specs of the r2 shard, then the r1 shard */
+		int r1_first;                /* the union starts with r1 */
+	} c[] = {
+		{ "2/2", "1/2", 1 },
+		{ "1000/1000", "1/1000", 1 },
+		{ "2/3", "1/3", 1 },
+		{ "2/2", "1/3", 0 },     /* two N: not one sharded run */
+		{ "3/2", "1/2", 0 },     /* I > N */
+		{ "2/2", "0/2", 0 },     /* I = 0 */
+		{ "2/1001", "1/1001", 0 }, /* N > 1000 */
+	};
+	size_t i;
+
+	for (i = 0; i < NELEMS(c); i++) {
+		char *t2 = shard_of(1, c[i].first), *t1 = shard_of(0, c[i].second), *why = NULL;
+		struct pab_experiment e1, e2, out;
+		const struct pab_experiment *in[2] = { &e2, &e1 };
+		const char *labels[2] = { "r2.json", "r1.json" };
+
+		ck_assert_msg(!parse_text(t2, &e2, &why), "%s: %s", c[i].first, why);
+		ck_assert_msg(!parse_text(t1, &e1, &why), "%s: %s", c[i].second, why);
+		ck_assert_msg(!pab_pool(in, labels, 2, &out, &why), "%s + %s: %s", c[i].first,
+			      c[i].second, why);
+		ck_assert_uint_eq(out.n_rows, 2);
+		ck_assert_msg(!strcmp(out.rows[0].name, c[i].r1_first ? "r1" : "r2"),
+			      "%s + %s: the union starts with %s", c[i].first, c[i].second,
+			      out.rows[0].name);
+		ck_assert(!out.rows[0].failed && !out.rows[1].failed);
+		pab_experiment_release(&out);
+		pab_experiment_release(&e1);
+		pab_experiment_release(&e2);
+		free(t1);
+		free(t2);
+	}
+}
+END_TEST
+
 /* Pooling nothing is refused, not a crash or an empty artifact. */
 START_TEST(nothing_to_pool)
 {
@@ -564,6 +632,7 @@ int main(void)
 	tcase_add_loop_test(tc, pool_table, 0, (int)NELEMS(cases));
 	tcase_add_loop_test(tc, edits_alone_are_valid, 0, (int)NELEMS(cases));
 	tcase_add_test(tc, fixtures_are_as_described);
+	tcase_add_test(tc, shard_order);
 	tcase_add_test(tc, nothing_to_pool);
 	tcase_add_test(tc, unlabelled_inputs);
 	suite_add_tcase(s, tc);
