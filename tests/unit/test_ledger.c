@@ -478,6 +478,37 @@ START_TEST(inconsistent_floor_no_credit)
 }
 END_TEST
 
+/* The floor's slack at its edge: a floor up to 5% above the lowest peak
+ * is the kernel's counter slack and consistent; one byte-fraction more is
+ * flagged. At the edge the saving (30 MiB of a 26.5 MiB gap) clamps to
+ * exactly 100%, a valid credit. */
+START_TEST(floor_slack_edge)
+{
+	static const double floors[] = { 73.5 * MIB, 0 };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t k, r;
+
+	for (k = 0; k < 2; k++) {
+		double floor = k ? nextafter(73.5 * MIB, INFINITY) : floors[0];
+
+		make_experiment(&e, 1, 12, 1);
+		set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+		set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0);
+		set_metric(&e, 0, PAB_M_RSS_FLOOR, floor, 0, 0);
+		for (r = 0; r < e.rows[0].n_reps; r++)
+			e.rows[0].reps[r].result[1].m[PAB_M_PEAK_RSS] = 70 * MIB;
+		judge_only(&e, &o, cpu_peak, 2);
+		build(&e, &o, &l);
+		ck_assert_int_eq(l.rows[0].floor_inconsistent, k);
+		ck_assert_double_eq_tol(l.rows[0].saved_pct, k ? 0 : 100, 1e-9);
+		pab_ledger_release(&l);
+		pab_experiment_release(&e);
+	}
+}
+END_TEST
+
 /* Fewer than 6 paired reps: no interval, INCONCLUSIVE, FOLLOW_UP. */
 START_TEST(few_reps_follow_up)
 {
@@ -732,6 +763,7 @@ int main(void)
 	tcase_add_test(tc, null_without_head_pairs_fails_unguarded);
 	tcase_add_test(tc, sanity_gate_row_fails);
 	tcase_add_test(tc, inconsistent_floor_no_credit);
+	tcase_add_test(tc, floor_slack_edge);
 	tcase_add_test(tc, few_reps_follow_up);
 	tcase_add_test(tc, noisy_memory_limited_or_follow_up);
 	tcase_add_test(tc, failed_row_rejects_failure);
