@@ -170,7 +170,8 @@ mutant() {
 
 list=$work/mutants.tsv
 if [ -n "${LIST:-}" ]; then
-	cp "$LIST" "$list.new" && mv "$list.new" "$list"
+	cp "$LIST" "$list.new" || { echo "mutate: cannot read LIST '$LIST'" >&2; exit 2; }
+	mv "$list.new" "$list"
 	FILES=$(cut -f1 "$list" | sort -u)
 else
 : >"$list"
