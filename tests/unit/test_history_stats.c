@@ -108,7 +108,8 @@ static int edivisive(const double *x, size_t n, size_t *cp, double *p, size_t ca
 
 /* pab_edivisive on a seeded weak step, against the library's own result
  * when this test was written (a step at 20, p = 27/200 with 199
- * permutations): a change to its sums or its permutations shows here. */
+ * permutations; a block with edges at 6 and 12): a change to its sums or
+ * its permutations shows here. */
 START_TEST(edivisive_seeded_reference)
 {
 	double x[40], p[4];
@@ -125,6 +126,20 @@ START_TEST(edivisive_seeded_reference)
 	}
 	ck_assert_uint_eq(cp[0], 20);
 	ck_assert_double_eq_tol(p[0], 0.135, 1e-12);
+	/* A block of ones in zeros, its two edges mirror images: the first
+	 * edge's p is where the two sides' within-sums weigh in. */
+	for (i = 0; i < 18; i++)
+		x[i] = i >= 6 && i < 12 ? 1.0 : 0.0;
+	{
+		struct pab_pcg32 rng;
+
+		pab_pcg32_seed(&rng, 7, 0);
+		ck_assert_int_eq(pab_edivisive(x, 18, 3, 0.5, 199, &rng, cp, p, 4), 2);
+	}
+	ck_assert_uint_eq(cp[0], 6);
+	ck_assert_double_eq_tol(p[0], 0.215, 1e-12);
+	ck_assert_uint_eq(cp[1], 12);
+	ck_assert_double_eq_tol(p[1], 0.01, 1e-12);
 }
 END_TEST
 
