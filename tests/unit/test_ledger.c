@@ -524,7 +524,7 @@ START_TEST(memgate_table_edges)
 	make_experiment(&two, 2, 2, 0);
 	set_metric(&two, 0, PAB_M_PEAK_RSS, 10 * MIB, 0, 0);
 	set_metric(&two, 1, PAB_M_PEAK_RSS, 20 * MIB, 0, 0);
-	pab_memgate_table_init(&t, 2);
+	pab_memgate_table_init(&t, 3);
 	pab_memgate_table_add_run(&t, 0, &one, 0);
 	pab_memgate_table_add_run(&t, 1, &two, 0);
 	s0 = pab_memgate_scenario_index(&t, "r0");
@@ -536,6 +536,17 @@ START_TEST(memgate_table_edges)
 	ck_assert_double_eq(pab_memgate_scenario_min(&t, 0), 0);
 	ck_assert(isnan(pab_memgate_spread_pct(&t, 0)));
 	ck_assert_double_eq_tol(pab_memgate_spread_pct(&t, 1), 0, 1e-12);
+	/* A third run with r1 only: each (scenario, run) is its own cell. */
+	free(one.rows[0].name);
+	one.rows[0].name = xstrdup("r1");
+	set_metric(&one, 0, PAB_M_PEAK_RSS, 30 * MIB, 0, 0);
+	pab_memgate_table_add_run(&t, 2, &one, 0);
+	ck_assert(pab_memgate_ran(&t, 0, 0) && pab_memgate_ran(&t, 0, 1) && !pab_memgate_ran(&t, 0, 2));
+	ck_assert(!pab_memgate_ran(&t, 1, 0) && pab_memgate_ran(&t, 1, 1) && pab_memgate_ran(&t, 1, 2));
+	ck_assert_double_eq(pab_memgate_peak(&t, 0, 1), 10 * MIB);
+	ck_assert_double_eq(pab_memgate_peak(&t, 1, 2), 30 * MIB);
+	ck_assert(isnan(pab_memgate_peak(&t, 0, 2)));
+	ck_assert_double_eq_tol(pab_memgate_spread_pct(&t, 1), 50, 1e-12);
 	pab_memgate_table_release(&t);
 	pab_experiment_release(&one);
 	pab_experiment_release(&two);

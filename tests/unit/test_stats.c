@@ -42,6 +42,32 @@ START_TEST(pcg32_reference_vector)
 }
 END_TEST
 
+/* The bounded and double draws on the reference stream, exactly: a
+ * bound of 0 or 1 draws nothing; the threshold itself is accepted (bound
+ * 2^32 - r makes the stream's second output r the threshold); a double is
+ * 27 + 26 bits of two outputs. */
+START_TEST(pcg32_bounded_and_double_exact)
+{
+	struct pab_pcg32 rng;
+	uint32_t r0 = 0x7b47f409u;
+	int seen[2] = { 0, 0 }, i;
+
+	pab_pcg32_seed(&rng, 42u, 54u);
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 0), 0);
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 1), 0);
+	ck_assert_uint_eq(pab_pcg32_next(&rng), 0xa15c02b7u); /* nothing drawn */
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 0u - r0), r0);
+	ck_assert_uint_eq(pab_pcg32_next(&rng), 0xba1d3330u);
+	pab_pcg32_seed(&rng, 42u, 54u);
+	ck_assert_double_eq(pab_pcg32_double(&rng),
+			    ((double)(0xa15c02b7u >> 5) * 67108864.0 + (double)(0x7b47f409u >> 6)) /
+			    9007199254740992.0);
+	for (i = 0; i < 64; i++)
+		seen[pab_pcg32_bounded(&rng, 2)]++;
+	ck_assert(seen[0] > 0 && seen[1] > 0);
+}
+END_TEST
+
 START_TEST(pcg32_streams_differ)
 {
 	struct pab_pcg32 a, b;
@@ -1483,6 +1509,14 @@ START_TEST(chain_steps_edges)
 	ck_assert_uint_eq(c.n, 1);
 	ck_assert_uint_eq(c.skipped, 0);
 	ck_assert_double_eq_tol(c.change_pct, 1.0, 1e-12);
+	/* One step at the chain's own confidence: its interval comes back
+	 * (log-symmetric about the change), to 1e-12. */
+	{
+		double half = (log(1.015) - log(1.005)) / 2;
+
+		ck_assert_double_eq_tol(c.lo_pct, expm1(log(1.01) - half) * 100, 1e-12);
+		ck_assert_double_eq_tol(c.hi_pct, expm1(log(1.01) + half) * 100, 1e-12);
+	}
 	s[0] = ok;
 	s[1] = ok;
 	s[1].change_pct = -100.0;  /* no ratio: left out */
@@ -1620,6 +1654,7 @@ static Suite *stats_suite(void)
 
 	tc = tcase_create("pcg32");
 	tcase_add_test(tc, pcg32_reference_vector);
+	tcase_add_test(tc, pcg32_bounded_and_double_exact);
 	tcase_add_test(tc, pcg32_streams_differ);
 	tcase_add_test(tc, pcg32_bounded_uniform);
 	tcase_add_test(tc, pcg32_double_and_normal_moments);
