@@ -1286,6 +1286,9 @@ START_TEST(sign_interval_invalid)
 	ck_assert_int_eq(pab_sign_interval(x, 6, 0.0, &iv), PAB_EINVAL);
 	ck_assert_int_eq(pab_sign_interval(x, 6, 0.95, NULL), PAB_EINVAL);
 	ck_assert_int_eq(pab_sign_interval(NULL, 0, 0.95, &iv), PAB_ENODATA);
+	/* An invalid confidence is refused before looking for data. */
+	ck_assert_int_eq(pab_sign_interval(NULL, 0, 1.0, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(NULL, 0, 0.0, &iv), PAB_EINVAL);
 	ck_assert_int_eq(pab_sign_interval(x, 6, 0.95, &iv), 0);
 	ck_assert(iv.exists);
 	ck_assert_double_eq(iv.lo, 1);
