@@ -22,3 +22,11 @@ bench: src/perfab ci/spawnloop ci/bench-history
 	$(top_srcdir)/ci/bench-history.sh $(top_builddir)
 	$(top_srcdir)/ci/bench-journal.sh $(top_builddir)
 .PHONY: bench
+# make mutate [FILES=... MAX=N JOBS=2]: the mutation run over the code that
+# decides verdicts (ci/mutate.sh, doc/hacking.md "Mutation run"); slow, so
+# not part of make check.
+dist_noinst_SCRIPTS += ci/mutate.sh ci/mutate-gen.py
+dist_noinst_DATA += ci/mutate-equivalent.txt
+mutate:
+	$(SHELL) $(top_srcdir)/ci/mutate.sh
+.PHONY: mutate

@@ -35,6 +35,11 @@ set +e
 san=$?
 set -e
 if [ "$san" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "ci/sanitize.sh failed ($san)"; fi
+# Each skipped test by name, with the reasons its log gives (its SKIP: lines).
+for f in $(grep -l '^:test-result: SKIP' $(find . -name '*.trs') 2>/dev/null); do
+	why=$(grep '^SKIP: ' "${f%.trs}.log" 2>/dev/null | sed 's/^SKIP: //' | paste -sd ';' -)
+	echo "SKIP: ${f%.trs}: ${why:-no reason given}"
+done
 [ "$skip" = 0 ] || echo "$skip skipped"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -18,6 +18,7 @@
 #include "model/argv_split.h"
 #include "model/artifact.h"
 #include "model/pool.h"
+#include "model/run_settings.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -1003,6 +1004,11 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 		if (in[i]->stopped_by && !out->stopped_by)
 			out->stopped_by = in[i]->stopped_by;
 	record_pool(out, in, labels, n, n_groups);
+	/* The settings as the pooled run object says them (counts, hooks,
+	 * the roles), so that a ledger of several files judges what a ledger
+	 * of the written pool would. */
+	pab_run_settings_release(&out->settings);
+	pab_run_settings_read(out->run, &out->settings);
 	free(so.keys);
 	free(group);
 	return 0;

@@ -376,7 +376,12 @@ static int define_arms(struct pab_experiment *e, const struct pab_run_opts *o,
 	if (e->n_arms < 2 && !o->null_arm)
 		return pab_fail(f, PAB_FAIL_USAGE, "one arm ('%s') is nothing to compare: add a head "
 				"arm (or --null-arm for base against itself)", e->arms[0].name);
-	/* The null arm is on by default; an arm already called null is one. */
+	/* The null arm is on by default; an arm already called null is one,
+	 * so without the null arm that name would be judged as noise. */
+	if ((o->no_null_arm || cs->null_arm == 0) && pab_experiment_null_index(e) >= 0)
+		return pab_fail(f, PAB_FAIL_USAGE, "arm 'null': the name is reserved for the null "
+				"arm (the base run again), which is off here; rename the arm, or "
+				"drop --no-null-arm (\"null_arm\": false) to make it the null arm");
 	if ((o->null_arm ||
 	     (!o->no_null_arm && cs->null_arm != 0 && pab_experiment_null_index(e) < 0)) &&
 	    add_null_arm(e, f))

@@ -19,7 +19,7 @@ n=$(jq '.rows[0].reps | length' mnt/full.json)
 # Move it somewhere with room and finish it: nothing measured is lost.
 cp mnt/full.json roomy.json
 jq '.reps = 40 | .max_reps = 40' roomy.json >r2.json && mv r2.json roomy.json
-expect_verdict "$PERFAB" run -q --resume roomy.json --arm base=/bin/true --arm head=/bin/true --no-null-arm
+expect_verdict "the checkpoint is written" "$PERFAB" run -q --resume roomy.json --arm base=/bin/true --arm head=/bin/true --no-null-arm
 [ "$(jq '.rows[0].reps | length' roomy.json)" = 40 ] || fail "resume after disk full"
 [ "$(jq -c "[.rows[0].reps[0:$n][].order]" roomy.json)" = "$(jq -c '[.rows[0].reps[].order]' mnt/full.json)" ] ||
 	fail "the reps measured before the disk filled were not kept"

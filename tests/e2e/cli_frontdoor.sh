@@ -56,8 +56,8 @@ expect_rc 2 "$PERFAB" run --arm "base=$spin > /dev/null" --arm "head=$spin"
 grep_err "arm 'base': '>' is shell syntax"
 grep_err "sh -c '...'"
 # A quoted word inside one argument is fine, and --literal-argv passes them on.
-expect_verdict "$PERFAB" run -q --reps 2 --max-reps 2 --out sh.json "sh -c 'exit 0'" "sh -c 'true | true'"
-expect_verdict "$PERFAB" run -q --reps 2 --max-reps 2 --literal-argv --out lit.json "/bin/echo '|'" "/bin/echo '>'"
+expect_rc 3 "$PERFAB" run -q --reps 2 --max-reps 2 --out sh.json "sh -c 'exit 0'" "sh -c 'true | true'"
+expect_rc 3 "$PERFAB" run -q --reps 2 --max-reps 2 --literal-argv --out lit.json "/bin/echo '|'" "/bin/echo '>'"
 jq -e '.arms[0].argv == ["/bin/echo", "|"]' lit.json >/dev/null || fail "--literal-argv did not keep the word"
 
 # On a terminal: one status line rewritten in place, with the ETA.
@@ -121,6 +121,6 @@ PY
 done
 # The command printed, run as printed (a shell's words), finishes the run.
 eval "set -- $int_cmd"
-expect_verdict "$PERFAB" run -q "$@"
+expect_verdict "the front door runs the two commands" "$PERFAB" run -q "$@"
 jq -e '.complete == true' int-INT.json >/dev/null || fail "the resume command did not finish the run"
 exit 0

@@ -13,7 +13,7 @@ count() { # count WORD FILE: lines equal to WORD
 
 # Warmup: 3 unmeasured runs of each arm, then the 2 measured reps; only
 # the reps are in the artifact, the setting is recorded.
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 3 \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 3 \
 	"sh -c 'echo base >>log1'" "sh -c 'echo head >>log1'" --out warm.json
 [ "$(count base log1)" = 5 ] && [ "$(count head log1)" = 5 ] ||
 	fail "--warmup 3 --reps 2: each arm should run 5 times, ran: $(sort log1 | uniq -c | tr '\n' ' ')"
@@ -26,7 +26,7 @@ cat >conf.json <<'EOF'
 { "arms": [ { "name": "base", "argv": "sh -c 'echo base >>log2'" },
             { "name": "head", "argv": "sh -c 'echo head >>log2'", "prepare": "sh -c 'echo q >>log2'" } ] }
 EOF
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 4 --max-reps 4 --warmup 1 --config conf.json \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 4 --max-reps 4 --warmup 1 --config conf.json \
 	--prepare "sh -c 'echo p >>log2'" --out prep.json
 python3 - log2 <<'PY' || fail "prepare did not run exactly once before each run: $(tr '\n' ' ' <log2)"
 import sys
@@ -47,14 +47,14 @@ jq -e '.run.prepare == "sh -c '\''echo p >>log2'\''" and .arms[1].prepare == "sh
 
 # A prepare that sleeps 300 ms beside a 10 ms child: were the prepare in
 # the child's window, every wall would be at least 0.31 s.
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare "sleep 0.3" \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare "sleep 0.3" \
 	"sleep 0.01" "sleep 0.01" --out slow.json
 jq -e '[.rows[0].reps[].results[].wall] | length == 4 and all(. < 0.3)' slow.json >/dev/null ||
 	fail "the prepare's sleep is in the child's wall: $(jq -c '[.rows[0].reps[].results[].wall]' slow.json)"
 
 # Setup and cleanup: once per row, setup before the row's first run,
 # cleanup after its last; {n} is the row's parameter.
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 1 \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 1 \
 	--parameter-list n 1,2 --setup "sh -c 'echo s{n} >>log3'" --cleanup "sh -c 'echo c{n} >>log3'" \
 	"sh -c 'echo r{n} >>log3'" "sh -c 'echo r{n} >>log3'" --out rows.json
 python3 - log3 <<'PY' || fail "setup/cleanup not once per row around its runs: $(tr '\n' ' ' <log3)"
@@ -128,7 +128,7 @@ grep_err "records --cleanup"
 cmd=$(sed -n 's/^perfab: interrupted .*; resume with: perfab run //p' sig-err.txt)
 case $cmd in *--prepare*--setup*--cleanup*) ;; *) fail "the resume command lacks the hooks: $cmd" ;; esac
 eval "set -- $cmd"
-expect_verdict "$PERFAB" run "$@"
+expect_verdict "the hooks run as recorded" "$PERFAB" run "$@"
 grep_err "before every run: 'sh -c 'echo p >>log5''"
 grep_err "after each row: 'sh -c 'echo c >>log5''"
 jq -e '.complete and .run.warmup == 1 and (.run.cleanup | test("echo c"))' int.json >/dev/null ||
@@ -139,11 +139,11 @@ jq -e '.complete and .run.warmup == 1 and (.run.cleanup | test("echo c"))' int.j
 
 # Runs whose children ran beside other commands are not one experiment:
 # pooling them is refused; the same hooks pool.
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare /bin/true \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare /bin/true \
 	/bin/true /bin/true --out pool1.json
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare /bin/true --seed 9 \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --prepare /bin/true --seed 9 \
 	/bin/true /bin/true --out pool2.json
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 1 --prepare /bin/true \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 1 --prepare /bin/true \
 	/bin/true /bin/true --out pool3.json
 expect_rc 0 "$PERFAB" pool pool1.json pool2.json -o pooled.json
 expect_rc 4 "$PERFAB" pool pool1.json pool3.json -o pooled3.json

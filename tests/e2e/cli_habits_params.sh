@@ -8,7 +8,7 @@
 require python3
 
 # A scan of 3 values: 3 rows named by value, the children given each.
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --parameter-scan n 1 3 \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --parameter-scan n 1 3 \
 	"sh -c 'echo base {n} >>seen'" "sh -c 'echo head {n} >>seen'" --out scan.json
 [ "$(jq -c '[.rows[].name]' scan.json)" = '["n=1","n=2","n=3"]' ] ||
 	fail "a scan of 1..3 gave rows $(jq -c '[.rows[].name]' scan.json)"
@@ -17,16 +17,16 @@ for v in 1 2 3; do
 	[ "$(grep -cx "base $v" seen)" = 2 ] && [ "$(grep -cx "head $v" seen)" = 2 ] ||
 		fail "value $v did not reach the children twice per arm: $(sort seen | uniq -c | tr '\n' ' ')"
 done
-expect_verdict "$PERFAB" ledger --format json scan.json
+expect_verdict "the parameters make the rows" "$PERFAB" ledger --format json scan.json
 [ "$(jq -c '[.rows[].row]' "$T/out")" = '["n=1","n=2","n=3"]' ] || fail "the ledger's rows: $(jq -c '[.rows[].row]' "$T/out")"
-expect_verdict "$PERFAB" ledger --format markdown scan.json
+expect_verdict "the parameters make the rows" "$PERFAB" ledger --format markdown scan.json
 python3 - "$T/out" <<'PY' || fail "the Markdown ledger does not show the series in order"
 import sys
 t = open(sys.argv[1]).read()
 i = [t.find("n=%d" % v) for v in (1, 2, 3)]
 assert all(x >= 0 for x in i) and i == sorted(i), i
 PY
-expect_verdict "$PERFAB" ledger --format html scan.json
+expect_verdict "the parameters make the rows" "$PERFAB" ledger --format html scan.json
 python3 - "$T/out" <<'PY' || fail "the HTML report has no plot of the change against the parameter"
 import re, sys
 t = open(sys.argv[1]).read()
@@ -37,11 +37,11 @@ assert labels == ["n=1", "n=2", "n=3"], labels
 # a point per row for each judged metric that was measured
 assert plots[0].count("<circle") >= 3 * 2, plots[0].count("<circle")
 PY
-expect_verdict "$PERFAB" ledger --format html "${top_srcdir}/tests/data/demo-run.json"
+expect_verdict "the parameters make the rows" "$PERFAB" ledger --format html "${top_srcdir}/tests/data/demo-run.json"
 if grep -q '<svg class="series"' "$T/out"; then fail "a series plot for rows that are no series"; fi
 
 # The step size, and the cross product with a list (the scan varies slowest).
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --parameter-scan x 0 1 \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --parameter-scan x 0 1 \
 	--parameter-step-size 0.5 --parameter-list mode fast,slow \
 	"sh -c 'echo {x}-{mode} >>seen2'" "sh -c 'echo {x}-{mode} >>seen2'" --out cross.json
 [ "$(jq -c '[.rows[].name]' cross.json)" = '["x=0,mode=fast","x=0,mode=slow","x=0.5,mode=fast","x=0.5,mode=slow","x=1,mode=fast","x=1,mode=slow"]' ] ||
@@ -53,7 +53,7 @@ jq '.complete = false | .rows[2].reps = .rows[2].reps[:0] | .run.stop_reason = n
 expect_rc 4 "$PERFAB" run -q --resume part.json --no-null-arm --parameter-scan n 1 4 \
 	--arm "base=sh -c 'echo base {n} >>seen'" --arm "head=sh -c 'echo head {n} >>seen'"
 grep_err "rows"
-expect_verdict "$PERFAB" run -q --resume part.json --no-null-arm --parameter-scan n 1 3 \
+expect_verdict "the parameters make the rows" "$PERFAB" run -q --resume part.json --no-null-arm --parameter-scan n 1 3 \
 	--arm "base=sh -c 'echo base {n} >>seen'" --arm "head=sh -c 'echo head {n} >>seen'"
 jq -e '.complete and (.rows[2].reps | length) == 2' part.json >/dev/null || fail "the resumed scan did not finish row n=3"
 

@@ -11,13 +11,13 @@
 require python3
 
 spin="$WL/perfab-spin work=300 drain_ms=1 release_bound_ms=2"
-expect_verdict "$PERFAB" run -q --reps 6 --max-reps 6 --no-sanity-gate --out a.json \
+expect_verdict "the stdio goes where it is told" "$PERFAB" run -q --reps 6 --max-reps 6 --no-sanity-gate --out a.json \
 	--export-csv run.csv --export-json run.json --export-markdown run.md "$spin" "$spin slowdown_pct=50"
-expect_verdict "$PERFAB" ledger --format csv a.json
+expect_verdict "the stdio goes where it is told" "$PERFAB" ledger --format csv a.json
 mv "$T/out" ledger.csv
-expect_verdict "$PERFAB" ledger --format json a.json
+expect_verdict "the stdio goes where it is told" "$PERFAB" ledger --format json a.json
 mv "$T/out" ledger.json
-expect_verdict "$PERFAB" ledger --format markdown a.json
+expect_verdict "the stdio goes where it is told" "$PERFAB" ledger --format markdown a.json
 mv "$T/out" ledger.md
 cmp -s ledger.csv run.csv || fail "run --export-csv differs from perfab ledger --format csv"
 cmp -s ledger.json run.json || fail "run --export-json differs from perfab ledger --format json"
@@ -85,26 +85,26 @@ grep_err "csv or json"
 
 # --input FILE is the children's stdin; without it they read /dev/null.
 printf 'line one\nline two\n' >in.txt
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --input in.txt \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --input in.txt \
 	"sh -c 'cat >>got-base'" "sh -c 'cat >>got-head'" --out in.json
 [ "$(grep -c 'line two' got-base)" = 2 ] && [ "$(grep -c 'line two' got-head)" = 2 ] ||
 	fail "--input did not reach every child's stdin: $(cat got-base got-head)"
 jq -e '.run.input == "in.txt"' in.json >/dev/null || fail "run.input not recorded"
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 \
 	"sh -c 'cat >>nul-base'" "sh -c 'cat >>nul-head'" --out nul.json
 [ ! -s nul-base ] && [ ! -s nul-head ] || fail "without --input a child read something"
 expect_rc 2 "$PERFAB" run -q --input no-such-file /bin/true /bin/true --out x.json
 grep_err "no-such-file"
 
 # --output FILE collects the children's stdout; by default it is dropped.
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --output kids.txt \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --output kids.txt \
 	"echo from-base" "echo from-head" --out out.json
 [ "$(grep -c from-base kids.txt)" = 2 ] && [ "$(grep -c from-head kids.txt)" = 2 ] ||
 	fail "--output FILE: $(cat kids.txt)"
 if grep -q "from-" "$T/out"; then fail "the children's stdout reached perfab's"; fi
 
 # --show-output: their stdout and stderr on perfab's stderr.
-expect_verdict "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --show-output \
+expect_rc 3 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --show-output \
 	"sh -c 'echo out-base; echo err-base >&2'" "sh -c 'echo out-head'" --out show.json
 for w in out-base err-base out-head; do grep_err "$w"; done
 if grep -q "out-base" "$T/out"; then fail "--show-output wrote to stdout"; fi

@@ -30,7 +30,7 @@ PERFAB_TEST_CRASH_AT=$at run 6 --seed 3 --out torn.json >/dev/null 2>&1
 # Readers accept it: incomplete (4), not an unreadable input (2).
 expect_rc 4 "$PERFAB" ledger torn.json
 grep_err "incomplete"
-expect_verdict resume torn.json
+expect_verdict "the journal resumes the run" resume torn.json
 grep_err "dropped its torn last record"
 [ "$(jq '.rows[0].reps | length' torn.json)" = 6 ] || fail "resume after a torn record: not 6 reps"
 [ "$(jq -r .complete torn.json)" = true ] || fail "resume after a torn record: not complete"
@@ -49,7 +49,7 @@ expect_rc 4 "$PERFAB" ledger j.json
 expect_rc 4 "$PERFAB" ledger j.json
 cp j.json zeros.json
 cp j.json.journal zeros.json.journal
-expect_verdict resume zeros.json
+expect_verdict "the journal resumes the run" resume zeros.json
 grep_err "dropped its torn last record (3000 bytes"
 # Rep 3 existed only in the journal: resume kept it, it did not rerun it.
 want=$(awk '/^@/ { n++; next } n == 4' good.journal | jq .data.results.base.wall)
@@ -86,7 +86,7 @@ grep_err "after 'whole.json' was complete"
 
 # --- 5. The good journal resumes into a complete, balanced run.
 cp good.journal j.json.journal
-expect_verdict resume j.json
+expect_verdict "the journal resumes the run" resume j.json
 [ "$(jq '.rows[0].reps | length' j.json)" = 6 ] || fail "resume from the journal: not 6 reps"
 [ ! -e j.json.journal ] || fail "the journal survived the resumed run's end"
 
@@ -95,7 +95,7 @@ expect_verdict resume j.json
 cp other.json.journal fresh.json.journal
 at=$(nth_point "checkpoint: renamed, directory not synced" 1)
 PERFAB_TEST_CRASH_AT=$at run 6 --seed 3 --out fresh.json >/dev/null 2>&1
-expect_verdict resume fresh.json
+expect_verdict "the journal resumes the run" resume fresh.json
 [ "$(jq '.rows[0].reps | length' fresh.json)" = 6 ] || fail "the new run did not resume"
 
 # --- 7. Bytes per rep: O(1), the same at rep 1000 as at rep 10.

@@ -16,7 +16,7 @@ i=0
 while [ ! -e go ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 SH
 chmod +x hold.sh
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out done.json
+expect_rc 3 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out done.json
 "$PERFAB" run -q --arm base=./hold.sh --arm head=./hold.sh --reps 2 --max-reps 2 --no-null-arm --out shared.json \
 	>first.out 2>first.err &
 first=$!
@@ -53,5 +53,5 @@ jq '.complete = false' done.json >inc.json
 "$PERFAB" memgate record inc.json -o refusedbase.json 2>/dev/null && fail "memgate record took an incomplete run"
 [ ! -e refusedbase.json.lock ] || fail "a refused memgate record left its lock file behind"
 # Free again: the next run on the same --out is accepted.
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out shared.json
+expect_rc 3 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --no-null-arm --out shared.json
 exit 0

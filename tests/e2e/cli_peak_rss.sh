@@ -8,7 +8,7 @@
 spin="$WL/perfab-spin"
 [ -x "$spin" ] || fail "no $spin"
 # base touches nothing extra, head touches 100 MiB during the work.
-PERFAB_TEST_BALLAST_MIB=500 expect_verdict "$PERFAB" run -q --reps 2 --max-reps 2 --no-sanity-gate \
+PERFAB_TEST_BALLAST_MIB=500 expect_rc 3 "$PERFAB" run -q --reps 2 --max-reps 2 --no-sanity-gate \
 	--arm "base=$spin work=1000 extra_mib=0" \
 	--arm "head=$spin work=1000 extra_mib=100" --out p.json
 b=$(jq '[.rows[0].reps[].results.base.peak_rss] | min' p.json)

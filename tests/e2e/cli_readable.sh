@@ -17,14 +17,14 @@ widest() {
 }
 
 for a in demo-run.json variants5.json; do
-	expect_verdict "$PERFAB" ledger "$data/$a"
+	expect_verdict "the ledger renders the artifact" "$PERFAB" ledger "$data/$a"
 	cp "$T/out" "$a.txt"
 	w=$(widest "$a.txt")
 	[ "$w" -le 100 ] || { awk 'length > 100' "$a.txt" >&2; fail "$a: a ledger line is $w columns wide (limit 100)"; }
 	grep -q 'change \[95% interval\]' "$a.txt" || fail "$a: no change column"
 	if grep -q 'verdict  *noise' "$a.txt"; then fail "$a: noise column in the default ledger"; fi
 	if grep -Eq '[0-9]e[+-][0-9]|count' "$a.txt"; then fail "$a: exponent or unit word 'count': $(grep -E '[0-9]e[+-][0-9]|count' "$a.txt" | head -1)"; fi
-	expect_verdict "$PERFAB" ledger --wide "$data/$a"
+	expect_verdict "the ledger renders the artifact" "$PERFAB" ledger --wide "$data/$a"
 	grep -q 'verdict       noise   tol  allow  coverage' "$T/out" || fail "$a: --wide lacks the noise columns"
 done
 [ "$(grep -c ' vs base ' variants5.json.txt)" = 5 ] || fail "variants5: not five head arms"
@@ -53,7 +53,7 @@ tr -s ' \n' '  ' <demo-run.json.txt |
 	fail "an INCONCLUSIVE reason does not name its bounds"
 
 # The same reading in the ledger JSON, additively.
-expect_verdict "$PERFAB" ledger --format json "$data/demo-run.json"
+expect_verdict "the ledger renders the artifact" "$PERFAB" ledger --format json "$data/demo-run.json"
 jq -e '.schema == "perfab-ledger/1" and .format == "perfab-ledger/1"' "$T/out" >/dev/null || fail "ledger JSON version keys"
 jq -e '[.rows[].cells[] | select(.verdict == "FAIL" or .verdict == "INCONCLUSIVE") | select((.reason // "") == "")] | length == 0' "$T/out" >/dev/null ||
 	fail "a non-PASS cell without a reason in JSON"

@@ -28,7 +28,7 @@ run_case() {
 		--out "$1.json" >"$T/out" 2>"$T/err"
 	rc=$?
 	case $rc in 0|1|3) ;; *) cat "$T/err" >&2; fail "$1: perfab exited $rc" ;; esac
-	expect_verdict "$PERFAB" ledger "$1.json"  # what perfab wrote, it reads back
+	expect_verdict "the report is read safely" "$PERFAB" ledger "$1.json"  # what perfab wrote, it reads back
 }
 reason() { jq -r ".rows[0].reps[0].null_reasons.base.$2" "$1.json"; }
 

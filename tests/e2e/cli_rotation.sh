@@ -4,7 +4,7 @@
 # every arm in every position exactly twice, block 1 the reverse of block 0.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true \
+expect_verdict "the rotation is recorded" "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true \
 	--null-arm --reps 6 --max-reps 6 --seed 7 --out r.json
 jq -e . r.json >/dev/null || fail "r.json is not valid JSON"
 [ "$(jq -r .complete r.json)" = true ] || fail "complete is not true"
@@ -33,7 +33,7 @@ jq -e '.rows[0].reps[0].results.base | .wall > 0 and .cpu >= 0 and .minor_faults
 jq -e '.rows[0].reps[0] | .results.base.cycles == null and (.null_reasons.base.cycles | length > 0)' r.json >/dev/null ||
 	fail "an unmeasured counter must be null with a reason"
 # 7 reps round up to 9 (complete blocks), and say so.
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true \
+expect_verdict "the rotation is recorded" "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true \
 	--null-arm --reps 7 --max-reps 7 --out r9.json
 grep_err "rounded up to 9"
 [ "$(jq '.rows[0].reps | length' r9.json)" = 9 ] || fail "7 reps not rounded to 9"
@@ -46,7 +46,7 @@ if [ "$(jq .run.binding.allowed_pus r.json)" -ge 2 ]; then
 		fail "children not pinned away from the sampler: $(jq -c .run.binding r.json)"
 fi
 if command -v taskset >/dev/null 2>&1; then
-	expect_verdict taskset -c 0 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --out one.json
+	expect_rc 3 taskset -c 0 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --out one.json
 	jq -e '.run.binding | .pinned == false and .allowed_pus == 1 and (.note | test("unpinned"))' one.json >/dev/null ||
 		fail "on one PU the run must be unpinned and say so: $(jq -c .run.binding one.json)"
 fi

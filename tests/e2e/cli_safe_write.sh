@@ -10,8 +10,8 @@
 
 run() { "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 "$@"; }
 
-expect_verdict run --out ok.json
-expect_verdict run --out ok2.json
+expect_verdict "the file is written safely" run --out ok.json
+expect_verdict "the file is written safely" run --out ok2.json
 
 # A device node (a copy of /dev/null) stays a device node.
 if mknod dev.json c 1 3 2>/dev/null; then
@@ -55,7 +55,7 @@ jq -e '.complete' planted.json >/dev/null || fail "planted.json was not written"
 # The mode of the replaced file is kept.
 cp ok.json mode.json
 chmod 600 mode.json
-expect_verdict run --out mode.json
+expect_verdict "the file is written safely" run --out mode.json
 [ "$(stat -c %a mode.json)" = 600 ] || fail "mode 600 became $(stat -c %a mode.json)"
 chmod 640 ok2.json
 expect_rc 0 "$PERFAB" pool ok.json -o ok2.json
@@ -67,7 +67,7 @@ jq '.complete = false | .rows[0].reps |= .[0:0]' ok.json >part.json
 echo mine >part.json.tmp.notes
 echo stale >part.json.tmp.99999999.0123456789abcdef
 mkdir part.json.tmp.99999998.0123456789abcdef
-expect_verdict "$PERFAB" run -q --resume part.json --arm base=/bin/true --arm head=/bin/true
+expect_verdict "the file is written safely" "$PERFAB" run -q --resume part.json --arm base=/bin/true --arm head=/bin/true
 [ -e part.json.tmp.notes ] || fail "--resume removed a file that is not perfab's"
 [ -d part.json.tmp.99999998.0123456789abcdef ] || fail "--resume removed a directory"
 [ ! -e part.json.tmp.99999999.0123456789abcdef ] || fail "--resume left its own stale temp file"

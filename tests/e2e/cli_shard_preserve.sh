@@ -12,11 +12,11 @@ cat >cfg.json <<'CFG'
 CFG
 all=""
 for i in 1 2 3; do
-	expect_verdict "$PERFAB" run -q --config cfg.json --shard $i/3 --out s$i.json
+	expect_verdict "the shard is recorded" "$PERFAB" run -q --config cfg.json --shard $i/3 --out s$i.json
 	rows=$(jq -r '[.rows[].name] | join(" ")' s$i.json)
 	[ "$(jq -r .run.shard s$i.json)" = "$i/3" ] || fail "shard not recorded"
 	all="$all $rows"
-	expect_verdict "$PERFAB" run -q --config cfg.json --shard $i/3 --out t$i.json
+	expect_verdict "the shard is recorded" "$PERFAB" run -q --config cfg.json --shard $i/3 --out t$i.json
 	[ "$(jq -c '[.rows[].name]' t$i.json)" = "$(jq -c '[.rows[].name]' s$i.json)" ] || fail "shard split not deterministic"
 done
 [ "$(echo $all | tr ' ' '\n' | sort | tr '\n' ' ')" = "r0 r1 r2 r3 r4 " ] || fail "shards do not cover every row exactly once: $all"
@@ -26,7 +26,7 @@ expect_rc 2 "$PERFAB" run -q --config cfg.json --shard 0/3
 expect_rc 2 "$PERFAB" run -q --config cfg.json --shard 4/3
 expect_rc 2 "$PERFAB" run -q --config cfg.json --shard x
 
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/echo --reps 2 --max-reps 2 --preserve-builds keep --out p.json
+expect_rc 3 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/echo --reps 2 --max-reps 2 --preserve-builds keep --out p.json
 for arm in base head; do
 	copy=$(jq -r --arg a $arm '.arms[] | select(.name == $a) | .preserved' p.json)
 	sum=$(jq -r --arg a $arm '.arms[] | select(.name == $a) | .sha256' p.json)

@@ -14,7 +14,7 @@ cat >alloc.json <<CFG
   "reps": 2, "max_reps": 2, "scale": 0.02, "seed": 9 }
 CFG
 [ -n "$jemalloc" ] || sed -i 's/"LD_PRELOAD": ""/"PAB_NO_JEMALLOC": "1"/' alloc.json
-expect_verdict "$PERFAB" run -q --no-sanity-gate --config alloc.json --out a.json
+expect_verdict "the workload reports are recorded" "$PERFAB" run -q --no-sanity-gate --config alloc.json --out a.json
 rows=$(jq '.rows | length' a.json)
 [ "$rows" -ge 8 ] || fail "expected the 8 allocator rows, got $rows"
 jq -e '[.rows[].reps[].results[] | .p99 > 0] | all' a.json >/dev/null ||
@@ -24,12 +24,12 @@ jq -e '[.rows[].reps[] | .checksums.base == .checksums.head and (.checksums.base
 jq -e '[.rows[].reps[].results[] | .rss_floor > 0 and .rss_floor <= .peak_rss * 1.05] | all' a.json >/dev/null ||
 	fail "rss_floor missing or above the peak"
 
-expect_verdict "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --out plain.json
+expect_rc 3 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 2 --max-reps 2 --out plain.json
 jq -e '.rows[0].reps[0] | .results.base.p99 == null and (.null_reasons.base.p99 | test("perfab-workload"))' plain.json >/dev/null ||
 	fail "a plain command must have p99 null with a reason"
 
 spin="$WL/perfab-spin work=2000000 drain_ms=100 release_bound_ms=150"
-expect_verdict "$PERFAB" run -q --no-sanity-gate --reps 2 --max-reps 2 --arm "base=$spin leak_mib=0" \
+expect_rc 3 "$PERFAB" run -q --no-sanity-gate --reps 2 --max-reps 2 --arm "base=$spin leak_mib=0" \
 	--arm "head=$spin leak_mib=64" --out leak.json
 jq -e '[.rows[0].reps[] | .results.head.drain_rss - .results.base.drain_rss >= 62 * 1048576] | all' leak.json >/dev/null ||
 	fail "leak_mib=64 not in drain_rss: $(jq -c '[.rows[0].reps[] | [.results.base.drain_rss, .results.head.drain_rss]]' leak.json)"

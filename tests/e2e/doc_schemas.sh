@@ -30,8 +30,8 @@ PY
 }
 
 spin="$WL/perfab-spin work=300 drain_ms=1 release_bound_ms=2"
-expect_verdict "$PERFAB" run -q --null-arm --reps 6 --max-reps 6 --no-sanity-gate --out fresh.json "$spin" "$spin slowdown_pct=50"
-expect_verdict "$PERFAB" run -q --null-arm --reps 6 --max-reps 6 --seed 7 --no-sanity-gate --out fresh2.json "$spin" "$spin slowdown_pct=50"
+expect_verdict "the output validates against its schema" "$PERFAB" run -q --null-arm --reps 6 --max-reps 6 --no-sanity-gate --out fresh.json "$spin" "$spin slowdown_pct=50"
+expect_verdict "the output validates against its schema" "$PERFAB" run -q --null-arm --reps 6 --max-reps 6 --seed 7 --no-sanity-gate --out fresh2.json "$spin" "$spin slowdown_pct=50"
 expect_rc 0 "$PERFAB" pool fresh.json fresh2.json -o pooled.json
 jq '.complete = false | .rows[0].reps = .rows[0].reps[:2]' fresh.json >partial.json
 expect_rc 1 "$PERFAB" run -q --out gated.json --reps 3 --max-reps 3 "$spin" "$spin extra_mib=64"
@@ -40,7 +40,7 @@ cat >hooks-conf.json <<'EOF'
 { "arms": [ { "name": "base", "argv": "/bin/true {n}" },
             { "name": "head", "argv": "/bin/true {n}", "prepare": "/bin/true" } ] }
 EOF
-expect_verdict "$PERFAB" run -q --reps 2 --max-reps 2 --config hooks-conf.json --warmup 1 --prepare /bin/true \
+expect_rc 3 "$PERFAB" run -q --reps 2 --max-reps 2 --config hooks-conf.json --warmup 1 --prepare /bin/true \
 	--setup /bin/true --cleanup /bin/true --parameter-list n a,b --out hooks.json
 jq -e '.run.warmup == 1 and .arms[1].prepare == "/bin/true" and .rows[1].params.n == "b"' hooks.json >/dev/null ||
 	fail "hooks.json lacks the settings it should show the schema"
@@ -50,9 +50,9 @@ validate "$doc/artifact.schema.json" $artifacts || fail "an artifact does not ma
 n=0
 for a in "$data/demo-run.json" "$data/variants5.json" fresh.json pooled.json gated.json; do
 	n=$((n + 1))
-	expect_verdict "$PERFAB" ledger --format json "$a"
+	expect_verdict "the output validates against its schema" "$PERFAB" ledger --format json "$a"
 	mv "$T/out" "ledger$n.json"
-	expect_verdict "$PERFAB" ledger --format json --rules rule12 "$a"
+	expect_verdict "the output validates against its schema" "$PERFAB" ledger --format json --rules rule12 "$a"
 	mv "$T/out" "ledger$n-rule12.json"
 done
 validate "$doc/ledger.schema.json" ledger*.json || fail "a ledger does not match doc/ledger.schema.json"

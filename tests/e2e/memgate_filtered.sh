@@ -7,7 +7,7 @@
 
 make_baseline
 # One scenario only: shard 3/3 of the battery is exactly row "large".
-expect_verdict "$PERFAB" run -q --config plain.json --reps 2 --max-reps 2 --shard 3/3 --out one.json
+expect_rc 3 "$PERFAB" run -q --config plain.json --reps 2 --max-reps 2 --shard 3/3 --out one.json
 jq -e '[.rows[].name] == ["large"]' one.json >/dev/null || fail "filtered run rows"
 expect_rc 6 "$PERFAB" memgate check one.json --baseline baseline.json
 grep_err "'one.json' is a filtered run: it measured 1 of the baseline's 3 scenarios"
@@ -24,7 +24,7 @@ cat >extra.json <<JSON
  "rows": [{"name": "small", "argv": ["extra_mib=4"]}, {"name": "medium", "argv": ["extra_mib=16"]},
           {"name": "large", "argv": ["extra_mib=24"]}, {"name": "huge", "argv": ["extra_mib=40"]}]}
 JSON
-expect_verdict "$PERFAB" run -q --config extra.json --reps 2 --max-reps 2 --out more.json
+expect_rc 3 "$PERFAB" run -q --config extra.json --reps 2 --max-reps 2 --out more.json
 expect_rc 0 "$PERFAB" memgate check more.json --baseline baseline.json
 grep_err "scenario 'huge' has no baseline: not gated"
 exit 0

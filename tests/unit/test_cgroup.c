@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "probe/cgroup.h"
+#include "unit.h"
 
 #define MiB (1024.0 * 1024.0)
 
@@ -124,7 +125,7 @@ START_TEST(peak_64mib)
 		if (!pab_cgroup_probe(&version, &parent, &pwhy))
 			ck_abort_msg("'%s' (%s) looks usable but new failed: %s",
 				     parent, version, skip);
-		fprintf(stderr, "peak_64mib: no cgroup here (%s); skipped\n", skip);
+		unit_skip("peak_64mib", "no cgroup here (%s)", skip);
 		free(pwhy);
 		free(skip);
 		return;
@@ -150,7 +151,7 @@ START_TEST(override_honoured)
 	size_t n;
 
 	if (pab_cgroup_probe(&version, &parent, &why)) {
-		fprintf(stderr, "override_honoured: skipped (%s)\n", why);
+		unit_skip("override_honoured", "no usable cgroup root (%s)", why);
 		free(why);
 		return;
 	}
@@ -173,6 +174,7 @@ START_TEST(attach_bad_pid)
 	struct pab_cgroup *cg = pab_cgroup_new(&why);
 
 	if (!cg) {
+		unit_skip("attach_bad_pid", "no cgroup here (%s)", why);
 		free(why);
 		return;
 	}
@@ -237,8 +239,7 @@ START_TEST(override_v2_without_memory)
 	struct pab_cgroup *cg;
 
 	if (!f || getline(&ctl, &len, f) < 0 || strstr(ctl, "memory")) {
-		fprintf(stderr, "override_v2_without_memory: skipped (no hybrid "
-			"v2 tree without memory here)\n");
+		unit_skip("override_v2_without_memory", "no hybrid v2 tree without memory here");
 		if (f)
 			fclose(f);
 		free(ctl);
@@ -265,8 +266,7 @@ START_TEST(unprivileged_refused)
 	int status;
 
 	if (geteuid() != 0 || !pw || pab_cgroup_probe(&version, &parent, &why)) {
-		fprintf(stderr, "unprivileged_refused: skipped (needs root, 'nobody' "
-			"and a cgroup root can use)\n");
+		unit_skip("unprivileged_refused", "needs root, 'nobody' and a cgroup root can use");
 		free(why);
 		return;
 	}
@@ -298,8 +298,6 @@ int main(void)
 {
 	Suite *s = suite_create("cgroup");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, peak_64mib);
 	tcase_add_test(tc, override_honoured);
@@ -309,9 +307,5 @@ int main(void)
 	tcase_add_test(tc, override_v2_without_memory);
 	tcase_add_test(tc, unprivileged_refused);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "probe/counters.h"
+#include "unit.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -310,8 +311,8 @@ START_TEST(unprivileged_reasons)
 	int status;
 
 	if (geteuid() != 0 || !pw || par < 0) {
-		fprintf(stderr, "unprivileged_reasons: skipped (needs root, a 'nobody' "
-			"user and a readable perf_event_paranoid)\n");
+		unit_skip("unprivileged_reasons", "needs root, a 'nobody' user and a readable "
+			  "perf_event_paranoid");
 		return;
 	}
 	pid = fork();
@@ -377,8 +378,6 @@ int main(void)
 {
 	Suite *s = suite_create("counters");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	fprintf(stderr, "test_counters: this machine %s a hardware PMU; libpfm4 %s\n",
 		machine_has_pmu() ? "has" : "has no",
@@ -391,9 +390,5 @@ int main(void)
 	tcase_add_test(tc, unprivileged_reasons);
 	tcase_add_test(tc, pmu_probe_agrees);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -106,6 +106,43 @@ static int edivisive(const double *x, size_t n, size_t *cp, double *p, size_t ca
 	return pab_edivisive(x, n, 3, 0.01, 499, &rng, cp, p, cap);
 }
 
+/* pab_edivisive on a seeded weak step, against the library's own result
+ * when this test was written (a step at 20, p = 27/200 with 199
+ * permutations; a block with edges at 6 and 12): a change to its sums or
+ * its permutations shows here. */
+START_TEST(edivisive_seeded_reference)
+{
+	double x[40], p[4];
+	size_t cp[4];
+	int i;
+
+	for (i = 0; i < 40; i++)
+		x[i] = ((i * 7) % 11) * 0.1 + (i >= 20 ? 0.45 : 0) + (i >= 31 ? -0.3 : 0);
+	{
+		struct pab_pcg32 rng;
+
+		pab_pcg32_seed(&rng, 7, 0);
+		ck_assert_int_eq(pab_edivisive(x, 40, 3, 0.5, 199, &rng, cp, p, 4), 1);
+	}
+	ck_assert_uint_eq(cp[0], 20);
+	ck_assert_double_eq_tol(p[0], 0.135, 1e-12);
+	/* A block of ones in zeros, its two edges mirror images: the first
+	 * edge's p is where the two sides' within-sums weigh in. */
+	for (i = 0; i < 18; i++)
+		x[i] = i >= 6 && i < 12 ? 1.0 : 0.0;
+	{
+		struct pab_pcg32 rng;
+
+		pab_pcg32_seed(&rng, 7, 0);
+		ck_assert_int_eq(pab_edivisive(x, 18, 3, 0.5, 199, &rng, cp, p, 4), 2);
+	}
+	ck_assert_uint_eq(cp[0], 6);
+	ck_assert_double_eq_tol(p[0], 0.215, 1e-12);
+	ck_assert_uint_eq(cp[1], 12);
+	ck_assert_double_eq_tol(p[1], 0.01, 1e-12);
+}
+END_TEST
+
 START_TEST(edivisive_finds_a_step)
 {
 	const size_t at[] = { 30 };
@@ -205,6 +242,7 @@ static Suite *history_stats_suite(void)
 	tcase_add_test(tc, chain_two_steps_by_hand);
 	tcase_add_test(tc, chain_reads_the_achieved_coverage);
 	tcase_add_test(tc, chain_edge_cases);
+	tcase_add_test(tc, edivisive_seeded_reference);
 	tcase_add_test(tc, edivisive_finds_a_step);
 	tcase_add_test(tc, edivisive_finds_two_steps);
 	tcase_add_test(tc, edivisive_flat_has_none);

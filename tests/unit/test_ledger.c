@@ -22,6 +22,7 @@
 #include "model/experiment.h"
 #include "util.h"
 
+#include "judge/memgate.h"
 #include "unit.h"
 
 #define MIB 1048576.0
@@ -478,6 +479,102 @@ START_TEST(inconsistent_floor_no_credit)
 }
 END_TEST
 
+/* The floor's slack at its edge: a floor up to 5% above the lowest peak
+ * is the kernel's counter slack and consistent; one byte-fraction more is
+ * flagged. At the edge the saving (30 MiB of a 26.5 MiB gap) clamps to
+ * exactly 100%, a valid credit. */
+START_TEST(floor_slack_edge)
+{
+	static const double floors[] = { 73.5 * MIB, 0 };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t k, r;
+
+	for (k = 0; k < 2; k++) {
+		double floor = k ? nextafter(73.5 * MIB, INFINITY) : floors[0];
+
+		make_experiment(&e, 1, 12, 1);
+		set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+		set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0);
+		set_metric(&e, 0, PAB_M_RSS_FLOOR, floor, 0, 0);
+		for (r = 0; r < e.rows[0].n_reps; r++)
+			e.rows[0].reps[r].result[1].m[PAB_M_PEAK_RSS] = 70 * MIB;
+		judge_only(&e, &o, cpu_peak, 2);
+		build(&e, &o, &l);
+		ck_assert_int_eq(l.rows[0].floor_inconsistent, k);
+		ck_assert_double_eq_tol(l.rows[0].saved_pct, k ? 0 : 100, 1e-9);
+		pab_ledger_release(&l);
+		pab_experiment_release(&e);
+	}
+}
+END_TEST
+
+/* The memory gate's table: a scenario a later run adds has no value (NaN,
+ * not ran) in the runs before it; the spread of a scenario whose lowest
+ * peak is 0 is not a number, not an infinite spread. */
+START_TEST(memgate_table_edges)
+{
+	struct pab_experiment one, two;
+	struct pab_memgate_table t;
+	int s0, s1;
+
+	make_experiment(&one, 1, 2, 0);
+	set_metric(&one, 0, PAB_M_PEAK_RSS, 0, 0, 0);
+	make_experiment(&two, 2, 2, 0);
+	set_metric(&two, 0, PAB_M_PEAK_RSS, 10 * MIB, 0, 0);
+	set_metric(&two, 1, PAB_M_PEAK_RSS, 20 * MIB, 0, 0);
+	pab_memgate_table_init(&t, 3);
+	pab_memgate_table_add_run(&t, 0, &one, 0);
+	pab_memgate_table_add_run(&t, 1, &two, 0);
+	s0 = pab_memgate_scenario_index(&t, "r0");
+	s1 = pab_memgate_scenario_index(&t, "r1");
+	ck_assert(s0 == 0 && s1 == 1);
+	ck_assert(pab_memgate_ran(&t, 1, 1) && !pab_memgate_ran(&t, 1, 0));
+	ck_assert(isnan(pab_memgate_peak(&t, 1, 0)));
+	ck_assert_double_eq(pab_memgate_peak(&t, 1, 1), 20 * MIB);
+	ck_assert_double_eq(pab_memgate_scenario_min(&t, 0), 0);
+	ck_assert(isnan(pab_memgate_spread_pct(&t, 0)));
+	ck_assert_double_eq_tol(pab_memgate_spread_pct(&t, 1), 0, 1e-12);
+	/* A third run with r1 only: each (scenario, run) is its own cell. */
+	free(one.rows[0].name);
+	one.rows[0].name = xstrdup("r1");
+	set_metric(&one, 0, PAB_M_PEAK_RSS, 30 * MIB, 0, 0);
+	pab_memgate_table_add_run(&t, 2, &one, 0);
+	ck_assert(pab_memgate_ran(&t, 0, 0) && pab_memgate_ran(&t, 0, 1) && !pab_memgate_ran(&t, 0, 2));
+	ck_assert(!pab_memgate_ran(&t, 1, 0) && pab_memgate_ran(&t, 1, 1) && pab_memgate_ran(&t, 1, 2));
+	ck_assert_double_eq(pab_memgate_peak(&t, 0, 1), 10 * MIB);
+	ck_assert_double_eq(pab_memgate_peak(&t, 1, 2), 30 * MIB);
+	ck_assert(isnan(pab_memgate_peak(&t, 0, 2)));
+	ck_assert_double_eq_tol(pab_memgate_spread_pct(&t, 1), 50, 1e-12);
+	pab_memgate_table_release(&t);
+	pab_experiment_release(&one);
+	pab_experiment_release(&two);
+}
+END_TEST
+
+/* A cell that PASSes a little worse (hi between 0 and 1%) is no gain. */
+START_TEST(pass_slightly_worse_is_no_gain)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	const struct pab_ledger_cell *c;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0.5, 0.002);
+	judge_only(&e, &o, cpu_peak, 1);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->res.verdict, PAB_PASS);
+	ck_assert_msg(c->res.change.hi > 0 && c->res.change.hi < 1, "hi %g", c->res.change.hi);
+	ck_assert(!pab_ledger_cell_is_gain(&l, c));
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 /* Fewer than 6 paired reps: no interval, INCONCLUSIVE, FOLLOW_UP. */
 START_TEST(few_reps_follow_up)
 {
@@ -732,6 +829,9 @@ int main(void)
 	tcase_add_test(tc, null_without_head_pairs_fails_unguarded);
 	tcase_add_test(tc, sanity_gate_row_fails);
 	tcase_add_test(tc, inconsistent_floor_no_credit);
+	tcase_add_test(tc, floor_slack_edge);
+	tcase_add_test(tc, memgate_table_edges);
+	tcase_add_test(tc, pass_slightly_worse_is_no_gain);
 	tcase_add_test(tc, few_reps_follow_up);
 	tcase_add_test(tc, noisy_memory_limited_or_follow_up);
 	tcase_add_test(tc, failed_row_rejects_failure);

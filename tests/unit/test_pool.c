@@ -198,12 +198,42 @@ static void edit_walls_of_a(cJSON *b)
 	cJSON_Delete(a);
 }
 
+/* .arms[].sha256 = null: the executable known by its path alone */
+static void edit_no_digest(cJSON *b)
+{
+	cJSON *arm;
+
+	cJSON_ArrayForEach(arm, at(b, "arms"))
+		set(arm, "sha256", "null");
+}
+
+/* no digest, and moved */
+static void edit_no_digest_moved(cJSON *b)
+{
+	edit_no_digest(b);
+	edit_moved(b);
+}
+
+/* .rows[0].name = "other": a disjoint row of the same (plain) command */
+static void edit_other_row(cJSON *b)
+{
+	set(b, "rows[0].name", "\"other\"");
+}
+
+/* another row, and tree_peak_rss never measured in it */
+static void edit_other_row_no_tree_peak(cJSON *b)
+{
+	edit_other_row(b);
+	edit_no_tree_peak(b);
+}
+
 /* ------------------------------------------------------------------ */
 /* The table                                                          */
 
 enum expect {
 	POOLS,       /* pab_pool() merges them */
 	REFUSED,     /* pab_pool() refuses, with the reasons below */
+	UNION,       /* pab_pool() merges them as disjoint rows (shards) */
 	UNREADABLE,  /* the artifact reader refuses the edited artifact */
 	BAD_ORDER,   /* ... as data that breaks the protocol (PAB_ARTIFACT_BAD_PROTOCOL) */
 };
@@ -321,6 +351,73 @@ static const struct pool_case cases[] = {
 	{ "another equivalence margin", "a.json", "a.json", "b.json", "margin.json",
 	  "equivalence_margin", "5", NULL, 0, REFUSED,
 	  { "equivalence margin differs: 3% in 'a.json', 5% in 'margin.json'" } },
+	/* Every tolerance, each at the smallest difference a run can record. */
+	{ "another throughput tolerance", "a.json", "a.json", "b.json", "tol.json",
+	  "tolerance.throughput", "2.5", NULL, 0, REFUSED,
+	  { "tolerance for throughput differs: 2% in 'a.json', 2.5% in 'tol.json'" } },
+	{ "another minor_faults tolerance", "a.json", "a.json", "b.json", "tol.json",
+	  "tolerance.minor_faults", "1", NULL, 0, REFUSED,
+	  { "tolerance for minor_faults differs: 2% in 'a.json', 1% in 'tol.json'" } },
+	{ "another peak_rss tolerance", "a.json", "a.json", "b.json", "tol.json",
+	  "tolerance.peak_rss", "3", NULL, 0, REFUSED, { "tolerance for peak_rss differs" } },
+	{ "another drain_rss tolerance", "a.json", "a.json", "b.json", "tol.json",
+	  "tolerance.drain_rss", "2.01", NULL, 0, REFUSED, { "tolerance for drain_rss differs" } },
+	/* A key's value, not just its presence: both inputs have the key. */
+	{ "an environment value differs", "a.json", "a.json", "b.json", "env.json",
+	  "arms[1].env", "{\"X\": \"2\"}", NULL, 0, REFUSED,
+	  { "arm 'head': environment additions differ between 'a.json' and 'env.json'" } },
+	{ "the same environment", "a.json", "a.json", "b.json", "env.json",
+	  "arms[1].env", "{\"X\": \"1\"}", NULL, 0, POOLS, { NULL } },
+	{ "an environment key differs", "a.json", "a.json", "b.json", "env.json",
+	  "arms[1].env", "{\"Y\": \"1\"}", NULL, 0, REFUSED,
+	  { "arm 'head': environment additions differ" } },
+	{ "a parameter value differs", "a.json", "a.json", "b.json", "params.json",
+	  "rows[0].params", "{\"work\": \"2000\"}", NULL, 0, REFUSED,
+	  { "row 'command': parameters differ between 'a.json' and 'params.json'" } },
+	{ "the same parameters", "a.json", "a.json", "b.json", "params.json",
+	  "rows[0].params", "{\"work\": \"1000\"}", NULL, 0, POOLS, { NULL } },
+	/* Digests absent: the path must then match. */
+	{ "no digest, another path", "a.json", "a.json", "b.json", "moved.json", NULL, NULL,
+	  edit_no_digest_moved, 0, REFUSED, { "arm 'base': command differs between" } },
+	{ "no digest, the same path", "a.json", "a.json", "b.json", "nodigest.json", NULL, NULL,
+	  edit_no_digest, 0, POOLS, { NULL } },
+	{ "a digest in one only", "a.json", "a.json", "b.json", "nodigest.json", NULL, NULL,
+	  edit_no_digest, 0, REFUSED, { "arm 'base': executable differs: sha256 87c3", "(none)" } },
+	{ "another prepare", "a.json", "a.json", "b.json", "prep.json", "arms[1].prepare",
+	  "\"make -j2\"", NULL, 0, REFUSED,
+	  { "arm 'head': prepare differs between 'a.json' and 'prep.json'" } },
+	{ "another workload", "a.json", "a.json", "b.json", "wl.json", "rows[0].workload",
+	  "\"spin\"", NULL, 0, REFUSED,
+	  { "row 'command': its workload or arguments differ between 'a.json' and 'wl.json'" } },
+	{ "another program", "a.json", "a.json", "b.json", "prog.json", "rows[0].program",
+	  "\"perfab-spin\"", NULL, 0, REFUSED,
+	  { "row 'command': its workload or arguments differ" } },
+	/* Disjoint rows (shards) pool, unless their metric sets differ. */
+	{ "disjoint rows", "a.json", "a.json", "b.json", "other.json", NULL, NULL,
+	  edit_other_row, 0, UNION, { NULL } },
+	{ "disjoint rows, another metric set", "a.json", "a.json", "b.json", "other.json", NULL,
+	  NULL, edit_other_row_no_tree_peak, 0, REFUSED,
+	  { "metric set differs: plain-command rows measured tree_peak_rss in 'a.json' and "
+	    "never in 'other.json'" } },
+	{ "disjoint rows, another metric set, other order", "a.json", "a.json", "b.json",
+	  "other.json", NULL, NULL, edit_other_row_no_tree_peak, 1, REFUSED,
+	  { "plain-command rows measured tree_peak_rss in 'a.json' and never in 'other.json'" } },
+};
+
+/* Cases that edit the first input too (the key both have, the digest
+ * both lack), by name. */
+static const struct a_edit {
+	const char *name;
+	const char *path, *json;  /* set this member of a to this JSON */
+	void (*edit)(cJSON *a);   /* or edit a like this */
+} a_edits[] = {
+	{ "an environment value differs", "arms[1].env", "{\"X\": \"1\"}", NULL },
+	{ "the same environment", "arms[1].env", "{\"X\": \"1\"}", NULL },
+	{ "an environment key differs", "arms[1].env", "{\"X\": \"1\"}", NULL },
+	{ "a parameter value differs", "rows[0].params", "{\"work\": \"1000\"}", NULL },
+	{ "the same parameters", "rows[0].params", "{\"work\": \"1000\"}", NULL },
+	{ "no digest, another path", NULL, NULL, edit_no_digest },
+	{ "no digest, the same path", NULL, NULL, edit_no_digest },
 };
 
 /* b of case c, edited, as text (caller frees). */
@@ -336,6 +433,29 @@ static char *edited(const struct pool_case *c)
 	text = cJSON_PrintUnformatted(b);
 	cJSON_Delete(b);
 	return text;
+}
+
+/* a of case c, with its own edit, parsed into e. */
+static int parse_a(const struct pool_case *c, struct pab_experiment *e, char **why)
+{
+	cJSON *a = fixture(c->a);
+	char *text;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < NELEMS(a_edits); i++) {
+		if (strcmp(a_edits[i].name, c->name))
+			continue;
+		if (a_edits[i].path)
+			set(a, a_edits[i].path, a_edits[i].json);
+		if (a_edits[i].edit)
+			a_edits[i].edit(a);
+	}
+	text = cJSON_PrintUnformatted(a);
+	ret = pab_artifact_parse(text, strlen(text), e, why);
+	free(text);
+	cJSON_Delete(a);
+	return ret;
 }
 
 static int parse_text(const char *text, struct pab_experiment *e, char **why)
@@ -373,7 +493,7 @@ START_TEST(pool_table)
 	char *text = edited(c), *why = NULL;
 	int ret;
 
-	ck_assert_msg(!parse_fixture(c->a, &ea, &why), "%s: %s: %s", c->name, c->a, why);
+	ck_assert_msg(!parse_a(c, &ea, &why), "%s: %s: %s", c->name, c->a, why);
 	ret = parse_text(text, &eb, &why);
 	free(text);
 	if (c->expect == UNREADABLE || c->expect == BAD_ORDER) {
@@ -395,6 +515,12 @@ START_TEST(pool_table)
 		ck_assert_ptr_null(why);
 		ck_assert_uint_eq(out.n_rows, ea.n_rows);
 		ck_assert_uint_eq(out.rows[0].n_reps, ea.rows[0].n_reps + eb.rows[0].n_reps);
+		ck_assert_msg(!out.rows[0].failed, "%s: a row of two good runs failed", c->name);
+		pab_experiment_release(&out);
+	} else if (c->expect == UNION) {
+		ck_assert_msg(ret == 0, "%s: refused: %s", c->name, why);
+		ck_assert_uint_eq(out.n_rows, ea.n_rows + eb.n_rows);
+		ck_assert_uint_eq(out.rows[0].n_reps, ea.rows[0].n_reps);
 		pab_experiment_release(&out);
 	} else {
 		ck_assert_msg(ret == -1, "%s: pooled, but should be refused", c->name);
@@ -446,6 +572,64 @@ START_TEST(fixtures_are_as_described)
 	ck_assert_str_eq(cJSON_GetStringValue(at(g, "stopped_by")), "sanity-gate");
 	cJSON_Delete(a);
 	cJSON_Delete(g);
+}
+END_TEST
+
+/* two-rows.json cut to one row (keep 0 or 1) and marked shard spec. */
+static char *shard_of(int keep, const char *spec)
+{
+	cJSON *b = fixture("two-rows.json");
+	char *text, json[64];
+
+	cJSON_DeleteItemFromArray(at(b, "rows"), keep ? 0 : 1);
+	snprintf(json, sizeof(json), "\"%s\"", spec);
+	set(b, "run.shard", json);
+	set(b, "seed", keep ? "424242" : "434343");
+	text = cJSON_PrintUnformatted(b);
+	cJSON_Delete(b);
+	return text;
+}
+
+/* The shards of a run pool back in the unsharded row order when every
+ * input names a valid shard I/N (1 <= I <= N <= 1000) of one N; else in
+ * the order given. */
+START_TEST(shard_order)
+{
+	static const struct {
+		const char *first, *second; /* specs of the r2 shard, then the r1 shard */
+		int r1_first;                /* the union starts with r1 */
+	} c[] = {
+		{ "2/2", "1/2", 1 },
+		{ "1000/1000", "1/1000", 1 },
+		{ "2/3", "1/3", 1 },
+		{ "2/2", "1/3", 0 },     /* two N: not one sharded run */
+		{ "3/2", "1/2", 0 },     /* I > N */
+		{ "2/2", "0/2", 0 },     /* I = 0 */
+		{ "2/1001", "1/1001", 0 }, /* N > 1000 */
+	};
+	size_t i;
+
+	for (i = 0; i < NELEMS(c); i++) {
+		char *t2 = shard_of(1, c[i].first), *t1 = shard_of(0, c[i].second), *why = NULL;
+		struct pab_experiment e1, e2, out;
+		const struct pab_experiment *in[2] = { &e2, &e1 };
+		const char *labels[2] = { "r2.json", "r1.json" };
+
+		ck_assert_msg(!parse_text(t2, &e2, &why), "%s: %s", c[i].first, why);
+		ck_assert_msg(!parse_text(t1, &e1, &why), "%s: %s", c[i].second, why);
+		ck_assert_msg(!pab_pool(in, labels, 2, &out, &why), "%s + %s: %s", c[i].first,
+			      c[i].second, why);
+		ck_assert_uint_eq(out.n_rows, 2);
+		ck_assert_msg(!strcmp(out.rows[0].name, c[i].r1_first ? "r1" : "r2"),
+			      "%s + %s: the union starts with %s", c[i].first, c[i].second,
+			      out.rows[0].name);
+		ck_assert(!out.rows[0].failed && !out.rows[1].failed);
+		pab_experiment_release(&out);
+		pab_experiment_release(&e1);
+		pab_experiment_release(&e2);
+		free(t1);
+		free(t2);
+	}
 }
 END_TEST
 
@@ -536,6 +720,7 @@ int main(void)
 	tcase_add_loop_test(tc, pool_table, 0, (int)NELEMS(cases));
 	tcase_add_loop_test(tc, edits_alone_are_valid, 0, (int)NELEMS(cases));
 	tcase_add_test(tc, fixtures_are_as_described);
+	tcase_add_test(tc, shard_order);
 	tcase_add_test(tc, nothing_to_pool);
 	tcase_add_test(tc, unlabelled_inputs);
 	tcase_add_test(tc, pool_with_its_source);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "pab_stats.h"
 
 #define TOL 1e-12
@@ -37,6 +39,32 @@ START_TEST(pcg32_reference_vector)
 	ck_assert_uint_eq(rng.state, 1753877967969059832ull);
 	for (i = 0; i < NELEMS(want); i++)
 		ck_assert_uint_eq(pab_pcg32_next(&rng), want[i]);
+}
+END_TEST
+
+/* The bounded and double draws on the reference stream, exactly: a
+ * bound of 0 or 1 draws nothing; the threshold itself is accepted (bound
+ * 2^32 - r makes the stream's second output r the threshold); a double is
+ * 27 + 26 bits of two outputs. */
+START_TEST(pcg32_bounded_and_double_exact)
+{
+	struct pab_pcg32 rng;
+	uint32_t r0 = 0x7b47f409u;
+	int seen[2] = { 0, 0 }, i;
+
+	pab_pcg32_seed(&rng, 42u, 54u);
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 0), 0);
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 1), 0);
+	ck_assert_uint_eq(pab_pcg32_next(&rng), 0xa15c02b7u); /* nothing drawn */
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 0u - r0), r0);
+	ck_assert_uint_eq(pab_pcg32_next(&rng), 0xba1d3330u);
+	pab_pcg32_seed(&rng, 42u, 54u);
+	ck_assert_double_eq(pab_pcg32_double(&rng),
+			    ((double)(0xa15c02b7u >> 5) * 67108864.0 + (double)(0x7b47f409u >> 6)) /
+			    9007199254740992.0);
+	for (i = 0; i < 64; i++)
+		seen[pab_pcg32_bounded(&rng, 2)]++;
+	ck_assert(seen[0] > 0 && seen[1] > 0);
 }
 END_TEST
 
@@ -514,6 +542,11 @@ START_TEST(memory_credit)
 	ck_assert_double_eq(pab_memory_credit(&touches, 200, 100, 50), 0);
 	ck_assert_double_eq(pab_memory_credit(&small, 200, 100, 50), 0);
 	ck_assert_double_eq(pab_memory_credit(NULL, 200, 100, 50), 0);
+	/* Exactly at the floor: the whole gap, 100%; nothing saved: 0%. */
+	ck_assert_double_eq_tol(pab_memory_credit(&fell, 200, 50, 50), 100, TOL);
+	ck_assert_double_eq_tol(pab_saved_percent(200, 50, 50), 100, TOL);
+	ck_assert_double_eq(pab_memory_credit(&fell, 200, 200, 50), 0);
+	ck_assert_double_eq(pab_saved_percent(200, 200, 50), 0);
 }
 END_TEST
 
@@ -1199,6 +1232,350 @@ START_TEST(control_equivalence)
 }
 END_TEST
 
+/* The sign-test ranks at every n and every step of them: just above the
+ * confidence 1 - 2 P(Bin(n, 1/2) <= J) the lower rank is J (no interval
+ * for J = 0), just below it more than J; below the minimum n the
+ * coverage of [min, max] is exactly 1 - 2^(1-n). */
+START_TEST(sign_ranks_at_every_step)
+{
+	size_t n, J, lo, hi;
+	double cov;
+	int ret;
+
+	for (n = 1; n <= 80; n++) {
+		for (J = 0; 2 * J + 1 < n; J++) {
+			double t = gsl_cdf_binomial_P((unsigned int)J, 0.5, (unsigned int)n);
+			double prev = J ? gsl_cdf_binomial_P((unsigned int)J - 1, 0.5, (unsigned int)n) : 0;
+			double next = gsl_cdf_binomial_P((unsigned int)J + 1, 0.5, (unsigned int)n);
+			/* a quarter of the nearer step, in the limit (1 - conf) / 2 */
+			double d = fmin(t - prev, next - t) / 4;
+			double above = 1.0 - 2.0 * (t - d), below = 1.0 - 2.0 * (t + d);
+
+			if (d < 1e-12 || !(below > 0.0) || !(above < 1.0))
+				continue;
+			ret = pab_sign_ranks(n, above, &lo, &hi, &cov);
+			ck_assert_msg(ret == (J > 0), "n=%zu J=%zu above: %d", n, J, ret);
+			if (J > 0) {
+				ck_assert_msg(lo == J && hi == n + 1 - J, "n=%zu J=%zu above: %zu..%zu",
+					      n, J, lo, hi);
+				ck_assert(cov >= above);
+			}
+			ck_assert_int_eq(pab_sign_ranks(n, below, &lo, &hi, &cov), 1);
+			ck_assert_msg(lo == J + 1 && hi == n - J, "n=%zu J=%zu below: %zu..%zu",
+				      n, J, lo, hi);
+			ck_assert(cov >= below);
+		}
+	}
+	ck_assert_int_eq(pab_sign_ranks(5, 0.95, &lo, &hi, &cov), 0);
+	ck_assert_uint_eq(lo, 1);
+	ck_assert_uint_eq(hi, 5);
+	ck_assert_double_eq(cov, 0.9375);
+	ck_assert_int_eq(pab_sign_ranks(1, 0.5, &lo, &hi, &cov), 0);
+	ck_assert_double_eq(cov, 0.0);
+}
+END_TEST
+
+/* pab_sign_interval refuses what pab_sign_ranks does, and a NULL x. */
+START_TEST(sign_interval_invalid)
+{
+	double x[6] = { 1, 2, 3, 4, 5, 6 };
+	struct pab_interval iv;
+
+	ck_assert_int_eq(pab_sign_interval(NULL, 6, 0.95, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 1.0, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 0.0, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 0.95, NULL), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(NULL, 0, 0.95, &iv), PAB_ENODATA);
+	/* An invalid confidence is refused before looking for data. */
+	ck_assert_int_eq(pab_sign_interval(NULL, 0, 1.0, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(NULL, 0, 0.0, &iv), PAB_EINVAL);
+	ck_assert_int_eq(pab_sign_interval(x, 6, 0.95, &iv), 0);
+	ck_assert(iv.exists);
+	ck_assert_double_eq(iv.lo, 1);
+	ck_assert_double_eq(iv.hi, 6);
+	ck_assert_double_eq(iv.median, 3.5);
+}
+END_TEST
+
+/* The median of two values is exactly their mean, and the quantiles of a
+ * wide range land exactly (type 7 interpolation, no epsilon). */
+START_TEST(median_exact)
+{
+	double two[2] = { 0, 1e6 }, five[5] = { 50, 10, 40, 20, 30 }, q;
+
+	ck_assert_int_eq(pab_median(two, 2, &q), 0);
+	ck_assert_double_eq(q, 5e5);
+	ck_assert_int_eq(pab_median(five, 5, &q), 0);
+	ck_assert_double_eq(q, 30);
+	ck_assert_int_eq(pab_quantile(five, 5, 0.25, &q), 0);
+	ck_assert_double_eq(q, 20);
+	ck_assert_int_eq(pab_quantile(five, 5, 1.0, &q), 0);
+	ck_assert_double_eq(q, 50);
+	ck_assert_int_eq(pab_quantile(five, 5, 0.0, &q), 0);
+	ck_assert_double_eq(q, 10);
+	ck_assert_int_eq(pab_quantile(five, 5, 0.9, &q), 0);
+	ck_assert_double_eq_tol(q, 46, 1e-12);
+	ck_assert_int_eq(pab_quantile(five, 5, nextafter(1.0, 2.0), &q), PAB_EINVAL);
+	ck_assert_int_eq(pab_quantile(NULL, 5, 0.5, &q), PAB_EINVAL);
+	ck_assert_int_eq(pab_quantile(NULL, 0, 0.5, &q), PAB_ENODATA);
+}
+END_TEST
+
+/* pab_looks_plan near SIZE_MAX: it doubles while that cannot overflow. */
+START_TEST(looks_plan_near_size_max)
+{
+	size_t looks[8];
+
+	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 3 + 1, SIZE_MAX, 1, looks, 8), 2);
+	ck_assert_uint_eq(looks[0], SIZE_MAX / 3 + 1);
+	ck_assert_uint_eq(looks[1], 2 * (SIZE_MAX / 3 + 1));
+	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 2 + 1, SIZE_MAX, 1, looks, 8), 1);
+}
+END_TEST
+
+/* pab_combine_roles at each edge: shown cells never count, one FAIL of a
+ * required or guarding cell fails the row, PASS needs every required cell
+ * and at least one, nothing measured is NOT_MEASURED. */
+START_TEST(combine_roles_edges)
+{
+	const enum pab_cell_role rq = PAB_ROLE_REQUIRED, gd = PAB_ROLE_GUARD, sh = PAB_ROLE_SHOWN;
+	struct {
+		enum pab_verdict v[3];
+		enum pab_cell_role r[3];
+		size_t n;
+		enum pab_verdict want;
+	} c[] = {
+		{ { PAB_PASS }, { rq }, 0, PAB_NOT_MEASURED },
+		{ { PAB_PASS }, { rq }, 1, PAB_PASS },
+		{ { PAB_FAIL }, { sh }, 1, PAB_NOT_MEASURED },
+		{ { PAB_PASS, PAB_FAIL }, { rq, sh }, 2, PAB_PASS },
+		{ { PAB_PASS, PAB_INCONCLUSIVE }, { rq, gd }, 2, PAB_PASS },
+		{ { PAB_PASS, PAB_NOT_MEASURED }, { rq, gd }, 2, PAB_PASS },
+		{ { PAB_PASS, PAB_FAIL }, { rq, gd }, 2, PAB_FAIL },
+		{ { PAB_FAIL, PAB_PASS }, { rq, gd }, 2, PAB_FAIL },
+		{ { PAB_PASS, PAB_INCONCLUSIVE }, { rq, rq }, 2, PAB_INCONCLUSIVE },
+		{ { PAB_INCONCLUSIVE, PAB_PASS }, { rq, rq }, 2, PAB_INCONCLUSIVE },
+		{ { PAB_PASS, PAB_PASS, PAB_PASS }, { rq, rq, rq }, 3, PAB_PASS },
+		{ { PAB_PASS, PAB_PASS, PAB_NOT_MEASURED }, { rq, rq, rq }, 3, PAB_INCONCLUSIVE },
+		{ { PAB_PASS }, { gd }, 1, PAB_INCONCLUSIVE },          /* no required cell */
+		{ { PAB_NOT_MEASURED, PAB_PASS }, { rq, gd }, 2, PAB_INCONCLUSIVE },
+		{ { PAB_NOT_MEASURED, PAB_NOT_MEASURED }, { rq, gd }, 2, PAB_NOT_MEASURED },
+		{ { PAB_NOT_MEASURED, PAB_PASS }, { rq, sh }, 2, PAB_NOT_MEASURED },
+	};
+	size_t i;
+
+	for (i = 0; i < NELEMS(c); i++)
+		ck_assert_msg(pab_combine_roles(c[i].v, c[i].r, c[i].n) == c[i].want,
+			      "case %zu: %s, want %s", i,
+			      pab_verdict_name(pab_combine_roles(c[i].v, c[i].r, c[i].n)),
+			      pab_verdict_name(c[i].want));
+	ck_assert_int_eq(pab_combine_roles(NULL, c[1].r, 1), PAB_NOT_MEASURED);
+	ck_assert_int_eq(pab_combine_roles(c[1].v, NULL, 1), PAB_NOT_MEASURED);
+}
+END_TEST
+
+/* An INCONCLUSIVE cell at n of a cap: allowance 2%, fail threshold 2%. */
+static struct pab_cell_result outlook_cell(size_t n, double median, double half_width)
+{
+	struct pab_cell_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.verdict = PAB_INCONCLUSIVE;
+	r.change.n = n;
+	r.change.exists = 1;
+	r.change.median = median;
+	r.change.lo = median - half_width;
+	r.change.hi = median + half_width;
+	r.half_width = half_width;
+	r.allowance = 2;
+	r.fail_threshold = 2;
+	r.reps_needed = 77;
+	return r;
+}
+
+/* pab_cell_outlook at each edge (doc/method.md "Undecidable cells"):
+ * resolves = hw * sqrt(n / cap); undecidable when resolves > 1.5 x the
+ * allowance and neither median + resolves <= allowance nor median -
+ * resolves > fail threshold. n = 12, cap 48: resolves = hw / 2. */
+START_TEST(cell_outlook_edges)
+{
+	struct pab_cell_result r;
+	struct pab_outlook o;
+
+	r = outlook_cell(12, 0, 6);
+	ck_assert_int_eq(pab_cell_outlook(NULL, 48, &o), PAB_EINVAL);
+	ck_assert_int_eq(pab_cell_outlook(&r, 0, &o), PAB_EINVAL);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, NULL), PAB_EINVAL);
+	/* resolves exactly 1.5 x the allowance: still resolvable. */
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 3, 1e-12);
+	ck_assert_double_eq_tol(o.tolerance_pct, 3, 1e-12);
+	ck_assert_uint_eq(o.reps_needed, 77);
+	/* just wider: undecidable, the median at 0 reaching neither end. */
+	r = outlook_cell(12, 0, nextafter(6, INFINITY));
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	/* resolves 4: PASS reachable exactly at median -2 (-2 + 4 <= 2) ... */
+	r = outlook_cell(12, -2, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.tolerance_pct, 4, 1e-12); /* max(median, 0) + resolves */
+	r = outlook_cell(12, -1.999, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	/* ... FAIL reachable only past median 6 (6 - 4 > 2 is false). */
+	r = outlook_cell(12, 6, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	ck_assert_double_eq_tol(o.tolerance_pct, 10, 1e-12);
+	r = outlook_cell(12, 6.001, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	/* At the cap there is nothing more to decide; resolves is the
+	 * half-width itself (n over a cap below n counts as n). */
+	r = outlook_cell(48, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 20, 1e-12);
+	r = outlook_cell(60, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 20, 1e-12);
+	r = outlook_cell(47, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	/* Only an INCONCLUSIVE cell with an interval has an outlook. */
+	r = outlook_cell(12, 0, 20);
+	r.verdict = PAB_PASS;
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct) && isnan(o.tolerance_pct));
+	ck_assert_uint_eq(o.reps_needed, 0);
+	r = outlook_cell(12, 0, 20);
+	r.change.exists = 0;
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct));
+	r = outlook_cell(0, 0, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct));
+	/* A half-width or median that is not finite: no projection. */
+	r = outlook_cell(12, 0, INFINITY);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(isnan(o.resolves_pct) && isnan(o.tolerance_pct));
+	r = outlook_cell(12, NAN, 20);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert_double_eq_tol(o.resolves_pct, 10, 1e-12);
+	ck_assert(isnan(o.tolerance_pct));
+}
+END_TEST
+
+/* Boundaries the mutation run (ci/mutate.sh) found untested. */
+
+/* pab_equivalent of no interval at all is UNKNOWN, not a crash. */
+START_TEST(equivalence_of_nothing)
+{
+	struct pab_interval none = { 0 };
+
+	ck_assert_int_eq(pab_equivalent(NULL, 3), PAB_EQUIV_UNKNOWN);
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_UNKNOWN);
+	none.n = 6;
+	none.exists = 0;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_UNKNOWN);
+	none.exists = 1;
+	/* Exactly at +-margin is inside (the ends are inclusive) ... */
+	none.lo = -3;
+	none.hi = 3;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_YES);
+	/* ... and a margin of exactly 0 is a margin: a point at 0 is equivalent. */
+	none.lo = none.hi = 0;
+	ck_assert_int_eq(pab_equivalent(&none, 0), PAB_EQUIV_YES);
+	/* Just past the margin on either side, wholly: not equivalent. */
+	none.lo = nextafter(3, INFINITY);
+	none.hi = 5;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_NO);
+	none.lo = -5;
+	none.hi = nextafter(-3, -INFINITY);
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_NO);
+	/* Touching the margin from outside is not yet outside. */
+	none.lo = 3;
+	none.hi = 5;
+	ck_assert_int_eq(pab_equivalent(&none, 3), PAB_EQUIV_UNKNOWN);
+}
+END_TEST
+
+/* pab_chain_steps: conf must be inside (0, 1); a change of exactly -100%
+ * and an infinite one are left out, counted; nothing skipped is 0. */
+START_TEST(chain_steps_edges)
+{
+	struct pab_step ok = { 1.0, 0.5, 1.5, 0.95 }, s[3];
+	struct pab_chain c;
+
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, 1.0, &c), PAB_EINVAL);
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, 0.0, &c), PAB_EINVAL);
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, nextafter(1.0, 0), &c), 0);
+	ck_assert_int_eq(pab_chain_steps(NULL, 1, 0.95, &c), PAB_EINVAL);
+	ck_assert_int_eq(pab_chain_steps(NULL, 0, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(c.skipped, 0);
+	ck_assert_int_eq(pab_chain_steps(&ok, 1, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.skipped, 0);
+	ck_assert_double_eq_tol(c.change_pct, 1.0, 1e-12);
+	/* One step at the chain's own confidence: its interval comes back
+	 * (log-symmetric about the change), to 1e-12. */
+	{
+		double half = (log(1.015) - log(1.005)) / 2;
+
+		ck_assert_double_eq_tol(c.lo_pct, expm1(log(1.01) - half) * 100, 1e-12);
+		ck_assert_double_eq_tol(c.hi_pct, expm1(log(1.01) + half) * 100, 1e-12);
+	}
+	s[0] = ok;
+	s[1] = ok;
+	s[1].change_pct = -100.0;  /* no ratio: left out */
+	s[2] = ok;
+	s[2].hi_pct = INFINITY;    /* no finite end: left out */
+	ck_assert_int_eq(pab_chain_steps(s, 3, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.skipped, 2);
+	s[1].change_pct = nextafter(-100.0, 0);  /* just above: a ratio */
+	s[1].lo_pct = -100.0 + 1e-9;
+	s[1].hi_pct = 0;
+	ck_assert_int_eq(pab_chain_steps(s, 2, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 2);
+	/* A step's coverage inside (0, 1), however close to an end. */
+	s[1] = ok;
+	s[1].coverage = 1.0;
+	s[2] = ok;
+	s[2].coverage = 0.0;
+	ck_assert_int_eq(pab_chain_steps(s, 3, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.skipped, 2);
+	s[1].coverage = 0.9999995;
+	s[2].coverage = 1e-9;
+	ck_assert_int_eq(pab_chain_steps(s, 3, 0.95, &c), 0);
+	ck_assert_uint_eq(c.n, 3);
+	ck_assert_uint_eq(c.skipped, 0);
+}
+END_TEST
+
+/* pab_calibrate on a seeded case, against the library's own values when
+ * this test was written: any change to its random stream or its formulas
+ * shows here and must be made knowingly (the formulas' properties are
+ * tests/sim/test_calibrate_sim's). */
+START_TEST(calibrate_seeded_reference)
+{
+	double d[24], e[24];
+	size_t looks[2] = { 12, 24 };
+	struct pab_calibration c;
+	int i;
+
+	for (i = 0; i < 24; i++) {
+		d[i] = ((i * 7) % 11 - 5) * 0.3;
+		e[i] = ((i * 5) % 13 - 6) * 0.25;
+	}
+	ck_assert_int_eq(pab_calibrate(d, e, 24, looks, 2, 0.95, 200, 42, &c), 0);
+	ck_assert_uint_eq(c.n, 24);
+	ck_assert_double_eq_tol(c.median, 0, 1e-12);
+	ck_assert_double_eq_tol(c.spread, 1.33434, 1e-9);
+	ck_assert_double_eq_tol(c.tolerance, 1.1236220518046045, 1e-9);
+	ck_assert_double_eq_tol(c.pass_prob, 0.9, 1e-12);
+	ck_assert_double_eq_tol(c.looks[0].half_width, 0.95981493982288835, 1e-9);
+	ck_assert_double_eq_tol(c.looks[1].half_width, 0.75626139156475558, 1e-9);
+	ck_assert_double_eq_tol(c.looks[1].mde, 2.3623053470975881, 1e-9);
+}
+END_TEST
+
 START_TEST(judge_invalid)
 {
 	double x[REPS];
@@ -1229,6 +1606,45 @@ START_TEST(judge_invalid)
 	in.control = 1;
 	in.equivalence_margin_pct = NAN;
 	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	/* Each bound itself is valid, the next value past it is not. */
+	in.equivalence_margin_pct = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.equivalence_margin_pct = -1e-9;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.equivalence_margin_pct = INFINITY;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.control = 0;
+	in.conf = nextafter(1.0, 0);
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.conf = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.conf = 0.95;
+	in.saved_pct = 100;  /* reachable: pab_saved_percent clamps to 100 */
+	in.credit_eligible = 1;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_double_eq_tol(r.credit, 100 / PAB_MEMORY_TO_CPU, 1e-12);
+	in.saved_pct = nextafter(100, INFINITY);
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.saved_pct = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_double_eq(r.credit, 0);
+	in.saved_pct = -1e-9;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.saved_pct = 0;
+	in.tolerance_pct = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.tolerance_pct = INFINITY;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.tolerance_pct = 2;
+	in.floor_abs = 0;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.floor_abs = -1e-9;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.floor_abs = INFINITY;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
+	in.floor_abs = 0;
+	in.better = (enum pab_better)5;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), PAB_EINVAL);
 }
 END_TEST
 
@@ -1241,6 +1657,7 @@ static Suite *stats_suite(void)
 
 	tc = tcase_create("pcg32");
 	tcase_add_test(tc, pcg32_reference_vector);
+	tcase_add_test(tc, pcg32_bounded_and_double_exact);
 	tcase_add_test(tc, pcg32_streams_differ);
 	tcase_add_test(tc, pcg32_bounded_uniform);
 	tcase_add_test(tc, pcg32_double_and_normal_moments);
@@ -1270,6 +1687,15 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, noise_floor);
 	tcase_add_test(tc, beyond_noise);
 	tcase_add_test(tc, equivalence);
+	tcase_add_test(tc, equivalence_of_nothing);
+	tcase_add_test(tc, chain_steps_edges);
+	tcase_add_test(tc, calibrate_seeded_reference);
+	tcase_add_test(tc, combine_roles_edges);
+	tcase_add_test(tc, sign_ranks_at_every_step);
+	tcase_add_test(tc, sign_interval_invalid);
+	tcase_add_test(tc, median_exact);
+	tcase_add_test(tc, looks_plan_near_size_max);
+	tcase_add_test(tc, cell_outlook_edges);
 	tcase_add_test(tc, saved_percent);
 	tcase_add_test(tc, memory_credit);
 	suite_add_tcase(s, tc);

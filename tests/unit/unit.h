@@ -8,8 +8,10 @@
 #define PAB_TEST_UNIT_H
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "util.h"
 
@@ -37,16 +39,59 @@ static inline char *unit_data(const char *name, size_t *len)
 	return text;
 }
 
-/* unit_run: run every test of s (which it frees); the exit status for main. */
+/*
+ * The number of cases that called unit_skip, in memory shared with the
+ * processes Check forks for each case (NULL before unit_run maps it).
+ */
+static int *unit_skipped;
+
+/*
+ * unit_skip: the calling case cannot run on this machine (no PMU, no
+ * usable cgroup, not root): print "SKIP: <case>: <reason>" to stderr and
+ * count it, so that unit_run exits 77 (automake's SKIP) unless a case
+ * failed. The case returns after calling it.
+ */
+__attribute__((format(printf, 2, 3), unused))
+static void unit_skip(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "SKIP: %s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (unit_skipped)
+		__atomic_add_fetch(unit_skipped, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * unit_run: run every test of s (which it frees); the exit status for main:
+ * EXIT_FAILURE when a case failed, else 77 when a case called unit_skip,
+ * else EXIT_SUCCESS.
+ */
 static inline int unit_run(Suite *s)
 {
 	SRunner *sr = srunner_create(s);
-	int failed;
+	int failed, skipped;
 
+	unit_skipped = mmap(NULL, sizeof(*unit_skipped), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (unit_skipped == MAP_FAILED)
+		unit_skipped = NULL;
+	else
+		*unit_skipped = 0;
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	skipped = unit_skipped ? *unit_skipped : 0;
+	if (failed)
+		return EXIT_FAILURE;
+	if (skipped) {
+		fprintf(stderr, "SKIP: %d case(s) could not run here (the others passed)\n", skipped);
+		return 77;
+	}
+	return EXIT_SUCCESS;
 }
 
 #endif /* PAB_TEST_UNIT_H */
