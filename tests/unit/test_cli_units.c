@@ -78,6 +78,9 @@ START_TEST(rotation_three_arms_all_permutations)
 	}
 	ck_assert_uint_eq(pab_rotation_round_up(3, 7), 9);
 	ck_assert_uint_eq(pab_rotation_round_up(3, 6), 6);
+	/* No arms: every rep is in block 0, and reps are not rounded. */
+	ck_assert_uint_eq(pab_rotation_block(0, 5), 0);
+	ck_assert_uint_eq(pab_rotation_round_up(0, 5), 5);
 	ck_assert_uint_eq(pab_rotation_round_up(3, 1), 3);
 	ck_assert_uint_eq(pab_rotation_round_up(2, 5), 6);
 }

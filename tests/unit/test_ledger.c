@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "judge/ledger.h"
 #include "model/experiment.h"
 #include "util.h"
@@ -553,6 +555,87 @@ START_TEST(memgate_table_edges)
 }
 END_TEST
 
+/* One run of rows r0 (peak a) and r1 (peak b), as the memory gate reads it. */
+static void memgate_run(struct pab_memgate_table *t, size_t run, double a, double b)
+{
+	struct pab_experiment e;
+
+	make_experiment(&e, 2, 2, 0);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, a, 0, 0);
+	set_metric(&e, 1, PAB_M_PEAK_RSS, b, 0, 0);
+	pab_memgate_table_add_run(t, run, &e, 0);
+	pab_experiment_release(&e);
+}
+
+/* The memory gate's judgment at its edges: a minimum exactly at the limit
+ * is no regression, one above it is; the change is in percent of the
+ * baseline; the first regression is the first one; coverage counts what
+ * is missing; the baseline records a CPU model only when given one. */
+START_TEST(memgate_judge_edges)
+{
+	struct pab_memgate_table t;
+	struct pab_memgate_baseline b = { 0 };
+	struct pab_memgate_result res[2];
+	size_t first = 0, run = 9, sc = 9, n_missing = 9;
+	char *missing = NULL, *text;
+
+	pab_memgate_table_init(&t, 2);
+	memgate_run(&t, 0, 102 * MIB, 51.5 * MIB);
+	memgate_run(&t, 1, 104 * MIB, 52 * MIB);
+	b.n = 2;
+	b.name = xcalloc(2, sizeof(*b.name));
+	b.bytes = xcalloc(2, sizeof(*b.bytes));
+	b.name[0] = xstrdup("r0");
+	b.name[1] = xstrdup("r1");
+	b.bytes[0] = 100 * MIB;
+	b.bytes[1] = 50 * MIB;
+	ck_assert_int_eq(pab_memgate_coverage(&t, &b, &run, &sc, &n_missing, &missing),
+			 PAB_MEMGATE_COVERED);
+	ck_assert_uint_eq(n_missing, 0);
+	ck_assert_ptr_null(missing);
+	ck_assert_uint_eq(pab_memgate_judge(&t, &b, 2, res, &first), 1);
+	ck_assert_uint_eq(first, 1);
+	ck_assert_double_eq_tol(res[0].limit, 102 * MIB, 1e-6);
+	ck_assert_double_eq_tol(res[0].change_pct, 2, 1e-12);
+	ck_assert(!res[0].over);                 /* exactly at the limit */
+	ck_assert_double_eq_tol(res[1].limit, 51 * MIB, 1e-6);
+	ck_assert_double_eq_tol(res[1].change_pct, 3, 1e-12);
+	ck_assert(res[1].over);
+	/* Both over: two regressions, the first still the first. */
+	ck_assert_uint_eq(pab_memgate_judge(&t, &b, 1, res, &first), 2);
+	ck_assert_uint_eq(first, 0);
+	ck_assert_uint_eq(pab_memgate_judge(&t, &b, 5, res, &first), 0);
+	ck_assert_uint_eq(first, (size_t)-1);
+	text = pab_memgate_baseline_text(&t, "head", NULL);
+	ck_assert_ptr_null(strstr(text, "cpu_model"));
+	ck_assert_ptr_nonnull(strstr(text, "54001664")); /* r1: its minimum, 51.5 MiB */
+	cJSON_free(text);
+	text = pab_memgate_baseline_text(&t, "head", "Test CPU");
+	ck_assert_ptr_nonnull(strstr(text, "\"Test CPU\""));
+	cJSON_free(text);
+	pab_memgate_table_release(&t);
+	/* A run without r1: filtered, one scenario missing, named. */
+	pab_memgate_table_init(&t, 2);
+	memgate_run(&t, 0, 100 * MIB, 50 * MIB);
+	{
+		struct pab_experiment e;
+
+		make_experiment(&e, 1, 2, 0);
+		set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0);
+		pab_memgate_table_add_run(&t, 1, &e, 0);
+		pab_experiment_release(&e);
+	}
+	ck_assert_int_eq(pab_memgate_coverage(&t, &b, &run, &sc, &n_missing, &missing),
+			 PAB_MEMGATE_FILTERED);
+	ck_assert_uint_eq(run, 1);
+	ck_assert_uint_eq(n_missing, 1);
+	ck_assert_str_eq(missing, "'r1'");
+	free(missing);
+	pab_memgate_table_release(&t);
+	pab_memgate_baseline_release(&b);
+}
+END_TEST
+
 /* A cell that PASSes a little worse (hi between 0 and 1%) is no gain. */
 START_TEST(pass_slightly_worse_is_no_gain)
 {
@@ -831,6 +914,7 @@ int main(void)
 	tcase_add_test(tc, inconsistent_floor_no_credit);
 	tcase_add_test(tc, floor_slack_edge);
 	tcase_add_test(tc, memgate_table_edges);
+	tcase_add_test(tc, memgate_judge_edges);
 	tcase_add_test(tc, pass_slightly_worse_is_no_gain);
 	tcase_add_test(tc, few_reps_follow_up);
 	tcase_add_test(tc, noisy_memory_limited_or_follow_up);

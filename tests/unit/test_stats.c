@@ -1194,6 +1194,22 @@ START_TEST(reps_needed_estimate)
 	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
 	/* needed = 1.5 U: 12 * (3.5 / 1.5)^2 = 65.33 -> 66. */
 	ck_assert_uint_eq(r.reps_needed, 66);
+
+	/* An estimate of exactly 2^64 reps saturates at SIZE_MAX: 16 pairs,
+	 * ranks (4, 13) at +-2^31 U, median 0, needed 2 U: 16 (2^31 / 2)^2. */
+	{
+		static const double w = 2147483648.0; /* 2^31 */
+		static const double d16[16] = { -w, -w, -w, -w, -1, -1, -1, 0, 0, 1, 1, 1, w, w, w, w };
+		double b16[16], h16[16];
+
+		exact_changes(b16, h16, d16, 16);
+		in = cpu_input(b16, h16, NULL, 16, PAB_RULES_PERFAB1);
+		in.tolerance_pct = 2 * U;
+		ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+		ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+		ck_assert_double_eq(r.half_width, w * U);
+		ck_assert_uint_eq(r.reps_needed, SIZE_MAX);
+	}
 }
 END_TEST
 
