@@ -156,7 +156,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (opt.from) {
 		int ret;
 
-		pab_experiment_init(&loaded);
+		/* The loader initialises what it fills (an init first would leak). */
 		ret = pab_artifact_load(opt.from, &loaded, &why);
 		if (ret)
 			die(pab_artifact_load_exit_code(ret), "%s", why);

@@ -170,6 +170,9 @@ static void parse_run_options(int argc, char **argv, struct pab_run_opts *o,
  * inherit perfab's peak (tests/cli_peak_rss.sh). Never freed: it must
  * stay resident for the whole run.
  */
+/* The test hook's ballast, held for the whole run. */
+static char *ballast;
+
 static void test_ballast(void)
 {
 	const char *s = getenv("PERFAB_TEST_BALLAST_MIB");
@@ -181,6 +184,7 @@ static void test_ballast(void)
 	p = xmalloc(mib << 20);
 	memset(p, 1, mib << 20);
 	__asm__ volatile("" : : "r"(p) : "memory");
+	ballast = p; /* reachable to the end: resident, and no leak to report */
 }
 
 /* One writer per artifact, for the whole run (a --resume included):
