@@ -35,16 +35,19 @@ src_libperfab_a_SOURCES = \
 	src/model/calibration.c src/model/calibration.h \
 	src/model/digest.c src/model/digest.h \
 	src/model/experiment.c src/model/experiment.h \
+	src/model/history.c src/model/history.h \
 	src/model/journal.c src/model/journal.h \
 	src/model/json_in.c src/model/json_in.h \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
 	src/model/run_settings.c src/model/run_settings.h \
+	src/judge/history.c src/judge/history.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
+	src/report/history.c src/report/history.h src/report/json.h \
 	src/report/text.c src/report/json.c src/report/markdown.c \
 	src/report/html.c src/report/junit.c src/report/csv.c \
 	src/store/history_db.c src/store/history_db.h

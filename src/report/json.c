@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/history.h"
 #include "judge/ledger.h"
 #include "report/format.h"
+#include "report/json.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -254,4 +256,149 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 	fprintf(f, "%s\n", text);
 	cJSON_free(text);
 	cJSON_Delete(root);
+}
+
+/* ------------------------------------------------------------------ */
+/* The merge history (report/json.h)                                  */
+
+static void json_num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void json_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void print_json(FILE *f, cJSON *root)
+{
+	char *text = cJSON_Print(root);
+
+	if (!text)
+		die(PAB_EXIT_RUNTIME, "out of memory");
+	fprintf(f, "%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(root);
+}
+
+void pab_report_history_json(FILE *f, const struct pab_history_series *s, size_t n,
+			     size_t merges)
+{
+	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "cells");
+	size_t i, j;
+
+	cJSON_AddNumberToObject(root, "merges", (double)merges);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < s[i].n; j++) {
+			const struct pab_history_point *p = &s[i].pts[j];
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "merge", (double)p->merge->id);
+			json_str(o, "commit", p->merge->commit);
+			json_str(o, "base", p->merge->base);
+			json_str(o, "branch", p->merge->branch);
+			cJSON_AddNumberToObject(o, "recorded_at", (double)p->merge->recorded_at);
+			json_str(o, "row", s[i].row);
+			json_str(o, "arm", s[i].arm);
+			json_str(o, "metric", s[i].metric);
+			json_num(o, "base_median", p->base_median);
+			json_num(o, "head_median", p->head_median);
+			json_num(o, "change_pct", p->change_pct);
+			json_num(o, "lo_pct", p->lo_pct);
+			json_num(o, "hi_pct", p->hi_pct);
+			json_num(o, "coverage", p->coverage);
+			json_num(o, "tolerance_pct", p->tolerance_pct);
+			json_str(o, "verdict", p->verdict);
+			cJSON_AddNumberToObject(o, "n", (double)p->n);
+			cJSON_AddItemToArray(arr, o);
+		}
+	print_json(f, root);
+}
+
+static cJSON *json_cps(const struct pab_history_series *s, const size_t *cp,
+		       const double *p, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "merge", (double)s->pts[cp[i]].merge->id);
+		json_str(o, "commit", s->pts[cp[i]].merge->commit);
+		cJSON_AddNumberToObject(o, "p", p[i]);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static cJSON *drift_json(const struct pab_drift *d)
+{
+	const struct pab_history_series *s = d->s;
+	cJSON *o = cJSON_CreateObject(), *top;
+	size_t i;
+
+	json_str(o, "row", s->row);
+	json_str(o, "arm", s->arm);
+	json_str(o, "metric", s->metric);
+	cJSON_AddNumberToObject(o, "merges", (double)d->chain.n);
+	cJSON_AddNumberToObject(o, "skipped", (double)d->chain.skipped);
+	json_num(o, "change_pct", d->chain.change_pct);
+	json_num(o, "lo_pct", d->chain.lo_pct);
+	json_num(o, "hi_pct", d->chain.hi_pct);
+	json_num(o, "se_log", d->chain.se_log);
+	cJSON_AddNumberToObject(o, "conf", PAB_DRIFT_CONF);
+	json_num(o, "tolerance_pct", d->tolerance);
+	cJSON_AddStringToObject(o, "drift", d->beyond ? "worse" : d->better ? "better" : "none");
+	cJSON_AddNumberToObject(o, "pass", (double)d->pass);
+	cJSON_AddNumberToObject(o, "inconclusive", (double)d->inconclusive);
+	cJSON_AddNumberToObject(o, "fail", (double)d->fail);
+	json_str(o, "first_base", s->pts[0].merge->base);
+	json_str(o, "last_commit", s->pts[s->n - 1].merge->commit);
+	top = cJSON_AddArrayToObject(o, "top");
+	for (i = 0; i < d->n_top; i++) {
+		cJSON *t = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(t, "merge", (double)s->pts[d->top[i]].merge->id);
+		json_str(t, "commit", s->pts[d->top[i]].merge->commit);
+		json_num(t, "change_pct", s->pts[d->top[i]].change_pct);
+		cJSON_AddItemToArray(top, t);
+	}
+	cJSON_AddItemToObject(o, "change_points",
+			      json_cps(s, d->cp_step, d->p_step, d->n_cp_step));
+	top = cJSON_AddArrayToObject(o, "steps");
+	for (i = 0; i < d->n_jump; i++) {
+		cJSON *t = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(t, "merge", (double)s->pts[d->jump[i]].merge->id);
+		json_str(t, "commit", s->pts[d->jump[i]].merge->commit);
+		json_num(t, "change_pct", s->pts[d->jump[i]].change_pct);
+		cJSON_AddItemToArray(top, t);
+	}
+	return o;
+}
+
+void pab_report_history_drift_json(FILE *f, const struct pab_drift *d, size_t n_series,
+				   size_t merges)
+{
+	cJSON *root = cJSON_CreateObject(), *arr;
+	size_t i, flagged = 0;
+
+	cJSON_AddNumberToObject(root, "merges", (double)merges);
+	arr = cJSON_AddArrayToObject(root, "series");
+	for (i = 0; i < n_series; i++) {
+		if (!d[i].chain.n)
+			continue;
+		flagged += d[i].beyond;
+		cJSON_AddItemToArray(arr, drift_json(&d[i]));
+	}
+	cJSON_AddNumberToObject(root, "drifted", (double)flagged);
+	print_json(f, root);
 }

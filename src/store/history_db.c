@@ -12,8 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "model/digest.h"
 #include "store/history_db.h"
 #include "util.h"
 
@@ -597,24 +599,29 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 	return 0;
 }
 
-void pab_history_set_release(struct pab_history_set *set)
+char *pab_history_host_digest(const cJSON *host)
 {
+	static const char *const volatile_keys[] = {
+		"load_1min", "load_5min", "load_15min", "procs_running", "mem_available_bytes",
+	};
+	cJSON *copy;
+	char *text, *sum;
 	size_t i;
 
-	for (i = 0; i < set->n; i++) {
-		free(set->series[i].pts);
-		free(set->series[i].row);
-		free(set->series[i].arm);
-		free(set->series[i].metric);
-	}
-	free(set->series);
-	for (i = 0; i < set->n_merge_rows; i++) {
-		free(set->merge_rows[i].commit);
-		free(set->merge_rows[i].base);
-		free(set->merge_rows[i].branch);
-	}
-	free(set->merge_rows);
-	memset(set, 0, sizeof(*set));
+	if (!host)
+		return NULL;
+	copy = cJSON_Duplicate(host, 1);
+	if (!copy)
+		die(PAB_EXIT_RUNTIME, "out of memory");
+	for (i = 0; i < sizeof(volatile_keys) / sizeof(volatile_keys[0]); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(copy, volatile_keys[i]);
+	text = cJSON_PrintUnformatted(copy);
+	cJSON_Delete(copy);
+	if (!text)
+		die(PAB_EXIT_RUNTIME, "out of memory");
+	sum = pab_sha256_buf(text, strlen(text));
+	cJSON_free(text);
+	return sum;
 }
 
 int pab_history_count(struct pab_history_db *h, int64_t *merges, int64_t *cells, char **why)

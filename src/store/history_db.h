@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/history.h"
+
 /* The schema this build writes. */
 #define PAB_HISTORY_SCHEMA 2
 
@@ -50,30 +52,6 @@ int pab_history_open(const char *path, int create, struct pab_history_db **out,
 		     int *migrated_from, char **why);
 void pab_history_close(struct pab_history_db *db);
 
-struct pab_history_label {
-	const char *key, *value;
-};
-
-/* What a merge records besides its cells; strings borrowed, NULL = none. */
-struct pab_history_merge {
-	const char *artifact_sha256; /* required: the record's identity */
-	const char *commit, *base, *branch;
-	int64_t recorded_at;         /* Unix seconds */
-	const char *perfab_version, *rules, *stop_reason;
-	const char *cpu_model, *host_digest, *counts_source;
-	const struct pab_history_label *labels;
-	size_t n_labels;
-};
-
-/* One judged cell. NaN figures are stored as NULL. */
-struct pab_history_cell {
-	const char *row, *arm, *metric, *verdict;
-	double base_median, head_median;
-	double change_pct, lo_pct, hi_pct, coverage; /* positive = worse */
-	double tolerance_pct;
-	int64_t n;
-};
-
 /*
  * pab_history_record: add the merge m and its cells[0..n) in one
  * transaction. When an artifact of the same digest is already recorded
@@ -84,49 +62,9 @@ int pab_history_record(struct pab_history_db *db, const struct pab_history_merge
 		       const struct pab_history_cell *cells, size_t n,
 		       int64_t *merge_id, int *already, char **why);
 
-/* Which merges a query reads: all of branch (NULL: every branch), after
- * the last merge whose commit starts with since (NULL: from the first),
- * only the last `last` of them (0: all); cells of row / metric (NULL:
- * any). */
-struct pab_history_filter {
-	const char *branch, *since, *row, *metric;
-	int64_t last;
-};
-
-/* A merge a query selected (owned by its set). */
-struct pab_history_merge_row {
-	int64_t id, recorded_at;
-	char *commit, *base, *branch;       /* NULL when not recorded */
-};
-
-/* One merge of a series. */
-struct pab_history_point {
-	const struct pab_history_merge_row *merge; /* in the set */
-	int64_t n;
-	const char *verdict;                /* pab_verdict_name()'s, or "?" */
-	double base_median, head_median;
-	double change_pct, lo_pct, hi_pct, coverage, tolerance_pct;
-};
-
-/* The merges of one row × arm × metric, in record order. */
-struct pab_history_series {
-	char *row, *arm, *metric;
-	struct pab_history_point *pts;
-	size_t n, alloc;
-};
-
-/* What a query read: its series ordered by row, arm and metric (each in
- * record order) and the merges it selected, which the points point to. */
-struct pab_history_set {
-	struct pab_history_series *series;
-	size_t n, alloc;
-	struct pab_history_merge_row *merge_rows; /* merges of them, in order */
-	size_t merges, n_merge_rows;
-};
-
 /*
  * pab_history_query: the series f selects into *out (release with
- * pab_history_set_release). A `since` that names no recorded commit is
+ * pab_history_set_release, model/history.h). A `since` that names no recorded commit is
  * an error. The cells are read in the order they were stored (by merge)
  * and sorted into their series here, so that a record appends to the
  * tables instead of touching one index page per series. Returns 0 or -1
@@ -134,11 +72,17 @@ struct pab_history_set {
  */
 int pab_history_query(struct pab_history_db *db, const struct pab_history_filter *f,
 		      struct pab_history_set *out, char **why);
-void pab_history_set_release(struct pab_history_set *set);
 
 /* Merges recorded in the database (every branch). Returns 0 or -1. */
 int pab_history_count(struct pab_history_db *db, int64_t *merges, int64_t *cells,
 		      char **why);
+
+/* A digest (SHA-256, hex) of the host fingerprint without what changes
+ * from run to run on the same machine (load, free memory, running
+ * processes), so two runs of one runner share it; NULL for a NULL host.
+ * New memory. */
+struct cJSON;
+char *pab_history_host_digest(const struct cJSON *host);
 
 /* The SQLite library's version string ("3.40.1"), for --version. */
 const char *pab_history_sqlite_version(void);

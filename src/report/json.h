@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * json.h — the JSON forms of the merge history (json.c; the ledger's JSON
+ * is declared in report/report.h). Each writes one document, indented,
+ * to f; numbers that are not finite are null.
+ */
+#ifndef PAB_REPORT_JSON_H
+#define PAB_REPORT_JSON_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "judge/history.h"
+#include "model/history.h"
+
+/* {"merges": N, "cells": [...]}: a cell per merge and series s[0..n). */
+void pab_report_history_json(FILE *f, const struct pab_history_series *s, size_t n,
+			     size_t merges);
+/* {"merges": N, "series": [...], "drifted": K}: the drift d[i] of every
+ * series with something chained; K of them drifted beyond the tolerance. */
+void pab_report_history_drift_json(FILE *f, const struct pab_drift *d, size_t n_series,
+				   size_t merges);
+
+#endif /* PAB_REPORT_JSON_H */
