@@ -57,6 +57,113 @@ static const char history_usage[] =
 /* ------------------------------------------------------------------ */
 /* record                                                             */
 
+/* The --label K=V list as labels (the keys new memory, the values
+ * borrowed); a malformed or repeated key is a usage error. */
+static struct pab_history_label *parse_labels(const struct pab_strlist *labels,
+					      const struct pab_option *opts, const char *usage)
+{
+	struct pab_history_label *lv = xcalloc(labels->n + 1, sizeof(*lv));
+	size_t i, j;
+
+	for (i = 0; i < labels->n; i++) {
+		const char *eq = strchr(labels->v[i], '=');
+
+		if (!eq || eq == labels->v[i])
+			pab_usage_error(opts, usage, "--label '%s': use KEY=VALUE", labels->v[i]);
+		lv[i].key = xstrndup(labels->v[i], (size_t)(eq - labels->v[i]));
+		lv[i].value = eq + 1;
+		for (j = 0; j < i; j++)
+			if (!strcmp(lv[j].key, lv[i].key))
+				pab_usage_error(opts, usage, "--label '%s' given twice", lv[i].key);
+	}
+	return lv;
+}
+
+/* What the artifact e and its ledger l say of the merge into *m: the
+ * commits (commit, else the first head arm's revision label; base, else
+ * the base arm's), the rules, stop reason, CPU model and counts source,
+ * the time now. The strings are borrowed. */
+static void merge_of(struct pab_history_merge *m, const struct pab_experiment *e,
+		     const struct pab_ledger *l, const char *commit, const char *base)
+{
+	size_t i;
+
+	m->commit = commit;
+	for (i = 0; i < e->n_arms && !m->commit; i++)
+		if ((int)i != l->base && (int)i != l->null_arm)
+			m->commit = e->arms[i].revision;
+	m->base = base ? base : e->arms[l->base].revision;
+	m->recorded_at = (int64_t)time(NULL);
+	m->perfab_version = e->perfab_version;
+	m->rules = pab_rules_name(l->rules);
+	m->stop_reason = pab_stop_reason_name(e->settings.stop_reason);
+	m->cpu_model = pab_host_cpu_model(e->host);
+	m->counts_source = e->settings.counters ? e->settings.counters : "default";
+}
+
+/* Load the artifact at path into *e and judge it into *l with its
+ * recorded rules. Returns 0, or the exit code after saying why on stderr
+ * (e and l then hold nothing). */
+static int judged_artifact(const char *path, struct pab_experiment *e, struct pab_ledger *l)
+{
+	struct pab_ledger_opts lo;
+	char *why = NULL;
+	int ret = pab_artifact_load(path, e, &why);
+
+	if (ret) {
+		fprintf(stderr, "perfab: error: %s\n", why);
+		free(why);
+		return pab_artifact_load_exit_code(ret);
+	}
+	if (pab_artifact_judgeable(e, path, &why) != PAB_JUDGEABLE) {
+		fprintf(stderr, "perfab: not recorded: %s; only a judgeable run has a verdict to keep\n",
+			why);
+		ret = PAB_EXIT_REFUSED;
+	} else {
+		pab_ledger_opts_init(&lo, e);
+		if (pab_ledger_build(e, &lo, l, &why)) {
+			fprintf(stderr, "perfab: not recorded: '%s': %s\n", path, why);
+			ret = PAB_EXIT_REFUSED;
+		}
+	}
+	free(why);
+	if (ret)
+		pab_experiment_release(e);
+	return ret;
+}
+
+/* Record merge m and its cells[0..n) of the artifact at path into the
+ * database at db_path (created when absent) and say what was done.
+ * Returns the exit code. */
+static int store_merge(const char *db_path, const struct pab_history_merge *m,
+		       const struct pab_history_cell *cells, size_t n, const char *path)
+{
+	struct pab_history_db *db = NULL;
+	char *why = NULL;
+	int64_t id = 0;
+	int already = 0, migrated = 0;
+
+	if (pab_history_open(db_path, 1, &db, &migrated, &why) ||
+	    pab_history_record(db, m, cells, n, &id, &already, &why)) {
+		fprintf(stderr, "perfab: error: %s\n", why);
+		free(why);
+		pab_history_close(db);
+		return PAB_EXIT_RUNTIME;
+	}
+	pab_history_close(db);
+	if (migrated)
+		fprintf(stderr, "perfab: migrated '%s' from schema %d to %d\n", db_path, migrated,
+			PAB_HISTORY_SCHEMA);
+	if (already)
+		printf("'%s' is already recorded as merge #%lld; nothing changed\n",
+		       pab_term_safe(path), (long long)id);
+	else
+		printf("recorded merge #%lld: %zu cells of '%s'%s%s\n", (long long)id, n,
+		       pab_term_safe(path), m->commit ? ", commit " : "",
+		       m->commit ? pab_term_safe(m->commit) : "");
+	return PAB_EXIT_PASS;
+}
+
 static int history_record(int argc, char **argv)
 {
 	const char *db_path = NULL, *commit = NULL, *base = NULL, *branch = NULL;
@@ -73,14 +180,11 @@ static int history_record(int argc, char **argv)
 	struct pab_history_label *lv = NULL;
 	struct pab_history_merge m = { 0 };
 	struct pab_history_cell *cells = NULL;
-	struct pab_history_db *db = NULL;
 	struct pab_experiment e;
-	struct pab_ledger_opts lo;
 	struct pab_ledger l;
-	char *why = NULL, *sha = NULL, *hd = NULL;
+	char *sha = NULL, *hd = NULL;
 	size_t i, n_cells = 0;
-	int64_t id = 0;
-	int ret, already = 0, migrated = 0, b;
+	int ret;
 
 	pab_parse_options(argc, argv, opts, usage,
 			  "Judge RUN.json with the ledger (its recorded rules) and store, per row,\n"
@@ -91,93 +195,34 @@ static int history_record(int argc, char **argv)
 		pab_usage_error(opts, usage, pos.n ? "one artifact at a time" : "no artifact given");
 	if (!db_path)
 		pab_usage_error(opts, usage, "--db FILE is required");
-	lv = xcalloc(labels.n + 1, sizeof(*lv));
-	for (i = 0; i < labels.n; i++) {
-		const char *eq = strchr(labels.v[i], '=');
-		size_t j;
+	lv = parse_labels(&labels, opts, usage);
 
-		if (!eq || eq == labels.v[i])
-			pab_usage_error(opts, usage, "--label '%s': use KEY=VALUE", labels.v[i]);
-		lv[i].key = xstrndup(labels.v[i], (size_t)(eq - labels.v[i]));
-		lv[i].value = eq + 1;
-		for (j = 0; j < i; j++)
-			if (!strcmp(lv[j].key, lv[i].key))
-				pab_usage_error(opts, usage, "--label '%s' given twice", lv[i].key);
-	}
-
-	ret = pab_artifact_load(pos.v[0], &e, &why);
-	if (ret) {
-		fprintf(stderr, "perfab: error: %s\n", why);
-		ret = pab_artifact_load_exit_code(ret);
+	ret = judged_artifact(pos.v[0], &e, &l);
+	if (ret)
 		goto out_labels;
-	}
-	if (pab_artifact_judgeable(&e, pos.v[0], &why) != PAB_JUDGEABLE) {
-		fprintf(stderr, "perfab: not recorded: %s; only a judgeable run has a verdict to keep\n",
-			why);
-		ret = PAB_EXIT_REFUSED;
-		goto out_experiment;
-	}
-	pab_ledger_opts_init(&lo, &e);
-	if (pab_ledger_build(&e, &lo, &l, &why)) {
-		fprintf(stderr, "perfab: not recorded: '%s': %s\n", pos.v[0], why);
-		ret = PAB_EXIT_REFUSED;
-		goto out_experiment;
-	}
 	sha = pab_sha256_file(pos.v[0]);
 	if (!sha) {
 		fprintf(stderr, "perfab: error: cannot read '%s': %s\n", pos.v[0], strerror(errno));
 		ret = PAB_EXIT_RUNTIME;
 		goto out_ledger;
 	}
-	b = l.base;
 	hd = pab_history_host_digest(e.host);
+	merge_of(&m, &e, &l, commit, base);
 	m.artifact_sha256 = sha;
-	m.commit = commit;
-	if (!m.commit) /* the first head arm's revision label */
-		for (i = 0; i < e.n_arms && !m.commit; i++)
-			if ((int)i != b && (int)i != l.null_arm)
-				m.commit = e.arms[i].revision;
-	m.base = base ? base : e.arms[b].revision;
 	m.branch = branch;
-	m.recorded_at = (int64_t)time(NULL);
-	m.perfab_version = e.perfab_version;
-	m.rules = pab_rules_name(l.rules);
-	m.stop_reason = pab_stop_reason_name(e.settings.stop_reason);
-	m.cpu_model = pab_host_cpu_model(e.host);
 	m.host_digest = hd;
-	m.counts_source = e.settings.counters ? e.settings.counters : "default";
 	m.labels = lv;
 	m.n_labels = labels.n;
 	cells = pab_history_cells_of(&e, &l, &n_cells);
 
-	if (pab_history_open(db_path, 1, &db, &migrated, &why) ||
-	    pab_history_record(db, &m, cells, n_cells, &id, &already, &why)) {
-		fprintf(stderr, "perfab: error: %s\n", why);
-		ret = PAB_EXIT_RUNTIME;
-		goto out_db;
-	}
-	if (migrated)
-		fprintf(stderr, "perfab: migrated '%s' from schema %d to %d\n", db_path, migrated,
-			PAB_HISTORY_SCHEMA);
-	if (already)
-		printf("'%s' is already recorded as merge #%lld; nothing changed\n",
-		       pab_term_safe(pos.v[0]), (long long)id);
-	else
-		printf("recorded merge #%lld: %zu cells of '%s'%s%s\n", (long long)id, n_cells,
-		       pab_term_safe(pos.v[0]), m.commit ? ", commit " : "",
-		       m.commit ? pab_term_safe(m.commit) : "");
-	ret = PAB_EXIT_PASS;
-out_db:
-	pab_history_close(db);
+	ret = store_merge(db_path, &m, cells, n_cells, pos.v[0]);
 	free(cells);
 	free(hd);
 	free(sha);
 out_ledger:
 	pab_ledger_release(&l);
-out_experiment:
 	pab_experiment_release(&e);
 out_labels:
-	free(why);
 	for (i = 0; i < labels.n; i++)
 		free((char *)lv[i].key);
 	free(lv);
