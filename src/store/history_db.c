@@ -273,26 +273,25 @@ static void test_hold(void)
 		usleep(10000);
 }
 
-int pab_history_record(struct pab_history_db *h, const struct pab_history_merge *m,
-		       const struct pab_history_cell *cells, size_t n,
-		       int64_t *merge_id, int *already, char **why)
+/* Why a write failed, into *why (SQLite's message is read before the
+ * statement st, when there is one, is reset). Returns -1. */
+static int write_failed(struct pab_history_db *h, sqlite3_stmt *st, char **why)
 {
-	sqlite3_stmt *st = NULL;
-	size_t i;
-	int found;
+	fail(h, why, "cannot record the merge");
+	if (st)
+		sqlite3_reset(st);
+	return -1;
+}
 
-	*why = NULL;
-	*already = 0;
-	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it for writing"))
-		return -1;
-	found = find_merge(h, m->artifact_sha256, merge_id, why);
-	if (found) {
-		rollback(h);
-		*already = found > 0;
-		return found > 0 ? 0 : -1;
-	}
-	if (!(st = stmt(h, ST_MERGE)))
-		goto out_fail;
+/* Insert merge m's row; its id into *merge_id. 0, or -1 with why (the
+ * caller rolls back). */
+static int insert_merge(struct pab_history_db *h, const struct pab_history_merge *m,
+			int64_t *merge_id, char **why)
+{
+	sqlite3_stmt *st = stmt(h, ST_MERGE);
+
+	if (!st)
+		return write_failed(h, NULL, why);
 	bind_text(st, 1, m->artifact_sha256);
 	bind_text(st, 2, m->commit);
 	bind_text(st, 3, m->base);
@@ -305,26 +304,41 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 	bind_text(st, 10, m->host_digest);
 	bind_text(st, 11, m->counts_source);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out_fail;
+		return write_failed(h, st, why);
 	sqlite3_reset(st);
-	st = NULL;
 	*merge_id = sqlite3_last_insert_rowid(h->db);
+	return 0;
+}
 
-	if (!(st = stmt(h, ST_LABEL)))
-		goto out_fail;
+/* Insert the labels of merge m (id merge_id). 0 or -1, as insert_merge. */
+static int insert_labels(struct pab_history_db *h, const struct pab_history_merge *m,
+			 int64_t merge_id, char **why)
+{
+	sqlite3_stmt *st = stmt(h, ST_LABEL);
+	size_t i;
+
+	if (!st)
+		return write_failed(h, NULL, why);
 	for (i = 0; i < m->n_labels; i++) {
-		sqlite3_bind_int64(st, 1, *merge_id);
+		sqlite3_bind_int64(st, 1, merge_id);
 		bind_text(st, 2, m->labels[i].key);
 		bind_text(st, 3, m->labels[i].value);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out_fail;
+			return write_failed(h, st, why);
 		sqlite3_reset(st);
 	}
-	sqlite3_reset(st);
-	st = NULL;
+	return 0;
+}
 
-	if (!(st = stmt(h, ST_CELL)))
-		goto out_fail;
+/* Insert cells[0..n) of merge merge_id. 0 or -1, as insert_merge. */
+static int insert_cells(struct pab_history_db *h, const struct pab_history_cell *cells,
+			size_t n, int64_t merge_id, char **why)
+{
+	sqlite3_stmt *st = stmt(h, ST_CELL);
+	size_t i;
+
+	if (!st)
+		return write_failed(h, NULL, why);
 	for (i = 0; i < n; i++) {
 		const struct pab_history_cell *c = &cells[i];
 
@@ -332,7 +346,7 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 		 * committed (tests/e2e/history_kill.sh). */
 		if (i == n / 2)
 			pab_crash_point("history record: cells half written");
-		sqlite3_bind_int64(st, 1, *merge_id);
+		sqlite3_bind_int64(st, 1, merge_id);
 		bind_text(st, 2, c->row);
 		bind_text(st, 3, c->arm);
 		bind_text(st, 4, c->metric);
@@ -346,21 +360,40 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 		bind_text(st, 12, c->verdict);
 		sqlite3_bind_int64(st, 13, c->n);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out_fail;
+			return write_failed(h, st, why);
 		sqlite3_reset(st);
 	}
-	sqlite3_reset(st);
-	st = NULL;
-	test_hold();
-	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		goto out_fail;
 	return 0;
-out_fail:
-	fail(h, why, "cannot record the merge");
-	if (st)
-		sqlite3_reset(st);
-	rollback(h);
-	return -1;
+}
+
+int pab_history_record(struct pab_history_db *h, const struct pab_history_merge *m,
+		       const struct pab_history_cell *cells, size_t n,
+		       int64_t *merge_id, int *already, char **why)
+{
+	int found;
+
+	*why = NULL;
+	*already = 0;
+	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it for writing"))
+		return -1;
+	found = find_merge(h, m->artifact_sha256, merge_id, why);
+	if (found) {
+		rollback(h);
+		*already = found > 0;
+		return found > 0 ? 0 : -1;
+	}
+	if (insert_merge(h, m, merge_id, why) || insert_labels(h, m, *merge_id, why) ||
+	    insert_cells(h, cells, n, *merge_id, why)) {
+		rollback(h);
+		return -1;
+	}
+	test_hold();
+	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		write_failed(h, NULL, why);
+		rollback(h);
+		return -1;
+	}
+	return 0;
 }
 
 static double col_real(sqlite3_stmt *st, int i)
@@ -505,6 +538,52 @@ static int cmp_series(const void *a, const void *b)
 	return c ? c : strcmp(x->metric, y->metric);
 }
 
+/* The point of result row st into series s, and its merge into the
+ * set's merges unless it is *mr, the last one added. Returns 1, or 0 when
+ * the row is of a merge beyond the window read first. */
+static int add_point(struct pab_history_set *set, struct pab_history_series *s,
+		     struct pab_history_merge_row **mr, sqlite3_stmt *st)
+{
+	struct pab_history_point *p;
+	int64_t id = sqlite3_column_int64(st, 3);
+
+	if (!*mr || (*mr)->id != id) { /* a merge, once */
+		if (set->n_merge_rows == set->merges)
+			return 0;
+		*mr = &set->merge_rows[set->n_merge_rows++];
+		(*mr)->id = id;
+		(*mr)->recorded_at = sqlite3_column_int64(st, 4);
+		(*mr)->commit = col_text(st, 6);
+		(*mr)->base = col_text(st, 7);
+		(*mr)->branch = col_text(st, 8);
+	}
+	/* A series holds at most one point a merge: doubled, but never past
+	 * the number of merges (no slack at the end of a series that has
+	 * every merge). */
+	if (s->n == s->alloc) {
+		size_t cap = s->alloc < 32 ? 64 : 2 * s->alloc;
+
+		if (cap > set->merges)
+			cap = set->merges;
+		if (cap <= s->n)
+			cap = s->n + 1;
+		s->pts = xrealloc(s->pts, cap * sizeof(*s->pts));
+		s->alloc = cap;
+	}
+	p = &s->pts[s->n++];
+	p->merge = *mr;
+	p->n = sqlite3_column_int64(st, 5);
+	p->verdict = verdict_of(sqlite3_column_text(st, 9));
+	p->base_median = col_real(st, 10);
+	p->head_median = col_real(st, 11);
+	p->change_pct = col_real(st, 12);
+	p->lo_pct = col_real(st, 13);
+	p->hi_pct = col_real(st, 14);
+	p->coverage = col_real(st, 15);
+	p->tolerance_pct = col_real(st, 16);
+	return 1;
+}
+
 int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
 		      struct pab_history_set *set, char **why)
 {
@@ -547,43 +626,8 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 			(const char *)sqlite3_column_text(st, 0),
 			(const char *)sqlite3_column_text(st, 1),
 			(const char *)sqlite3_column_text(st, 2));
-		struct pab_history_point *p;
-		int64_t id = sqlite3_column_int64(st, 3);
-
-		if (!mr || mr->id != id) { /* a merge, once */
-			if (set->n_merge_rows == set->merges)
-				break; /* a merge recorded since the window was read */
-			mr = &set->merge_rows[set->n_merge_rows++];
-			mr->id = id;
-			mr->recorded_at = sqlite3_column_int64(st, 4);
-			mr->commit = col_text(st, 6);
-			mr->base = col_text(st, 7);
-			mr->branch = col_text(st, 8);
-		}
-		/* A series holds at most one point a merge: doubled, but
-		 * never past the number of merges (no slack at the end of a
-		 * series that has every merge). */
-		if (s->n == s->alloc) {
-			size_t cap = s->alloc < 32 ? 64 : 2 * s->alloc;
-
-			if (cap > set->merges)
-				cap = set->merges;
-			if (cap <= s->n)
-				cap = s->n + 1;
-			s->pts = xrealloc(s->pts, cap * sizeof(*s->pts));
-			s->alloc = cap;
-		}
-		p = &s->pts[s->n++];
-		p->merge = mr;
-		p->n = sqlite3_column_int64(st, 5);
-		p->verdict = verdict_of(sqlite3_column_text(st, 9));
-		p->base_median = col_real(st, 10);
-		p->head_median = col_real(st, 11);
-		p->change_pct = col_real(st, 12);
-		p->lo_pct = col_real(st, 13);
-		p->hi_pct = col_real(st, 14);
-		p->coverage = col_real(st, 15);
-		p->tolerance_pct = col_real(st, 16);
+		if (!add_point(set, s, &mr, st))
+			break; /* a merge recorded since the window was read */
 	}
 	sqlite3_finalize(st);
 	free(map.slot);
