@@ -128,13 +128,18 @@ static void move_fd(int fd, int want)
  * tell the starter how perfab ended. fds: 3 the socket, 4 the starter's
  * pipe, 5 the status pipe to the starter.
  */
-_Noreturn static void guard_main(pid_t worker)
+/* What the guard was told: the groups, cgroups and scratch directories
+ * of perfab's children, and whether perfab said "q" (a clean end). */
+struct told {
+	struct names groups, cgroups, scratch;
+	int quit;
+};
+
+/* Ignore the signals meant for perfab and hold nothing of perfab's: not
+ * its lock, not the caller's pipes (0-2 on /dev/null; 3-5 kept). */
+static void guard_detach(void)
 {
-	struct names groups = { 0 }, cgroups = { 0 }, scratch = { 0 };
-	struct pab_strbuf in = PAB_STRBUF_INIT;
-	int quit = 0, devnull, starter_gone = 0, status = 0;
-	struct pollfd pfd[2];
-	char buf[4096];
+	int devnull;
 	size_t i;
 
 	signal(SIGINT, SIG_IGN);  /* a terminal's ^C is perfab's to handle */
@@ -142,7 +147,6 @@ _Noreturn static void guard_main(pid_t worker)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
-	/* Hold nothing of perfab's: not its lock, not the caller's pipes. */
 	if (close_range(6, ~0U, 0))
 		for (i = 6; i < 1024; i++)
 			close((int)i);
@@ -154,8 +158,41 @@ _Noreturn static void guard_main(pid_t worker)
 		if (devnull > 5)
 			close(devnull);
 	}
+}
+
+/* Apply the complete lines of in to *t and keep the unfinished last one. */
+static void guard_take_lines(struct pab_strbuf *in, struct told *t)
+{
+	char *line, *nl;
+
+	for (line = in->buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (strlen(line) < 2)
+			continue;
+		switch (line[0]) {
+		case 'g': names_set(&t->groups, line + 2, 1); break;
+		case 'x': names_set(&t->groups, line + 2, 0); break;
+		case 'c': names_set(&t->cgroups, line + 2, 1); break;
+		case 'r': names_set(&t->cgroups, line + 2, 0); break;
+		case 's': names_set(&t->scratch, line + 2, 1); break;
+		case 'q': t->quit = 1; break;
+		}
+	}
+	memmove(in->buf, line, strlen(line) + 1);
+	in->len = strlen(in->buf);
+}
+
+/* Read perfab's messages (fd 3) into *t until its socket closes, and
+ * watch the starter's pipe (fd 4): when the starter dies, perfab is
+ * killed at once. Returns 1 when the starter died. */
+static int guard_listen(pid_t worker, struct told *t)
+{
+	struct pab_strbuf in = PAB_STRBUF_INIT;
+	int starter_gone = 0;
+	struct pollfd pfd[2];
+	char buf[4096];
+
 	for (;;) {
-		char *line, *nl;
 		ssize_t got;
 
 		pfd[0].fd = 3;
@@ -181,49 +218,64 @@ _Noreturn static void guard_main(pid_t worker)
 		if (got <= 0)
 			break;
 		pab_strbuf_add(&in, buf, (size_t)got);
-		for (line = in.buf; (nl = strchr(line, '\n')); line = nl + 1) {
-			*nl = '\0';
-			if (strlen(line) < 2)
-				continue;
-			switch (line[0]) {
-			case 'g': names_set(&groups, line + 2, 1); break;
-			case 'x': names_set(&groups, line + 2, 0); break;
-			case 'c': names_set(&cgroups, line + 2, 1); break;
-			case 'r': names_set(&cgroups, line + 2, 0); break;
-			case 's': names_set(&scratch, line + 2, 1); break;
-			case 'q': quit = 1; break;
-			}
-		}
-		/* Keep the unfinished last line. */
-		memmove(in.buf, line, strlen(line) + 1);
-		in.len = strlen(in.buf);
+		guard_take_lines(&in, t);
 	}
-	if (!quit || starter_gone)
+	return starter_gone;
+}
+
+/* Kill every group and cgroup perfab's children were told to be in, and
+ * remove the cgroups. */
+static void guard_kill_told(const struct told *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->groups.n; i++) {
+		long pg;
+
+		if (!parse_long(t->groups.v[i], 2, INT32_MAX, &pg))
+			kill((pid_t)-pg, SIGKILL);
+	}
+	for (i = 0; i < t->cgroups.n; i++) {
+		struct timespec ms = { 0, 1000000 };
+		int k;
+
+		pab_cgroup_kill_path(t->cgroups.v[i]);
+		for (k = 0; k < 2000 && rmdir(t->cgroups.v[i]) && errno == EBUSY; k++)
+			nanosleep(&ms, NULL);
+	}
+}
+
+/*
+ * The guard: read perfab's messages until its socket closes, and watch its
+ * starter (the pipe from it closes when it dies). Then: perfab died
+ * without "q", or its starter died: kill every group and cgroup it was
+ * told of and perfab itself, remove the scratch directories; and always
+ * kill whatever is left of perfab's tree (the guard is perfab's parent
+ * and a child subreaper: every descendant perfab orphaned by dying is
+ * its child now, in whatever session, process group or cgroup). Last,
+ * tell the starter how perfab ended. fds: 3 the socket, 4 the starter's
+ * pipe, 5 the status pipe to the starter.
+ */
+_Noreturn static void guard_main(pid_t worker)
+{
+	struct told t = { { 0 }, { 0 }, { 0 }, 0 };
+	int unclean, status = 0;
+	size_t i;
+
+	guard_detach();
+	unclean = guard_listen(worker, &t) || !t.quit;
+	if (unclean)
 		kill(worker, SIGKILL);
 	while (waitpid(worker, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!quit || starter_gone) {
-		for (i = 0; i < groups.n; i++) {
-			long pg;
-
-			if (!parse_long(groups.v[i], 2, INT32_MAX, &pg))
-				kill((pid_t)-pg, SIGKILL);
-		}
-		for (i = 0; i < cgroups.n; i++) {
-			struct timespec ms = { 0, 1000000 };
-			int k;
-
-			pab_cgroup_kill_path(cgroups.v[i]);
-			for (k = 0; k < 2000 && rmdir(cgroups.v[i]) && errno == EBUSY; k++)
-				nanosleep(&ms, NULL);
-		}
-	}
+	if (unclean)
+		guard_kill_told(&t);
 	/* Whatever perfab's tree left: adopted by the guard, killed (its
 	 * children are exactly those now, as perfab's are while it runs). */
 	pab_kill_orphans();
-	if (!quit || starter_gone)
-		for (i = 0; i < scratch.n; i++)
-			pab_remove_tree(scratch.v[i]);
+	if (unclean)
+		for (i = 0; i < t.scratch.n; i++)
+			pab_remove_tree(t.scratch.v[i]);
 	/* Only now may perfab's caller see it end: nothing of it runs. */
 	if (write(5, &status, sizeof(status)) != (ssize_t)sizeof(status))
 		_exit(1);
@@ -316,6 +368,35 @@ static int starter_main(pid_t guard, int st)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+/*
+ * The guard's start, in the child of the starter: a session of its own,
+ * a child subreaper; worker's PID told to the starter (status, the
+ * status pipe); then the socket from perfab, the starter's pipe and the
+ * status pipe moved to fds 3, 4 and 5 for guard_main.
+ */
+_Noreturn static void guard_begin(pid_t worker, int sock, int from_starter, int status)
+{
+	int fs, fp, ft;
+
+	setsid();
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (write(status, &worker, sizeof(worker)) != (ssize_t)sizeof(worker))
+		_exit(1);
+	/* Out of the way first, then to 3, 4, 5: no dup2 can hit one. */
+	fs = fcntl(sock, F_DUPFD_CLOEXEC, 10);
+	fp = fcntl(from_starter, F_DUPFD_CLOEXEC, 10);
+	ft = fcntl(status, F_DUPFD_CLOEXEC, 10);
+	close(sock);
+	close(from_starter);
+	close(status);
+	if (fs < 0 || fp < 0 || ft < 0)
+		_exit(1);
+	move_fd(fs, 3);
+	move_fd(fp, 4);
+	move_fd(ft, 5);
+	guard_main(worker);
+}
+
 int pab_guard_start(void)
 {
 	int sv[2], st[2], pd[2], err;
@@ -373,26 +454,7 @@ int pab_guard_start(void)
 		return 0;
 	}
 	close(sv[1]);
-	setsid();
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (write(st[1], &worker, sizeof(worker)) != (ssize_t)sizeof(worker))
-		_exit(1);
-	{
-		/* Out of the way first, then to 3, 4, 5: no dup2 can hit one. */
-		int fs = fcntl(sv[0], F_DUPFD_CLOEXEC, 10);
-		int fp = fcntl(pd[0], F_DUPFD_CLOEXEC, 10);
-		int ft = fcntl(st[1], F_DUPFD_CLOEXEC, 10);
-
-		close(sv[0]);
-		close(pd[0]);
-		close(st[1]);
-		if (fs < 0 || fp < 0 || ft < 0)
-			_exit(1);
-		move_fd(fs, 3);
-		move_fd(fp, 4);
-		move_fd(ft, 5);
-	}
-	guard_main(worker);
+	guard_begin(worker, sv[0], pd[0], st[1]);
 
 out_subreaper:
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
