@@ -394,83 +394,43 @@ static void set_thresholds(const struct pab_cell_input *in,
 	}
 }
 
-int pab_judge_cell(const struct pab_cell_input *in,
-		   struct pab_cell_result *out)
+/*
+ * The null arm's intervals: base against null (it sets the noise; a null
+ * arm without a single usable pair is no null arm at all, and the strict
+ * noise of 0 applies) and, perfab/2's second test, head against the other
+ * copy of base. changes is scratch of in->n. Returns 0 or a PAB_E* code.
+ */
+static int null_intervals(const struct pab_cell_input *in, struct pab_cell_result *out,
+			  double *changes)
 {
-	double *changes = NULL;
-	size_t n;
+	size_t n = in->n;
 	int ret;
 
-	if (!in || !out)
-		return PAB_EINVAL;
-	memset(out, 0, sizeof(*out));
-	if (!cell_input_valid(in))
-		return PAB_EINVAL;
-	n = in->n;
-	out->verdict = PAB_NOT_MEASURED;
-	out->equivalence = PAB_EQUIV_UNKNOWN;
-	out->base_median = NAN;
-	out->head_median = NAN;
-	if (n == 0)
-		return 0;
-
-	changes = malloc(n * sizeof(*changes));
-	if (!changes) {
-		ret = PAB_ENOMEM;
-		goto out_clear_result;
-	}
-
-	ret = arm_median(in->base, n, &out->base_median);
-	if (ret < 0)
-		goto out_free_changes;
-	ret = arm_median(in->head, n, &out->head_median);
-	if (ret < 0)
-		goto out_free_changes;
-
-	/*
-	 * The null arm first: it sets the noise. A null arm without a single
-	 * usable pair is no null arm at all, and the strict noise of 0 applies.
-	 */
 	if (in->null) {
 		pab_paired_changes(in->base, in->null, n, in->better, changes);
 		ret = pab_sign_interval(changes, n, in->conf, &out->null_change);
 		if (ret == 0)
 			out->has_null = 1;
 		else if (ret != PAB_ENODATA)
-			goto out_free_changes;
+			return ret;
 	}
 	out->noise = out->has_null ? pab_noise_floor(&out->null_change) : 0.0;
 	out->noise_infinite = isinf(out->noise);
 	if (out->has_null) {
-		/* perfab/2's second test: head against the other copy of base. */
 		pab_paired_changes(in->null, in->head, n, in->better, changes);
 		ret = pab_sign_interval(changes, n, in->conf, &out->head_null);
 		if (ret == PAB_ENODATA)
 			memset(&out->head_null, 0, sizeof(out->head_null));
 		else if (ret < 0)
-			goto out_free_changes;
+			return ret;
 	}
+	return 0;
+}
 
-	pab_paired_changes(in->base, in->head, n, in->better, changes);
-	ret = pab_sign_interval(changes, n, in->conf, &out->change);
-	if (ret == PAB_ENODATA) {
-		/* Nothing to judge; thresholds stay 0, deciders NONE. */
-		memset(&out->change, 0, sizeof(out->change));
-		out->verdict = PAB_NOT_MEASURED;
-		ret = 0;
-		goto out_free_changes;
-	}
-	if (ret < 0)
-		goto out_free_changes;
-	if (in->exact)
-		apply_exact(in, out);
-
-	out->credit = in->credit_eligible && !in->control ?
-		in->saved_pct / PAB_MEMORY_TO_CPU : 0.0;
-	set_thresholds(in, out);
-	out->beyond_noise = pab_beyond_noise(&out->change, out->noise);
-	out->half_width = (out->change.hi - out->change.lo) / 2.0;
-
+/* The verdict of a cell whose change, thresholds and null intervals are
+ * set (doc/method.md §6), and a control's equivalence (§7). */
+static void decide(const struct pab_cell_input *in, struct pab_cell_result *out)
+{
 	/* The second test needs reps holding both a head and a null value:
 	 * without any, FAIL rests on head vs base alone (it cannot be
 	 * blocked for good by a test that has no data). */
@@ -506,7 +466,64 @@ int pab_judge_cell(const struct pab_cell_input *in,
 			out->pass_decider = PAB_DECIDED_EQUIVALENCE;
 		}
 	}
+}
 
+int pab_judge_cell(const struct pab_cell_input *in,
+		   struct pab_cell_result *out)
+{
+	double *changes = NULL;
+	size_t n;
+	int ret;
+
+	if (!in || !out)
+		return PAB_EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!cell_input_valid(in))
+		return PAB_EINVAL;
+	n = in->n;
+	out->verdict = PAB_NOT_MEASURED;
+	out->equivalence = PAB_EQUIV_UNKNOWN;
+	out->base_median = NAN;
+	out->head_median = NAN;
+	if (n == 0)
+		return 0;
+
+	changes = malloc(n * sizeof(*changes));
+	if (!changes) {
+		ret = PAB_ENOMEM;
+		goto out_clear_result;
+	}
+
+	ret = arm_median(in->base, n, &out->base_median);
+	if (ret < 0)
+		goto out_free_changes;
+	ret = arm_median(in->head, n, &out->head_median);
+	if (ret < 0)
+		goto out_free_changes;
+	ret = null_intervals(in, out, changes);
+	if (ret < 0)
+		goto out_free_changes;
+
+	pab_paired_changes(in->base, in->head, n, in->better, changes);
+	ret = pab_sign_interval(changes, n, in->conf, &out->change);
+	if (ret == PAB_ENODATA) {
+		/* Nothing to judge; thresholds stay 0, deciders NONE. */
+		memset(&out->change, 0, sizeof(out->change));
+		out->verdict = PAB_NOT_MEASURED;
+		ret = 0;
+		goto out_free_changes;
+	}
+	if (ret < 0)
+		goto out_free_changes;
+	if (in->exact)
+		apply_exact(in, out);
+
+	out->credit = in->credit_eligible && !in->control ?
+		in->saved_pct / PAB_MEMORY_TO_CPU : 0.0;
+	set_thresholds(in, out);
+	out->beyond_noise = pab_beyond_noise(&out->change, out->noise);
+	out->half_width = (out->change.hi - out->change.lo) / 2.0;
+	decide(in, out);
 	if (out->verdict == PAB_INCONCLUSIVE)
 		out->reps_needed = estimate_reps(out);
 	ret = 0;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * history.c — a ledger's cells as history records, and the drift of a
- * series of merges (judge/history.h; doc/method.md "Drift", "Change
- * points").
+ * series of merges (judge/history.h; doc/method.md §11 and §12).
  */
 #include "config.h"
 

@@ -4,7 +4,7 @@
  * history records, and the drift of a series of merges (the per-merge
  * paired changes chained along it, the merges that moved it most, change
  * points of the per-merge changes, the steps of the level). The method is
- * doc/method.md ("Drift", "Change points"); the figures are the ledger's,
+ * doc/method.md §11 and §12; the figures are the ledger's,
  * nothing here computes a statistic of reps.
  */
 #ifndef PAB_JUDGE_HISTORY_H
