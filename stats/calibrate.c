@@ -78,6 +78,42 @@ static int args_valid(const double *d, size_t n, const size_t *looks, size_t n_l
 	return 1;
 }
 
+/*
+ * One simulated run's looks: at look k the sign-test interval of the
+ * first looks[k] changes dd (and of ee, the exact count's, when given:
+ * the lower end is the lower of the two). lo[k * stride] and
+ * hw[k * stride] get each look's lower end and half-width (NaN: no
+ * interval). Returns the smallest tolerance at which the run PASSes at
+ * some look: t >= max(hi_k, every earlier lo_j); +inf when none does.
+ */
+static double run_looks(const double *dd, const double *ee, const size_t *looks,
+			size_t n_looks, double conf, double *lo, double *hw, size_t stride)
+{
+	double worst_lo = -INFINITY, best = INFINITY;
+	size_t k;
+
+	for (k = 0; k < n_looks; k++) {
+		struct pab_interval a, b;
+		double l;
+
+		if (pab_sign_interval(dd, looks[k], conf, &a) || !a.exists) {
+			lo[k * stride] = hw[k * stride] = NAN;
+			continue;
+		}
+		l = a.lo;
+		if (ee && !pab_sign_interval(ee, looks[k], conf, &b) && b.exists && b.lo < l)
+			l = b.lo;
+		lo[k * stride] = l;
+		hw[k * stride] = (a.hi - a.lo) / 2;
+		/* PASS here at t >= max(hi_k, every earlier lo_j). */
+		if ((a.hi > worst_lo ? a.hi : worst_lo) < best)
+			best = a.hi > worst_lo ? a.hi : worst_lo;
+		if (a.lo > worst_lo)
+			worst_lo = a.lo;
+	}
+	return best;
+}
+
 int pab_calibrate(const double *d, const double *e, size_t n, const size_t *looks,
 		  size_t n_looks, double conf, size_t sims, uint64_t seed,
 		  struct pab_calibration *out)
@@ -122,8 +158,6 @@ int pab_calibrate(const double *d, const double *e, size_t n, const size_t *look
 	out->n_looks = n_looks;
 	pab_pcg32_seed(&rng, seed, 0x63616c6962ULL); /* "calib" */
 	for (s = 0; s < sims; s++) {
-		double worst_lo = -INFINITY, best = INFINITY;
-
 		/* The machine this run sees: the calibration's m pairs drawn
 		 * again (the calibration is itself a sample), then the run's
 		 * pairs of its last look from those; each look sees the first
@@ -136,26 +170,7 @@ int pab_calibrate(const double *d, const double *e, size_t n, const size_t *look
 			dd[i] = d[j] - out->median + bw_d * pab_pcg32_normal(&rng);
 			ee[i] = e ? e[j] - e_median + bw_e * pab_pcg32_normal(&rng) : NAN;
 		}
-		for (k = 0; k < n_looks; k++) {
-			struct pab_interval a, b;
-			double l;
-
-			if (pab_sign_interval(dd, looks[k], conf, &a) || !a.exists) {
-				lo[k * sims + s] = hw[k * sims + s] = NAN;
-				continue;
-			}
-			l = a.lo;
-			if (e && !pab_sign_interval(ee, looks[k], conf, &b) && b.exists && b.lo < l)
-				l = b.lo;
-			lo[k * sims + s] = l;
-			hw[k * sims + s] = (a.hi - a.lo) / 2;
-			/* PASS here at t >= max(hi_k, every earlier lo_j). */
-			if ((a.hi > worst_lo ? a.hi : worst_lo) < best)
-				best = a.hi > worst_lo ? a.hi : worst_lo;
-			if (a.lo > worst_lo)
-				worst_lo = a.lo;
-		}
-		t_run[s] = best;
+		t_run[s] = run_looks(dd, e ? ee : NULL, looks, n_looks, conf, lo + s, hw + s, sims);
 	}
 	out->tolerance = quantile(t_run, sims, PAB_CAL_PASS_PROB);
 	if (!(out->tolerance > 0))
