@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "cmd_run.h"
 #include "judge/ledger.h"
 #include "model/artifact.h"
 #include "options.h"
