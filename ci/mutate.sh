@@ -55,7 +55,7 @@ extra_tests() {
 	case $1 in
 	stats/calibrate.c) echo tests/sim/test_calibrate_sim ;;
 	stats/drift.c) echo tests/sim/test_drift_sim ;;
-	stats/edivisive.c | stats/pcg32.c) echo tests/unit/test_history_stats tests/sim/test_drift_sim ;;
+	stats/edivisive.c | stats/pab_pcg32.c) echo tests/unit/test_history_stats tests/sim/test_drift_sim ;;
 	src/judge/memgate.c) echo tests/e2e/memgate_input.sh tests/e2e/memgate_pass.sh tests/e2e/memgate_filtered.sh ;;
 	ALL) for f in stats/calibrate.c stats/drift.c stats/edivisive.c src/judge/memgate.c; do
 		extra_tests $f

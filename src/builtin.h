@@ -40,12 +40,4 @@ int pab_pool_load(const char *const *paths, size_t n,
  */
 int pab_pool_load_input(const char *path, struct pab_experiment *e);
 
-/*
- * pab_run_options (cmd_run.c): the option table of `perfab run`, ended by
- * OPT_END(); its ranges are the limits of the same settings in a config
- * (pab_config_parse) and in an artifact's "run" (--resume).
- */
-struct pab_option;
-const struct pab_option *pab_run_options(void);
-
 #endif /* PAB_BUILTIN_H */

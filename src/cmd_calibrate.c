@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "cmd_run.h"
 #include "judge/ledger.h"
 #include "model/artifact.h"
 #include "model/calibration.h"

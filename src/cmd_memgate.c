@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * cmd_memgate.c — `perfab memgate`: the memory gate (PRODUCT.md "Memory
- * gate", doc/memgate.md). Not a paired A/B comparison: an absolute check
- * of one arm's peak RSS against a committed baseline, for the slow creep
- * that paired runs never see because base and head creep together.
+ * cmd_memgate.c — `perfab memgate`: the memory gate (doc/memgate.md).
+ * Not a paired A/B comparison: an absolute check of one arm's peak RSS
+ * against a committed baseline, for the slow creep that paired runs never
+ * see because base and head creep together.
  *
  *   perfab memgate record RUN... -o FILE [--arm NAME]
  *   perfab memgate check  RUN... --baseline FILE [--tolerance PCT] [--arm NAME]

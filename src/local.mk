@@ -8,7 +8,7 @@ src_libperfab_a_SOURCES = \
 	src/builtin.h \
 	src/cmd_calibrate.c src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c \
 	src/cmd_memgate.c src/cmd_pool.c \
-	src/cmd_run.c src/cmd_workloads.c \
+	src/cmd_run.c src/cmd_run.h src/cmd_workloads.c \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
 	common/banned.h common/suite.c common/suite.h \

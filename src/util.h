@@ -104,7 +104,7 @@ void pab_strbuf_release(struct pab_strbuf *sb);
 char *read_file_max(const char *path, size_t max_bytes, size_t *len);
 
 /*
- * Test hook for the crash matrix (tests/crash_matrix.sh): with
+ * Test hook for the crash matrix (tests/e2e/crash_matrix.sh): with
  * PERFAB_TEST_CRASH_AT=N in the environment, the N-th call (counting from
  * 1, over the whole process) kills perfab with SIGKILL on the spot, as a
  * power cut or the OOM killer would. name says where, for the test's log
@@ -115,7 +115,7 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len);
 void pab_crash_point(const char *name);
 
 /*
- * Test hook for checkpoint costs (tests/cli_journal.sh): with
+ * Test hook for checkpoint costs (tests/e2e/cli_journal.sh): with
  * PERFAB_TEST_IO_LOG=FILE in the environment, every checkpoint write
  * appends "WHAT BYTES" (e.g. "journal 1234", "artifact 56789") as a line
  * to FILE, so a test can measure bytes written per rep. Without the

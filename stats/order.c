@@ -15,7 +15,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "pab_stats.h"
-#include "stats_internal.h"
+#include "order.h"
 
 int pab_sorted_finite(const double *x, size_t n, double **out, size_t *m)
 {

@@ -2,8 +2,8 @@
 /*
  * pab_pcg32.h — the PCG32 random generator (O'Neill 2014, pcg-random.org:
  * XSH RR 64/32 output on a 64-bit LCG, multiplier 6364136223846793005).
- * Written here from the published algorithm; self-contained (pcg32.c has
- * no dependency but libm) so the workload binaries can link it alone.
+ * Written here from the published algorithm; self-contained (pab_pcg32.c
+ * has no dependency but libm) so the workload binaries can link it alone.
  * Every consumer seeds it explicitly and records the seed.
  */
 #ifndef PAB_PCG32_H

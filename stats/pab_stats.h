@@ -16,7 +16,7 @@
  *    achieved coverage reported. Below PAB_MIN_N_95 values no 95%
  *    interval exists; the struct says so (exists = 0) and the caller must
  *    not call the range an interval.
- *  - Verdict rules follow PRODUCT.md "The ledger"; three rule sets exist:
+ *  - Verdict rules follow doc/method.md §6; three rule sets exist:
  *    perfab/2 (default: an intersection-union FAIL against base and the
  *    null arm), perfab/1 (the noise floor guards FAIL) and rule12 (the
  *    seed pipeline's rule).

@@ -19,7 +19,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "pab_stats.h"
-#include "stats_internal.h"
+#include "order.h"
 
 int pab_sign_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_rank,
 		   double *coverage)

@@ -37,6 +37,7 @@ include tests/report.mk
 include tests/action.mk
 include tests/docs.mk
 include tests/layering.mk
+include tests/comments.mk
 include tests/fuzz.mk
 include tests/json_in.mk
 include tests/history.mk

@@ -3,7 +3,7 @@
 # programs of the built-in suite and the protocol they speak.
 #
 # common/suite.c (the row table) is compiled into these programs and into perfab
-# itself; PCG32 is compiled in from stats/pcg32.c rather than by linking
+# itself; PCG32 is compiled in from stats/pab_pcg32.c rather than by linking
 # libpabstats, so the workload programs depend on nothing but libc, libm
 # and pthreads, and an LD_PRELOADed allocator sees all their allocations.
 
@@ -15,7 +15,7 @@ workloads_common_sources = \
 	workloads/wl_report.c
 
 workloads_perfab_alloc_SOURCES = workloads/alloc.c \
-	$(workloads_common_sources) stats/pcg32.c stats/pab_pcg32.h
+	$(workloads_common_sources) stats/pab_pcg32.c stats/pab_pcg32.h
 workloads_perfab_alloc_LDADD = -lm
 
 workloads_perfab_spin_SOURCES = workloads/spin.c \

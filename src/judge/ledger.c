@@ -16,7 +16,8 @@
 #include "util.h"
 #include "common/suite.h"
 
-/* RSS-floor consistency slack, percent (PRODUCT.md ledger rule 10). */
+/* RSS-floor consistency slack, percent (doc/ledger-json.md "Rows",
+ * floor_inconsistent; the floor itself: doc/method.md §5). */
 #define FLOOR_SLACK_PCT 5.0
 
 int pab_ledger_base_arm(const struct pab_experiment *e)

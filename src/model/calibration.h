@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * calibration.h — a perfab-calibration/1 file (doc/calibration-schema.md):
+ * calibration.h — a perfab-calibration/1 file (doc/calibration.md):
  * what an A/A experiment measured this machine to resolve, per row and
  * metric (pab_calibrate, pab_stats.h), built from a finished A/A
  * experiment, written and printed by `perfab calibrate`, and read back by

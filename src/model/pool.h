@@ -23,7 +23,7 @@
  *    and the groups must be disjoint. Any partial overlap is refused.
  *
  * Every input must be complete, balanced and not stopped by the sanity
- * gate: such data can be resumed, never pooled (PRODUCT.md "Artifacts").
+ * gate: such data can be resumed, never pooled (doc/artifact-schema.md §9).
  * No two inputs may share a rep (the same wall time, to the nanosecond, in
  * every arm of a row's rep): that is one run given twice, or a pooled
  * artifact given with one of its sources, whose measurements would count

@@ -189,7 +189,7 @@ static int under_valgrind(void)
 #endif
 
 /*
- * Test hook (tests/cli_window.sh): PERFAB_TEST_EXIT_HOLD_MS=N makes perfab
+ * Test hook (tests/e2e/cli_window.sh): PERFAB_TEST_EXIT_HOLD_MS=N makes perfab
  * dawdle N ms at every child's exit stop, to prove that its own work there
  * stays out of the child's wall time.
  */

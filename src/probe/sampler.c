@@ -169,7 +169,8 @@ struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
 
 	s->pin = pin;
 	s->interval_ns = interval_ns;
-	/* Test hook: a sampler starved of CPU for the whole run (tests/cli_tree_sample.sh). */
+	/* Test hook: a sampler starved of CPU for the whole run
+	 * (tests/e2e/cli_tree_sample.sh). */
 	s->idle_for_test = getenv("PERFAB_TEST_SAMPLER_IDLE") != NULL;
 	/* Test hook: a sampler slow between its look at the tree and acting on it. */
 	if (getenv("PERFAB_TEST_SAMPLER_FOLD_DELAY_MS") &&

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * report_html.c — the ledger as one self-contained HTML page (report.h):
+ * html.c — the ledger as one self-contained HTML page (report.h):
  * inline CSS, inline SVG, no script, nothing fetched. Two kinds of plot:
  *
  *  - a forest plot per row × head arm: one line per judged metric, the

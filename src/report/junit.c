@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * report_junit.c — the ledger as JUnit XML (report.h), the format CI
+ * junit.c — the ledger as JUnit XML (report.h), the format CI
  * dashboards (GitHub test reporters, GitLab, Jenkins) already read: a
  * testcase per row × head arm, FAIL as <failure>, INCONCLUSIVE as
  * <failure type="perfab.INCONCLUSIVE"> (as `perfab gate` fails it) or, when

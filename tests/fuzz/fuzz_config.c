@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "builtin.h"
+#include "cmd_run.h"
 #include "model/experiment.h"
 #include "run/runconf.h"
 

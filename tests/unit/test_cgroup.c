@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_cgroup.c — the per-child memory cgroup (src/cgroup.h), both paths.
+ * test_cgroup.c — the per-child memory cgroup (src/probe/cgroup.h), both paths.
  *
  * Available path (when this machine gives perfab a memory cgroup, e.g. as
  * root on cgroup v1): a child that touches 64 MiB after attach shows a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_counters.c — the counters module (src/counters.h) on real children.
+ * test_counters.c — the counters module (src/probe/counters.h) on real children.
  *
  * Every test forks a child held on a pipe (as spawn.c holds it), opens the
  * counters on it, releases it into exec, reaps it with wait4 and reads.

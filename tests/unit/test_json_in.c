@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "cmd_run.h"
 #include "model/artifact.h"
 #include "model/experiment.h"
 #include "model/json_in.h"

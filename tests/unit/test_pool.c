@@ -280,7 +280,7 @@ static const struct pool_case cases[] = {
 	{ "the executable moved, same digest", "a.json", "a.json", "b.json", "moved.json",
 	  NULL, NULL, edit_moved, 0, POOLS, { NULL } },
 	/* pool_refuse_protocol.sh: the reader refuses another protocol or
-	 * none; `perfab pool` then names it (e2e/pool_refuse.sh). */
+	 * none; `perfab pool` then names it (tests/e2e/pool_refuse.sh). */
 	{ "another protocol", "a.json", "a.json", "b.json", "proto.json",
 	  "protocol", "\"forward-backward/0\"", NULL, 0, UNREADABLE,
 	  { "forward-backward/0" } },

@@ -17,7 +17,7 @@
 
 #include "model/experiment.h"
 #include "model/metrics.h"
-#include "builtin.h"
+#include "cmd_run.h"
 #include "run/runconf.h"
 #include "util.h"
 

@@ -3,7 +3,7 @@
  * test_stats.c — unit tests of the statistics library against values
  * computed independently: exact binomial sums (tests/data/signtest_ref.tsv,
  * from tests/data/gen_signtest_ref.py), R / Python type-7 quantiles, the
- * pcg32-demo vector, and the worked examples of PRODUCT.md "The ledger".
+ * pcg32-demo vector, and the worked examples of doc/method.md §5 and §7.
  * Edge cases: n < 6, ties, zeros, NaN, infinities, a base of 0.
  */
 #include <check.h>
@@ -519,7 +519,7 @@ END_TEST
 
 START_TEST(saved_percent)
 {
-	/* PRODUCT.md: 200 -> 100 MiB with floor 50 closes 2/3 of the gap. */
+	/* doc/method.md §5: 200 -> 100 MiB with floor 50 closes 2/3 of the gap. */
 	ck_assert_double_eq_tol(pab_saved_percent(200, 100, 50), 200.0 / 3.0, TOL);
 	ck_assert_double_eq(pab_saved_percent(200, 20, 50), 100);  /* clamped */
 	ck_assert_double_eq(pab_saved_percent(200, 220, 50), 0);   /* grew */
@@ -649,9 +649,9 @@ static double worked_example_credit(enum pab_rules rules)
 
 START_TEST(worked_example_credit_buys_cpu)
 {
-	/* PRODUCT.md: peak 200 -> 100 MiB, floor 50: 66.7% saved, so +22.2%
-	 * CPU is allowed; a confirmed +20% passes and +40% fails, under both
-	 * rule sets, with or without a null arm. */
+	/* doc/method.md §5: peak 200 -> 100 MiB, floor 50: 66.7% saved, so
+	 * +22.2% CPU is allowed; a confirmed +20% passes and +40% fails, under
+	 * both rule sets, with or without a null arm. */
 	double base[REPS], h20[REPS], h40[REPS], null[REPS];
 	int rules, with_null;
 	size_t i;

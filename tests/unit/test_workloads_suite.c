@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_workloads_suite.c — unit tests of the suite table and selection
- * (workloads/suite.h) and of the workload programs' checked parsers
+ * (common/suite.h) and of the workload programs' checked parsers
  * (workloads/wl.h). Plain C with a tiny CHECK macro: it must run where
  * the Check framework is not installed, like the programs it tests.
  */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * stats_internal.h — helpers shared between the stats sources; not part
- * of the public contract (pab_stats.h is), so nothing outside stats/
+ * order.h — order.c's helper shared with the other stats sources; not
+ * part of the public contract (pab_stats.h is), so nothing outside stats/
  * includes it.
  */
-#ifndef PAB_STATS_INTERNAL_H
-#define PAB_STATS_INTERNAL_H
+#ifndef PAB_STATS_ORDER_H
+#define PAB_STATS_ORDER_H
 
 #include <stddef.h>
 
@@ -17,4 +17,4 @@
  */
 double pab_quantile_sorted(const double *s, size_t m, double p);
 
-#endif /* PAB_STATS_INTERNAL_H */
+#endif /* PAB_STATS_ORDER_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * pcg32.c — PCG32 (XSH RR 64/32), written from the published algorithm
+ * pab_pcg32.c — PCG32 (XSH RR 64/32), written from the published algorithm
  * (M. E. O'Neill, "PCG: A Family of Simple Fast Space-Efficient
  * Statistically Good Algorithms for Random Number Generation", 2014).
  *
