@@ -4,7 +4,7 @@
  * records (its commits, labels, judged cells) and what a query of the
  * history reads back (the selected merges and, per row × arm × metric,
  * a series of points in record order). store/history_db.h keeps them in
- * SQLite; judge/drift.h computes across a series; report/history.h
+ * SQLite; judge/history.h computes across a series; report/history.h
  * prints them. Nothing here reads or writes a file.
  */
 #ifndef PAB_MODEL_HISTORY_H
