@@ -30,7 +30,7 @@
 #include "model/artifact.h"
 #include "model/digest.h"
 #include "options.h"
-#include "report/report.h"
+#include "report/format.h"
 #include "store/history_db.h"
 #include "util.h"
 
@@ -898,7 +898,7 @@ static int history_drift(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* html                                                               */
 
-#define esc pab_report_escape
+#define esc pab_fmt_escape
 
 static const char *verdict_class(const char *v)
 {
