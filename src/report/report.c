@@ -42,13 +42,6 @@ static void json_ledger(FILE *f, const struct pab_experiment *e,
 	pab_report_json(f, e, l);
 }
 
-static void json_samples(FILE *f, const struct pab_experiment *e,
-			 const struct pab_ledger *l, const struct pab_report_opts *o)
-{
-	(void)l, (void)o;
-	pab_report_samples(f, e, 1);
-}
-
 static void markdown_ledger(FILE *f, const struct pab_experiment *e,
 			    const struct pab_ledger *l, const struct pab_report_opts *o)
 {
@@ -76,11 +69,12 @@ static void csv_ledger(FILE *f, const struct pab_experiment *e,
 	pab_report_csv(f, e, l);
 }
 
-static void csv_samples(FILE *f, const struct pab_experiment *e,
-			const struct pab_ledger *l, const struct pab_report_opts *o)
+/* The raw samples, CSV or JSON (both are csv.c's). */
+static void samples(FILE *f, const struct pab_experiment *e,
+		    const struct pab_ledger *l, const struct pab_report_opts *o)
 {
-	(void)l, (void)o;
-	pab_report_samples(f, e, 0);
+	(void)l;
+	pab_report_samples(f, e, o->format == PAB_REPORT_JSON);
 }
 
 /* The format table, in enum order: its names and, per what, its printer
@@ -90,11 +84,11 @@ static const struct {
 	printer print[3]; /* by enum pab_report_what */
 } formats[] = {
 	[PAB_REPORT_TEXT] = { "text", NULL, { text_ledger, NULL, text_gate } },
-	[PAB_REPORT_JSON] = { "json", NULL, { json_ledger, json_samples, NULL } },
+	[PAB_REPORT_JSON] = { "json", NULL, { json_ledger, samples, NULL } },
 	[PAB_REPORT_MARKDOWN] = { "markdown", "md", { markdown_ledger, NULL, NULL } },
 	[PAB_REPORT_JUNIT] = { "junit", NULL, { junit_ledger, NULL, NULL } },
 	[PAB_REPORT_HTML] = { "html", NULL, { html_ledger, NULL, NULL } },
-	[PAB_REPORT_CSV] = { "csv", NULL, { csv_ledger, csv_samples, NULL } },
+	[PAB_REPORT_CSV] = { "csv", NULL, { csv_ledger, samples, NULL } },
 };
 
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
