@@ -12,7 +12,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "judge/ledger.h"
 #include "report/format.h"

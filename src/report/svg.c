@@ -24,8 +24,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "report/format.h"
 #include "report/svg.h"
