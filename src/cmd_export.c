@@ -2,7 +2,7 @@
 /*
  * cmd_export.c — `perfab export`: an artifact's raw samples, one line per
  * rep and arm with every metric, as CSV or JSON (report.h,
- * pab_report_samples), for a spreadsheet or pandas. Nothing is judged:
+ * PAB_REPORT_SAMPLES), for a spreadsheet or pandas. Nothing is judged:
  * an interrupted run's artifact (with its journal) exports as well as a
  * complete one.
  */
@@ -28,11 +28,12 @@ int cmd_export(int argc, char **argv)
 		OPT_END(),
 	};
 	const char *usage = "perfab export FILE [--format csv|json] [-o OUT]";
+	struct pab_report_opts ro;
 	struct pab_strlist pos = { 0 };
 	struct pab_experiment e;
 	FILE *f = stdout;
 	char *why;
-	int ret, json;
+	int ret;
 
 	pab_parse_options(argc, argv, opts, usage,
 			  "Write an artifact's raw samples: one line per rep and arm (row, rep,\n"
@@ -40,9 +41,11 @@ int cmd_export(int argc, char **argv)
 			  &pos);
 	if (pos.n != 1)
 		pab_usage_error(opts, usage, pos.n ? "give one artifact" : "no artifact given");
-	if (strcmp(format, "csv") && strcmp(format, "json"))
+	pab_report_opts_init(&ro, PAB_REPORT_CSV);
+	ro.what = PAB_REPORT_SAMPLES;
+	if (pab_report_format_parse(format, &ro.format) ||
+	    !pab_report_can(ro.format, PAB_REPORT_SAMPLES))
 		pab_usage_error(opts, usage, "--format takes csv or json, not '%s'", format);
-	json = !strcmp(format, "json");
 	ret = pab_artifact_load(pos.v[0], &e, &why);
 	if (ret) {
 		fprintf(stderr, "perfab: error: %s\n", why);
@@ -55,7 +58,7 @@ int cmd_export(int argc, char **argv)
 		if (!f)
 			die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", outpath, strerror(errno));
 	}
-	pab_report_samples(f, &e, json);
+	pab_report_print(f, &e, NULL, &ro);
 	if (outpath ? fclose(f) : fflush(f))
 		die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", outpath ? outpath : "stdout",
 		    strerror(errno));

@@ -130,6 +130,7 @@ static void step_summary(const struct pab_experiment *e,
 			 const struct pab_ledger *l)
 {
 	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	struct pab_report_opts ro;
 	FILE *f;
 
 	if (!path || !*path)
@@ -139,7 +140,8 @@ static void step_summary(const struct pab_experiment *e,
 		warning("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
 		return;
 	}
-	pab_report_print(f, e, l, PAB_REPORT_MARKDOWN);
+	pab_report_opts_init(&ro, PAB_REPORT_MARKDOWN);
+	pab_report_print(f, e, l, &ro);
 	fputc('\n', f);
 	if (fclose(f))
 		warning("cannot write $GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
@@ -231,24 +233,25 @@ static void ledger_opts_of(const struct pab_experiment *e, const struct judge_ar
 static void print_judged(const struct pab_experiment *e, const struct pab_ledger *l,
 			 const struct judge_args *a, int gate)
 {
+	struct pab_report_opts ro;
+
 	if (gate) {
 		fprintf(stdout, "%s\n", pab_verdict_name(l->overall));
 		/* Why, for the CI log: what failed or is undecided. */
 		if (l->overall != PAB_PASS || l->disposition.kind == PAB_DISP_LIMITED) {
 			fprintf(stderr, "perfab: %s (%s):\n", pab_verdict_name(l->overall),
 				l->disposition.name);
-			pab_report_gate_reasons(stderr, e, l);
+			pab_report_opts_init(&ro, PAB_REPORT_TEXT);
+			ro.what = PAB_REPORT_GATE_REASONS;
+			pab_report_print(stderr, e, l, &ro);
 		}
-	} else if (a->fmt == PAB_REPORT_TEXT) {
-		struct pab_text_opts to = { a->wide, use_color(STDOUT_FILENO) };
-
-		pab_report_print_text(stdout, e, l, &to);
-	} else if (a->fmt == PAB_REPORT_JUNIT) {
-		pab_report_junit(stdout, e, l, a->junit_inconclusive &&
-				 !strcmp(a->junit_inconclusive, "skipped"));
-	} else {
-		pab_report_print(stdout, e, l, a->fmt);
+		return;
 	}
+	pab_report_opts_init(&ro, a->fmt);
+	ro.wide = a->wide;
+	ro.color = a->fmt == PAB_REPORT_TEXT && use_color(STDOUT_FILENO);
+	ro.junit_skipped = a->junit_inconclusive && !strcmp(a->junit_inconclusive, "skipped");
+	pab_report_print(stdout, e, l, &ro);
 }
 
 static int judge(int argc, char **argv, int gate)

@@ -245,18 +245,20 @@ static int export_reports(const struct pab_experiment *e, const struct pab_ledge
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
+		struct pab_report_opts ro;
 		FILE *f;
 
 		if (!paths[i])
 			continue;
 		f = fopen(paths[i], "w");
+		pab_report_opts_init(&ro, fmts[i]);
 		if (f)
-			pab_report_print(f, e, l, fmts[i]);
+			pab_report_print(f, e, l, &ro);
 		if (!f || fclose(f)) {
 			fprintf(stderr, "perfab: error: cannot write '%s': %s (the artifact '%s' "
 				"has the run: perfab ledger --format %s)\n", paths[i],
 				strerror(errno), o->out ? o->out : o->resume ? o->resume :
-				PAB_DEFAULT_OUT, i == 0 ? "markdown" : i == 1 ? "csv" : "json");
+				PAB_DEFAULT_OUT, pab_report_format_name(fmts[i]));
 			ret = -1;
 		}
 	}
@@ -270,7 +272,7 @@ static int print_results(const struct pab_experiment *e, const char *out, enum p
 {
 	struct pab_ledger l;
 	struct pab_ledger_opts lo;
-	struct pab_text_opts to = { 0, use_color(STDOUT_FILENO) };
+	struct pab_report_opts ro;
 	char *why;
 	int ret;
 
@@ -286,7 +288,9 @@ static int print_results(const struct pab_experiment *e, const char *out, enum p
 		return PAB_EXIT_REFUSED;
 	}
 	fputc('\n', stdout);
-	pab_report_print_text(stdout, e, &l, &to);
+	pab_report_opts_init(&ro, PAB_REPORT_TEXT);
+	ro.color = use_color(STDOUT_FILENO);
+	pab_report_print(stdout, e, &l, &ro);
 	ret = export_reports(e, &l, o) ? PAB_EXIT_RUNTIME : pab_verdict_exit_code(l.overall);
 	pab_ledger_release(&l);
 	return ret;

@@ -47,9 +47,14 @@ src_libperfab_a_SOURCES = \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
-	src/report/history.c src/report/history.h src/report/json.h \
-	src/report/text.c src/report/json.c src/report/markdown.c \
-	src/report/html.c src/report/junit.c src/report/csv.c \
+	src/report/history.c src/report/history.h \
+	src/report/text.c src/report/text.h \
+	src/report/json.c src/report/json.h \
+	src/report/markdown.c src/report/markdown.h \
+	src/report/html.c src/report/html.h \
+	src/report/svg.c src/report/svg.h \
+	src/report/junit.c src/report/junit.h \
+	src/report/csv.c src/report/csv.h \
 	src/store/history_db.c src/store/history_db.h
 
 # Libraries every program linking libperfab needs, in link order.

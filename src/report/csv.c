@@ -2,7 +2,7 @@
 /*
  * csv.c — the ledger as CSV, one line per cell, and an artifact's raw
  * samples as CSV or JSON, one line (object) per rep and arm, for a
- * spreadsheet or pandas (doc/perfab.1, CSV; report.h). Fields are quoted
+ * spreadsheet or pandas (doc/perfab.1, CSV; csv.h). Fields are quoted
  * as RFC 4180 has them; a number is written as the JSON documents write
  * it (the JSON ledger's values exactly), a value that is not measured as
  * an empty field.
@@ -14,30 +14,12 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "report/csv.h"
 #include "report/format.h"
-#include "report/report.h"
 #include "util.h"
 
-void pab_report_csv_field(FILE *f, const char *s)
-{
-	const char *p;
-
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-void pab_report_csv_number(FILE *f, double v)
+/* v as the JSON documents write it (not finite: empty). */
+static void csv_number(FILE *f, double v)
 {
 	cJSON *n;
 	char *text;
@@ -76,13 +58,13 @@ static void exact_number(FILE *f, double v)
 static void sep_field(FILE *f, const char *s)
 {
 	fputc(',', f);
-	pab_report_csv_field(f, s);
+	pab_fmt_csv_field(f, s);
 }
 
 static void sep_number(FILE *f, double v)
 {
 	fputc(',', f);
-	pab_report_csv_number(f, v);
+	csv_number(f, v);
 }
 
 static const char ledger_header[] =
@@ -99,7 +81,7 @@ static void cell_line(FILE *f, const struct pab_experiment *e, const struct pab_
 	char n[24], why[512];
 	struct pab_ratio q;
 
-	pab_report_csv_field(f, e->rows[lr->row].name);
+	pab_fmt_csv_field(f, e->rows[lr->row].name);
 	sep_field(f, e->arms[lr->arm].name);
 	sep_field(f, e->arms[l->base].name);
 	snprintf(n, sizeof(n), "%zu", lr->n);
@@ -113,7 +95,7 @@ static void cell_line(FILE *f, const struct pab_experiment *e, const struct pab_
 		return;
 	}
 	pab_change_ratio(c->metric, &r->change, &q);
-	pab_report_cell_reason(e, l, c, why, sizeof(why));
+	pab_fmt_cell_reason(e, l, c, why, sizeof(why));
 	sep_number(f, r->base_median);
 	sep_number(f, r->head_median);
 	sep_number(f, r->change.median);
@@ -177,7 +159,7 @@ static void samples_csv(FILE *f, const struct pab_experiment *e)
 				size_t a = rep->order[k];
 				const struct pab_arm_result *res = &rep->result[a];
 
-				pab_report_csv_field(f, row->name);
+				pab_fmt_csv_field(f, row->name);
 				fprintf(f, ",%zu,%zu,%zu", r, rep->block, position_of(rep, e->n_arms, a));
 				sep_field(f, e->arms[a].name);
 				fprintf(f, ",%s,%d", res->failed ? "true" : "false", res->exit_code);

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * format.c — units, SI prefixes and the wording of a change (format.h).
- * Every renderer calls these, so a number reads the same in the text
- * ledger, the Markdown comment, the HTML report and the JUnit file.
+ * format.c — units, SI prefixes, the wording of a change and of a cell's
+ * reason, and the markup escaper (format.h). Every renderer calls these,
+ * so a number reads the same in the text ledger, the Markdown comment,
+ * the HTML report and the JUnit file; this file calls no renderer.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/ledger.h"
 #include "report/format.h"
 #include "util.h"
 
@@ -177,6 +180,12 @@ void pab_fmt_value(char *buf, size_t len, enum pab_metric_id m, double v)
 	} else {
 		scaled(buf, len, v, 1000.0, si, sizeof(si) / sizeof(si[0]), u);
 	}
+}
+
+double pab_fmt_plot_value(enum pab_metric_id m, double v, const char **unit)
+{
+	*unit = pab_metrics[m].plot_unit;
+	return v / pab_metrics[m].plot_div;
 }
 
 void pab_fmt_pair(char *buf, size_t len, enum pab_metric_id m, double base,
@@ -521,4 +530,260 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 			 bound_name(nb ? b[0].decider : r->fail_decider), lo);
 	}
 	add_outlook(buf, len, r, ctx);
+}
+
+/* ------------------------------------------------------------------ */
+/* The ledger in words                                                */
+
+const char *pab_fmt_decided_by(const struct pab_cell_result *r)
+{
+	if (r->verdict == PAB_PASS)
+		return pab_decider_name(r->pass_decider);
+	if (r->verdict == PAB_FAIL)
+		return pab_decider_name(r->fail_decider);
+	return NULL;
+}
+
+const char *pab_fmt_equivalence_name(enum pab_equivalence q)
+{
+	switch (q) {
+	case PAB_EQUIV_YES:
+		return "yes";
+	case PAB_EQUIV_NO:
+		return "no";
+	case PAB_EQUIV_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+/* "pooled from N artifacts (mode), seeds a, b" for a pooled experiment, or NULL. */
+char *pab_fmt_pool_note(const struct pab_experiment *e)
+{
+	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(pool, "artifacts");
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(pool, "mode");
+
+	if (!cJSON_IsNumber(n) || !cJSON_IsString(mode))
+		return NULL;
+	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble,
+			 pab_term_safe(mode->valuestring));
+}
+
+const char *pab_fmt_cpu_model(const struct pab_experiment *e,
+				  const struct pab_row *row)
+{
+	const char *m = pab_row_cpu_model(e, row);
+
+	return m ? m : "unknown CPU model";
+}
+
+const char *pab_fmt_count_source(const struct pab_experiment *e)
+{
+	if (!(e->settings.given & PAB_RUN_COUNTS))
+		return "pmu"; /* before --counts: the hardware counter */
+	return pab_count_source_name(e->settings.count_source);
+}
+
+/* An exact count's cell: which source counted, and whether the counts
+ * moved (exact, or judged by the sign test), after the reason. */
+static void add_count_note(const struct pab_experiment *e, const struct pab_cell_result *r,
+			   char *buf, size_t len)
+{
+	const char *src = pab_fmt_count_source(e);
+	size_t at = strlen(buf);
+	char spread[24];
+
+	if (r->verdict == PAB_NOT_MEASURED || at + 1 >= len)
+		return;
+	snprintf(spread, sizeof(spread), "%.2g", r->spread_pct);
+	snprintf(buf + at, len - at, "%scounted by %s; %s%s%s", at ? "; " : "",
+		 src && !strcmp(src, "sim") ? "valgrind (sim)" : "the PMU (pmu)",
+		 r->exact && r->spread_pct == 0 ? "exact: the counts did not move" :
+		 r->exact ? "exact: the counts moved by at most " :
+		 "the counts varied across reps by up to ",
+		 r->exact && r->spread_pct == 0 ? "" : spread,
+		 r->exact && r->spread_pct == 0 ? "" : r->exact ? "%" :
+		 "%, judged by the sign test");
+}
+
+void pab_fmt_cell_reason(const struct pab_experiment *e,
+			    const struct pab_ledger *l,
+			    const struct pab_ledger_cell *c, char *buf, size_t len)
+{
+	const struct pab_ledger_row *lr = pab_ledger_cell_row(l, c);
+	struct pab_reason_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.metric = c->metric;
+	ctx.role = c->role;
+	ctx.outlook = &c->outlook;
+	ctx.undecidable = c->undecidable;
+	ctx.cap_n = lr->cap_n;
+	ctx.n = lr->n;
+	ctx.block = e->n_arms;
+	ctx.rep_seconds = pab_ledger_rep_seconds(e, c->row);
+	ctx.control = lr->control;
+	ctx.margin = e->equivalence_margin;
+	ctx.conf = l->conf;
+	pab_fmt_reason(buf, len, &c->res, &ctx);
+	if (pab_metrics[c->metric].exact)
+		add_count_note(e, &c->res, buf, len);
+	if (!strcmp(pab_fmt_tolerance_origin(e, c->metric), "calibration")) {
+		size_t at = strlen(buf);
+
+		if (at + 1 < len)
+			snprintf(buf + at, len - at, "%stolerance %.3g%% from calibration '%s'",
+				 at ? "; " : "", e->tolerance[c->metric],
+				 pab_term_safe(e->settings.calibration_file));
+	}
+}
+
+const char *pab_fmt_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m)
+{
+	const struct pab_run_settings *s = &e->settings;
+
+	if ((s->given & PAB_RUN_CALIBRATION) && isfinite(s->calibration_tol[m]) &&
+	    s->calibration_tol[m] == e->tolerance[m] &&
+	    s->calibration_tol[m] != pab_metric_default_tolerance(m))
+		return "calibration";
+	return e->tolerance[m] == pab_metric_default_tolerance(m) ? "default" : "declared";
+}
+
+int pab_fmt_change_flags(const struct pab_ledger_cell *c)
+{
+	return c->res.verdict == PAB_PASS ? 0 : PAB_FMT_NO_SAME;
+}
+
+int pab_fmt_plain_row(const struct pab_experiment *e, const struct pab_ledger_row *lr)
+{
+	return lr->wall_throughput && !e->rows[lr->row].workload;
+}
+
+char *pab_fmt_roles_line(const struct pab_ledger *l, const struct pab_ledger_row *lr)
+{
+	static const enum pab_cell_role order[] = {
+		PAB_ROLE_REQUIRED, PAB_ROLE_GUARD, PAB_ROLE_SHOWN,
+	};
+	static const char *const heads[] = { "required:", "guards:", "shown:" };
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	size_t k, c, n, other = 0;
+
+	for (c = 0; c < l->n_cells; c++)
+		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
+			other += l->cells[c].role != PAB_ROLE_REQUIRED;
+	if (!other)
+		return NULL;
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		n = 0;
+		for (c = 0; c < l->n_cells; c++) {
+			const struct pab_ledger_cell *cell = &l->cells[c];
+
+			if (cell->row != lr->row || cell->arm != lr->arm || cell->role != order[k])
+				continue;
+			pab_strbuf_addf(&sb, "%s%s%s %s", n ? "," : "", !n && sb.len ? " · " : "",
+					!n ? heads[k] : "", pab_metrics[cell->metric].name);
+			n++;
+		}
+	}
+	return pab_strbuf_detach(&sb);
+}
+
+/* ------------------------------------------------------------------ */
+/* Markup                                                             */
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF, U+FFFE/U+FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+void pab_fmt_escape(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			s++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+			continue;
+		}
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		case '\t':
+		case '\n':
+		case '\r':
+			fputc(*s, f);
+			break;
+		default:
+			if (*s < 0x20 || *s == 0x7f)
+				fputs("\xef\xbf\xbd", f);
+			else
+				fputc(*s, f);
+		}
+		s++;
+	}
+}
+
+void pab_fmt_csv_field(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
 }

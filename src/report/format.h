@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * format.h — how perfab's numbers read, in one place for every renderer
- * (text, Markdown, HTML, JUnit, ledger JSON): values with SI prefixes
- * (binary ones for bytes), a paired change worded as a ratio with its
- * interval ("1.21x slower [1.15, 1.29]", "23.2x faster [15.0, 29.2]",
- * "same ±1.8%"), memory as "+6.2 MiB (+8.4% [+5.0, +9.1])", and a
- * terminal-safe printer for names that come from artifacts.
+ * format.h — how perfab's numbers and judgments read, in one place for
+ * every renderer (text, Markdown, HTML and its plots, JUnit, CSV, ledger
+ * JSON): values with SI prefixes (binary ones for bytes), a paired change
+ * worded as a ratio with its interval ("1.21x slower [1.15, 1.29]",
+ * "23.2x faster [15.0, 29.2]", "same ±1.8%"), memory as "+6.2 MiB (+8.4%
+ * [+5.0, +9.1])"; a cell's reason and roles, the words for deciders,
+ * equivalence and the source of counts and tolerances; a terminal-safe
+ * printer for names that come from artifacts and the XML/HTML escaper.
+ * The renderers share only this header (report.h is the dispatch's, which
+ * calls them, so nothing here calls back into a renderer).
  *
  * The ratio is computed from the paired change itself (median and interval
  * ends of the per-rep changes, "+ = worse"), never from the arm medians: a
@@ -17,7 +21,8 @@
  * reads "26.0x faster".
  *
  * Text output writes "x" and "->"; Markdown, HTML and JUnit write "×" and
- * "→" (PAB_FMT_UTF8). All functions are pure apart from writing buf.
+ * "→" (PAB_FMT_UTF8). The pab_fmt_* functions that fill buf are pure apart
+ * from writing it; those that take a FILE only write to it; none fails.
  */
 #ifndef PAB_FORMAT_H
 #define PAB_FORMAT_H
@@ -25,6 +30,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "judge/ledger.h"
+#include "model/experiment.h"
 #include "model/metrics.h"
 #include "pab_stats.h"
 
@@ -75,6 +82,13 @@ void pab_fmt_value(char *buf, size_t len, enum pab_metric_id m, double v);
  */
 void pab_fmt_pair(char *buf, size_t len, enum pab_metric_id m, double base,
 		  double head, int flags);
+
+/*
+ * v in metric m's plot unit, the table's plot_div and plot_unit
+ * (model/metrics.h): 71.3 with *unit "MiB" for 71.3 MiB of a byte metric.
+ * For figures written with a fixed number of decimals ("%.1f MiB").
+ */
+double pab_fmt_plot_value(enum pab_metric_id m, double v, const char **unit);
 
 /* A plain number with an SI prefix ("1.5 M", "320 k", "12.0", "0.5"). */
 void pab_fmt_si(char *buf, size_t len, double v);
@@ -144,5 +158,67 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 
 /* The ANSI colour for a verdict word ("\033[32m" ...), "" for none. */
 const char *pab_fmt_verdict_color(enum pab_verdict v);
+
+/* ------------------------------------------------------------------ */
+/* The ledger in words                                                */
+
+/*
+ * Why cell c of l (judging e) is not PASS, in one line with its numbers
+ * (pab_fmt_reason), then which source counted an exact count and where a
+ * tolerance raised by calibration came from; "" for PASS and NOT
+ * MEASURED. Truncated to len.
+ */
+void pab_fmt_cell_reason(const struct pab_experiment *e,
+			 const struct pab_ledger *l,
+			 const struct pab_ledger_cell *c, char *buf, size_t len);
+
+/* What decided cell result r ("tolerance", "noise", ...: its PASS decider
+ * or its FAIL decider), NULL for INCONCLUSIVE and NOT MEASURED. */
+const char *pab_fmt_decided_by(const struct pab_cell_result *r);
+
+/* The pab_fmt_change() flags of a cell: PAB_FMT_NO_SAME unless it PASSed. */
+int pab_fmt_change_flags(const struct pab_ledger_cell *c);
+
+/* Where metric m's tolerance in e came from: "calibration" (run
+ * --calibration raised it), "declared" or "default". */
+const char *pab_fmt_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m);
+
+/* The source of e's exact counts, "pmu" or "sim" (NULL: none made). */
+const char *pab_fmt_count_source(const struct pab_experiment *e);
+
+/* 1 when lr's row is a plain command (no workload; throughput is 1/wall). */
+int pab_fmt_plain_row(const struct pab_experiment *e, const struct pab_ledger_row *lr);
+
+/*
+ * "required: cpu · guards: minor_faults, peak_rss · shown: wall" for
+ * lr's cells, new memory (caller frees); NULL when every cell is required
+ * (perfab/1, rule12, or nothing guards).
+ */
+char *pab_fmt_roles_line(const struct pab_ledger *l, const struct pab_ledger_row *lr);
+
+/* "yes", "no" or "unknown". */
+const char *pab_fmt_equivalence_name(enum pab_equivalence q);
+
+/* "pooled from N artifacts (MODE)" for a pooled experiment, or NULL
+ * (caller frees). */
+char *pab_fmt_pool_note(const struct pab_experiment *e);
+
+/* The CPU model row was measured on, or "unknown CPU model". */
+const char *pab_fmt_cpu_model(const struct pab_experiment *e, const struct pab_row *row);
+
+/* ------------------------------------------------------------------ */
+/* Markup                                                             */
+
+/*
+ * pab_fmt_escape: write s to f escaped for XML/HTML text and attribute
+ * values (& < > " '); tab, newline and carriage return kept, other control
+ * characters and invalid UTF-8 bytes written as U+FFFD. So a hostile
+ * artifact cannot break out of an attribute or inject markup.
+ */
+void pab_fmt_escape(FILE *f, const char *s);
+
+/* s as one CSV field (RFC 4180): quoted when it holds , " CR or LF, a "
+ * doubled; NULL: an empty field. */
+void pab_fmt_csv_field(FILE *f, const char *s);
 
 #endif /* PAB_FORMAT_H */

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/history.h"
-#include "report/report.h"
 #include "util.h"
 
-#define esc pab_report_escape
+#define esc pab_fmt_escape
 
 /* "+1.23%" or "-" for NaN, into buf. */
 static void hist_pct(char *buf, size_t len, double v)
@@ -119,15 +119,15 @@ void pab_report_history_csv(FILE *f, const struct pab_history_series *s, size_t 
 			size_t k;
 
 			fprintf(f, "%lld,", (long long)p->merge->id);
-			pab_report_csv_field(f, p->merge->commit);
+			pab_fmt_csv_field(f, p->merge->commit);
 			fputc(',', f);
-			pab_report_csv_field(f, p->merge->base);
+			pab_fmt_csv_field(f, p->merge->base);
 			fputc(',', f);
-			pab_report_csv_field(f, p->merge->branch);
+			pab_fmt_csv_field(f, p->merge->branch);
 			fprintf(f, ",%lld,", (long long)p->merge->recorded_at);
-			pab_report_csv_field(f, s[i].row);
+			pab_fmt_csv_field(f, s[i].row);
 			fputc(',', f);
-			pab_report_csv_field(f, s[i].arm);
+			pab_fmt_csv_field(f, s[i].arm);
 			fprintf(f, ",%s,", s[i].metric);
 			for (k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
 				csv_num(f, v[k]);

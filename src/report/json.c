@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * json.c — the ledger as JSON (doc/ledger-json.md; report.h).
+ * json.c — the ledger as JSON (doc/ledger-json.md; json.h).
  */
 #include "config.h"
 
@@ -12,7 +12,6 @@
 #include "judge/ledger.h"
 #include "report/format.h"
 #include "report/json.h"
-#include "report/report.h"
 #include "util.h"
 
 
@@ -53,9 +52,9 @@ static void add_reading(cJSON *x, const struct pab_experiment *e,
 	}
 	cJSON_AddStringToObject(x, "direction", q.direction);
 	pab_fmt_change(text, sizeof(text), c->metric, &r->change, r->base_median,
-		       PAB_FMT_UTF8 | pab_report_change_flags(c));
+		       PAB_FMT_UTF8 | pab_fmt_change_flags(c));
 	cJSON_AddStringToObject(x, "reads", text);
-	pab_report_cell_reason(e, l, c, why, sizeof(why));
+	pab_fmt_cell_reason(e, l, c, why, sizeof(why));
 	if (*why)
 		cJSON_AddStringToObject(x, "reason", why);
 }
@@ -112,7 +111,7 @@ static void add_judged(cJSON *x, const struct pab_experiment *e, const struct pa
 	cJSON_AddNumberToObject(x, "tolerance", r->tolerance);
 	if (e->settings.given & PAB_RUN_CALIBRATION)
 		cJSON_AddStringToObject(x, "tolerance_origin",
-					pab_report_tolerance_origin(e, cell->metric));
+					pab_fmt_tolerance_origin(e, cell->metric));
 	cJSON_AddNumberToObject(x, "floor_pct", r->floor_pct);
 	cJSON_AddNumberToObject(x, "credit", r->credit);
 	cJSON_AddNumberToObject(x, "allowance", r->allowance);
@@ -124,9 +123,9 @@ static void add_judged(cJSON *x, const struct pab_experiment *e, const struct pa
 	cJSON_AddBoolToObject(x, "beyond_noise", r->beyond_noise);
 	cJSON_AddBoolToObject(x, "gain", pab_ledger_cell_is_gain(l, cell));
 	if (lr->control)
-		cJSON_AddStringToObject(x, "unchanged", pab_report_equivalence_name(r->equivalence));
+		cJSON_AddStringToObject(x, "unchanged", pab_fmt_equivalence_name(r->equivalence));
 	if (pab_metrics[cell->metric].exact) {
-		const char *src = pab_report_count_source(e);
+		const char *src = pab_fmt_count_source(e);
 
 		cJSON_AddItemToObject(x, "source", src ? cJSON_CreateString(src) :
 				      cJSON_CreateNull());

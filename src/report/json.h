@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * json.h — the JSON forms of the merge history (json.c; the ledger's JSON
- * is declared in report/report.h). Each writes one document, indented,
- * to f; numbers that are not finite are null.
+ * json.h — the judged ledger as JSON, doc/ledger-json.md, called through
+ * report.h's dispatch; and the JSON forms of the merge history. Each
+ * writes one document, indented, to f; numbers that are not finite are
+ * null (json.c).
  */
 #ifndef PAB_REPORT_JSON_H
 #define PAB_REPORT_JSON_H
@@ -11,7 +12,13 @@
 #include <stdio.h>
 
 #include "judge/history.h"
+#include "judge/ledger.h"
+#include "model/experiment.h"
 #include "model/history.h"
+
+/* The judged ledger l of e as one JSON document, to f. */
+void pab_report_json(FILE *f, const struct pab_experiment *e,
+		     const struct pab_ledger *l);
 
 /* {"merges": N, "cells": [...]}: a cell per merge and series s[0..n). */
 void pab_report_history_json(FILE *f, const struct pab_history_series *s, size_t n,

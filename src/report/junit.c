@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * junit.c — the ledger as JUnit XML (report.h), the format CI
+ * junit.c — the ledger as JUnit XML (junit.h), the format CI
  * dashboards (GitHub test reporters, GitLab, Jenkins) already read: a
  * testcase per row × head arm, FAIL as <failure>, INCONCLUSIVE as
  * <failure type="perfab.INCONCLUSIVE"> (as `perfab gate` fails it) or, when
@@ -17,85 +17,8 @@
 #include <unistd.h>
 
 #include "report/format.h"
-#include "report/report.h"
+#include "report/junit.h"
 #include "util.h"
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond U+10FFFF, U+FFFE/U+FFFF */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
-	    cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
-
-void pab_report_escape(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	while (*s) {
-		size_t n = utf8_len(s);
-
-		if (!n) {
-			fputs("\xef\xbf\xbd", f);
-			s++;
-			continue;
-		}
-		if (n > 1) {
-			fwrite(s, 1, n, f);
-			s += n;
-			continue;
-		}
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		case '\t':
-		case '\n':
-		case '\r':
-			fputc(*s, f);
-			break;
-		default:
-			if (*s < 0x20 || *s == 0x7f)
-				fputs("\xef\xbf\xbd", f);
-			else
-				fputc(*s, f);
-		}
-		s++;
-	}
-}
 
 /*
  * "1.21× slower [1.15, 1.29]: INCONCLUSIVE: <reason>" (n, noise and
@@ -108,8 +31,8 @@ static char *cell_summary(const struct pab_experiment *e,
 	char ch[128], why[512];
 
 	pab_fmt_change(ch, sizeof(ch), c->metric, &r->change, r->base_median,
-		       PAB_FMT_UTF8 | pab_report_change_flags(c));
-	pab_report_cell_reason(e, l, c, why, sizeof(why));
+		       PAB_FMT_UTF8 | pab_fmt_change_flags(c));
+	pab_fmt_cell_reason(e, l, c, why, sizeof(why));
 	return xasprintf("%s, %s (n=%zu, noise %.1f%%, allowance %.1f%%)%s%s", ch,
 			 pab_verdict_name(r->verdict), r->change.n, r->noise, r->allowance,
 			 *why ? ": " : "", why);
@@ -119,9 +42,9 @@ static void property(FILE *f, const char *indent, const char *name,
 		     const char *value)
 {
 	fprintf(f, "%s<property name=\"", indent);
-	pab_report_escape(f, name);
+	pab_fmt_escape(f, name);
 	fputs("\" value=\"", f);
-	pab_report_escape(f, value);
+	pab_fmt_escape(f, value);
 	fputs("\"/>\n", f);
 }
 
@@ -187,7 +110,7 @@ static void classname(FILE *f, const char *row)
 	for (p = c; *p; p++)
 		if (*p == '/')
 			*p = '_';
-	pab_report_escape(f, c);
+	pab_fmt_escape(f, c);
 	free(c);
 }
 
@@ -204,11 +127,11 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 	fputs("    <testcase classname=\"perfab.", f);
 	classname(f, row->name);
 	fputs("\" name=\"", f);
-	pab_report_escape(f, row->name);
+	pab_fmt_escape(f, row->name);
 	fputs(" \xc2\xb7 ", f);
-	pab_report_escape(f, arm);
+	pab_fmt_escape(f, arm);
 	fputs(" vs ", f);
-	pab_report_escape(f, e->arms[l->base].name);
+	pab_fmt_escape(f, e->arms[l->base].name);
 	fprintf(f, "\" time=\"%.6f\">\n", total_wall(row, lr->arm));
 	fputs("      <properties>\n", f);
 	property(f, "        ", "verdict", pab_verdict_name(lr->verdict));
@@ -236,17 +159,17 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 	if (lr->verdict == PAB_FAIL) {
 		if (lr->why) {
 			fputs("      <failure type=\"perfab.FAIL\" message=\"", f);
-			pab_report_escape(f, lr->why);
+			pab_fmt_escape(f, lr->why);
 			if (row->fail_reason) {
 				fputs(": ", f);
-				pab_report_escape(f, row->fail_reason);
+				pab_fmt_escape(f, row->fail_reason);
 			}
 			fputs("\"/>\n", f);
 		} else {
 			list = cells_with(e, l, lr, PAB_FAIL, &count);
 			fprintf(f, "      <failure type=\"perfab.FAIL\" message=\"FAIL: %zu cell%s beyond "
 				"allowance and noise\">", count, count == 1 ? "" : "s");
-			pab_report_escape(f, list);
+			pab_fmt_escape(f, list);
 			fputs("</failure>\n", f);
 			free(list);
 		}
@@ -259,7 +182,7 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 			fprintf(f, "only %zu paired reps, no %s interval exists below %d; ", lr->n,
 				conf, PAB_MIN_N_95);
 		if (count)
-			pab_report_escape(f, list);
+			pab_fmt_escape(f, list);
 		else
 			fputs("nothing was judged", f);
 		fputs("\"/>\n", f);
@@ -296,7 +219,7 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 	fprintf(f, "  <testsuite name=\"perfab ledger\" tests=\"%zu\" failures=\"%zu\" "
 		"errors=\"0\" skipped=\"%zu\" time=\"%.6f\" timestamp=\"%s\" hostname=\"",
 		l->n_rows, fails, skipped, total, stamp);
-	pab_report_escape(f, host);
+	pab_fmt_escape(f, host);
 	fputs("\">\n", f);
 	fputs("    <properties>\n", f);
 	property(f, "      ", "overall", pab_verdict_name(l->overall));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * markdown.c — the ledger as GitHub-flavoured Markdown, fit for a
- * pull-request comment or a job summary (report.h).
+ * pull-request comment or a job summary (markdown.h).
  */
 #include "config.h"
 
@@ -11,7 +11,7 @@
 
 #include "judge/ledger.h"
 #include "report/format.h"
-#include "report/report.h"
+#include "report/markdown.h"
 #include "util.h"
 
 
@@ -102,7 +102,7 @@ static void md_heading(FILE *f, const struct pab_experiment *e,
 		l->n_rows, l->n_rows == 1 ? "" : "s", n_fail, n_inc,
 		l->n_rows - n_fail - n_inc, pab_rules_name(l->rules), conf,
 		l->null_arm >= 0 ? "noise floor from the null arm" : "no null arm: noise 0, strict");
-	line = pab_report_pool_note(e);
+	line = pab_fmt_pool_note(e);
 	if (line)
 		fprintf(f, " P%s.", line + 1); /* "pooled ..." starts a sentence */
 	free(line);
@@ -132,13 +132,13 @@ static void md_overview_row(FILE *f, const struct pab_experiment *e,
 			continue;
 		}
 		pab_fmt_change(med, sizeof(med), cell->metric, &cell->res.change,
-			       cell->res.base_median, PAB_FMT_UTF8 | pab_report_change_flags(cell));
+			       cell->res.base_median, PAB_FMT_UTF8 | pab_fmt_change_flags(cell));
 		fprintf(f, " %s %s%s |", med, md_mark(cell->res.verdict),
 			pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
 	}
 	if (mixed) {
 		fputc(' ', f);
-		md_escape(f, pab_report_cpu_model(e, &e->rows[lr->row]));
+		md_escape(f, pab_fmt_cpu_model(e, &e->rows[lr->row]));
 		fputs(" |", f);
 	}
 	fputc('\n', f);
@@ -186,7 +186,7 @@ static void md_detail_cell(FILE *f, const struct pab_experiment *e,
 	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,
 		     r->head_median, PAB_FMT_UTF8);
 	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change,
-		       r->base_median, PAB_FMT_UTF8 | pab_report_change_flags(cell));
+		       r->base_median, PAB_FMT_UTF8 | pab_fmt_change_flags(cell));
 	if (cell->role == PAB_ROLE_SHOWN) {
 		fprintf(f, "| %s | %s | %s | %.1f%% | | | shown, not judged | |\n",
 			pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100);
@@ -196,11 +196,11 @@ static void md_detail_cell(FILE *f, const struct pab_experiment *e,
 		pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
 		r->noise, r->allowance, md_badge(r->verdict),
 		cell->role == PAB_ROLE_GUARD ? " (guard)" : "");
-	if (pab_report_decided_by(r))
-		fprintf(f, " by %s", pab_report_decided_by(r));
+	if (pab_fmt_decided_by(r))
+		fprintf(f, " by %s", pab_fmt_decided_by(r));
 	if (lr->control)
-		fprintf(f, "; unchanged: %s", pab_report_equivalence_name(r->equivalence));
-	pab_report_cell_reason(e, l, cell, why, sizeof(why));
+		fprintf(f, "; unchanged: %s", pab_fmt_equivalence_name(r->equivalence));
+	pab_fmt_cell_reason(e, l, cell, why, sizeof(why));
 	fputs(" | ", f);
 	md_escape(f, why);
 	fputs(" |\n", f);
@@ -224,7 +224,7 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 	fprintf(f, " \u00b7 n=%zu \u00b7 saved %.1f%%%s \u00b7 %s\n\n", lr->n, lr->saved_pct,
 		lr->floor_inconsistent ? " (RSS floor inconsistent: no credit)" : "",
 		md_badge(lr->verdict));
-	roles = pab_report_roles_line(l, lr);
+	roles = pab_fmt_roles_line(l, lr);
 	if (roles) {
 		md_escape(f, roles);
 		fputs("\n\n", f);
@@ -285,7 +285,7 @@ static void md_accepted(FILE *f, const struct pab_experiment *e,
 			fputs("\n", f);
 		pab_fmt_change(ch, sizeof(ch), cell->metric, &cell->res.change,
 			       cell->res.base_median, PAB_FMT_UTF8 | PAB_FMT_NO_SAME);
-		pab_report_cell_reason(e, l, cell, why, sizeof(why));
+		pab_fmt_cell_reason(e, l, cell, why, sizeof(why));
 		fputs("- ", f);
 		md_escape(f, e->rows[cell->row].name);
 		fprintf(f, " \u00b7 %s: %s %s%s \u2014 ", pab_metrics[cell->metric].name, ch,

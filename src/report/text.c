@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * text.c — the ledger as text for a terminal of PAB_TEXT_WIDTH columns
- * (report.h).
+ * text.c — the ledger as text for a terminal of PAB_TEXT_WIDTH columns,
+ * and the CI log's reasons of `perfab gate` (text.h).
  */
 #include "config.h"
 
@@ -11,7 +11,7 @@
 
 #include "judge/ledger.h"
 #include "report/format.h"
-#include "report/report.h"
+#include "report/text.h"
 #include "util.h"
 
 
@@ -87,7 +87,7 @@ static void text_heading(FILE *f, const struct pab_experiment *e,
 				fprintf(f, " %s", pab_metrics[m].name);
 		fprintf(f, " (--metrics)\n");
 	}
-	line = pab_report_pool_note(e);
+	line = pab_fmt_pool_note(e);
 	if (line)
 		fprintf(f, "%s\n", line);
 	free(line);
@@ -107,7 +107,7 @@ static void text_cell(FILE *f, const struct pab_experiment *e,
 	}
 	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median, r->head_median, 0);
 	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change, r->base_median,
-		       pab_report_change_flags(cell));
+		       pab_fmt_change_flags(cell));
 	fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
 	if (cell->role == PAB_ROLE_SHOWN) {
 		fputs("shown, not judged\n", f);
@@ -117,15 +117,15 @@ static void text_cell(FILE *f, const struct pab_experiment *e,
 		print_verdict(f, r->verdict, to->color, 12);
 		fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
 			r->tolerance, r->allowance, r->change.coverage * 100);
-		if (pab_report_decided_by(r))
-			fprintf(f, "  by %s", pab_report_decided_by(r));
+		if (pab_fmt_decided_by(r))
+			fprintf(f, "  by %s", pab_fmt_decided_by(r));
 		if (lr->control)
-			fprintf(f, " · unchanged: %s", pab_report_equivalence_name(r->equivalence));
+			fprintf(f, " · unchanged: %s", pab_fmt_equivalence_name(r->equivalence));
 	} else {
 		print_verdict(f, r->verdict, to->color, 0);
 	}
 	fputc('\n', f);
-	pab_report_cell_reason(e, l, cell, why, sizeof(why));
+	pab_fmt_cell_reason(e, l, cell, why, sizeof(why));
 	if (*why) {
 		fputs("      ", f);
 		print_folded(f, 6, 8, why);
@@ -150,15 +150,19 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	fprintf(f, " · n=%zu%s", lr->n, lr->control ? " · control" : "");
 	/* Memory credit needs a floor or a saving: a plain command's row
 	 * has neither to speak of. */
-	if (!pab_report_plain_row(e, lr) || lr->saved_pct > 0 || isfinite(lr->rss_floor))
+	if (!pab_fmt_plain_row(e, lr) || lr->saved_pct > 0 || isfinite(lr->rss_floor))
 		fprintf(f, " · saved %.1f%%", lr->saved_pct);
-	if (isfinite(lr->rss_floor))
-		fprintf(f, " (floor %.1f MiB)", lr->rss_floor / 1048576.0);
+	if (isfinite(lr->rss_floor)) {
+		const char *unit;
+		double v = pab_fmt_plot_value(PAB_M_RSS_FLOOR, lr->rss_floor, &unit);
+
+		fprintf(f, " (floor %.1f %s)", v, unit);
+	}
 	fputs(" · ", f);
 	print_verdict(f, lr->verdict, to->color, 0);
 	fputc('\n', f);
 	if (mixed)
-		fprintf(f, "  measured on: %s\n", pab_report_cpu_model(e, row));
+		fprintf(f, "  measured on: %s\n", pab_fmt_cpu_model(e, row));
 	if (lr->floor_inconsistent)
 		fprintf(f, "  the RSS floor is above the lowest peak: inconsistent, no memory credit\n");
 	if (lr->credit_why)
@@ -175,7 +179,7 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	if (lr->n < PAB_MIN_N_95 && !lr->gate_note)
 		fprintf(f, "  only %zu paired reps: no %s interval exists below %d, "
 			"so no PASS or FAIL\n", lr->n, conf, PAB_MIN_N_95);
-	roles = pab_report_roles_line(l, lr);
+	roles = pab_fmt_roles_line(l, lr);
 	if (roles) {
 		fputs("  ", f);
 		print_folded(f, 2, 4, roles);
@@ -208,4 +212,41 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 	line = pab_disposition_line(&l->disposition);
 	print_folded(f, 0, 2, line);
 	free(line);
+}
+
+void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
+			     const struct pab_ledger *l)
+{
+	char ch[128], why[512];
+	size_t i, c;
+
+	for (i = 0; i < l->n_rows; i++) {
+		const struct pab_ledger_row *lr = &l->rows[i];
+		const char *row = pab_term_safe(e->rows[lr->row].name);
+
+		if (lr->gate_note || e->rows[lr->row].failed)
+			fprintf(f, "  %s · %s: FAIL: %s\n", row, pab_term_safe(e->arms[lr->arm].name),
+				lr->gate_note ? lr->gate_note : e->rows[lr->row].fail_reason ?
+				pab_term_safe(e->rows[lr->row].fail_reason) : lr->why);
+		for (c = 0; c < l->n_cells; c++) {
+			const struct pab_ledger_cell *cell = &l->cells[c];
+			const char *what;
+
+			if (cell->row != lr->row || cell->arm != lr->arm || cell->role == PAB_ROLE_SHOWN)
+				continue;
+			if (cell->res.verdict == PAB_FAIL)
+				what = "FAIL";
+			else if (cell->res.verdict != PAB_INCONCLUSIVE)
+				continue;
+			else
+				what = cell->role == PAB_ROLE_GUARD ?
+					"undecided (a guard: accepted uncertainty)" : "undecided";
+			pab_fmt_change(ch, sizeof(ch), cell->metric, &cell->res.change,
+				       cell->res.base_median, PAB_FMT_NO_SAME);
+			pab_fmt_cell_reason(e, l, cell, why, sizeof(why));
+			fprintf(f, "  %s · %s: %s %s %s%s%s\n", row,
+				pab_term_safe(e->arms[lr->arm].name), pab_metrics[cell->metric].name,
+				what, ch, *why ? ": " : "", why);
+		}
+	}
 }

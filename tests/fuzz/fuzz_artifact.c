@@ -35,8 +35,10 @@ static FILE *devnull;
 static void judge(const struct pab_experiment *e)
 {
 	struct pab_ledger_opts lo;
+	struct pab_report_opts ro;
 	struct pab_ledger l;
 	char *why = NULL;
+	int fmt;
 
 	if (pab_experiment_check_balanced(e, &why)) {
 		free(why);
@@ -47,9 +49,10 @@ static void judge(const struct pab_experiment *e)
 		free(why);
 		return;
 	}
-	pab_report_print(devnull, e, &l, PAB_REPORT_TEXT);
-	pab_report_print(devnull, e, &l, PAB_REPORT_JSON);
-	pab_report_print(devnull, e, &l, PAB_REPORT_MARKDOWN);
+	for (fmt = PAB_REPORT_TEXT; fmt <= PAB_REPORT_MARKDOWN; fmt++) {
+		pab_report_opts_init(&ro, (enum pab_report_format)fmt);
+		pab_report_print(devnull, e, &l, &ro);
+	}
 	pab_ledger_release(&l);
 }
 

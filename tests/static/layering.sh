@@ -60,7 +60,6 @@ CJSON_PENDING="
 # wl_proc.c and wl_report.c (its number parsers are moving to common/).
 # An entry that no longer applies is noted on stderr.
 DECL_PENDING="
-	src/report/report.h
 	src/builtin.h:pab_pool_load
 	src/builtin.h:pab_pool_load_input
 	workloads/wl.h

@@ -21,6 +21,7 @@
 #include "report/format.h"
 #include "model/journal.h"
 #include "model/rotation.h"
+#include "report/report.h"
 #include "run/runconf.h"
 #include "util.h"
 
@@ -773,6 +774,41 @@ START_TEST(format_reasons_name_their_bounds)
 }
 END_TEST
 
+/* The format table: every name reads back, "md" is Markdown, and only the
+ * formats that can print a thing are given it (report.h). */
+START_TEST(report_format_table)
+{
+	static const char *const names[] = { "text", "json", "markdown", "junit", "html", "csv" };
+	struct pab_report_opts o;
+	enum pab_report_format fmt;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ck_assert_int_eq(pab_report_format_parse(names[i], &fmt), 0);
+		ck_assert_int_eq(fmt, (int)i);
+		ck_assert_str_eq(pab_report_format_name(fmt), names[i]);
+		ck_assert(pab_report_can(fmt, PAB_REPORT_LEDGER));
+		ck_assert_int_eq(pab_report_can(fmt, PAB_REPORT_SAMPLES),
+				 fmt == PAB_REPORT_CSV || fmt == PAB_REPORT_JSON);
+		ck_assert_int_eq(pab_report_can(fmt, PAB_REPORT_GATE_REASONS),
+				 fmt == PAB_REPORT_TEXT);
+	}
+	ck_assert_int_eq(pab_report_format_parse("md", &fmt), 0);
+	ck_assert_int_eq(fmt, PAB_REPORT_MARKDOWN);
+	ck_assert_int_eq(pab_report_format_parse("gate", &fmt), -1);
+	ck_assert_int_eq(pab_report_format_parse("", &fmt), -1);
+	/* What a format cannot print is refused, and nothing is written. */
+	f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	pab_report_opts_init(&o, PAB_REPORT_MARKDOWN);
+	o.what = PAB_REPORT_SAMPLES;
+	ck_assert_int_eq(pab_report_print(f, NULL, NULL, &o), -1);
+	ck_assert_int_eq(ftell(f), 0);
+	fclose(f);
+}
+END_TEST
+
 START_TEST(argv_shell_syntax_caught)
 {
 	static const char *const bad[] = { "|", "||", "&&", ";", ">", ">>", "<", "2>&1", "&",
@@ -847,6 +883,7 @@ int main(void)
 	tcase_add_test(tc, format_change_reads_as_ratio);
 	tcase_add_test(tc, format_values_si);
 	tcase_add_test(tc, format_reasons_name_their_bounds);
+	tcase_add_test(tc, report_format_table);
 	tcase_add_test(tc, argv_shell_syntax_caught);
 	tcase_add_test(tc, nearest_for_did_you_mean);
 	tcase_add_test(tc, durations_and_metric_lists);
