@@ -40,6 +40,7 @@ src_libperfab_a_SOURCES = \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
+	src/model/run_record.c src/model/run_record.h \
 	src/model/run_settings.c src/model/run_settings.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memgate.c src/judge/memgate.h \
