@@ -19,6 +19,7 @@
 #include "builtin.h"
 #include "model/experiment.h"
 #include "model/json_in.h"
+#include "model/run_record.h"
 #include "probe/hostinfo.h"
 #include "probe/pin.h"
 #include "options.h"

@@ -25,10 +25,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "builtin.h"
 #include "judge/ledger.h"
 #include "model/artifact.h"
 #include "model/digest.h"
+#include "model/run_record.h"
 #include "options.h"
 #include "report/report.h"
 #include "store/history_db.h"
@@ -147,6 +150,7 @@ static int history_record(int argc, char **argv)
 	struct pab_ledger_opts lo;
 	struct pab_ledger l;
 	char *why = NULL, *sha = NULL, *hd = NULL;
+	cJSON *host;
 	size_t i, n_cells = 0;
 	int64_t id = 0;
 	int ret, already = 0, migrated = 0, b;
@@ -199,7 +203,9 @@ static int history_record(int argc, char **argv)
 		goto out_ledger;
 	}
 	b = l.base;
-	hd = host_digest(e.host);
+	host = pab_json_text_parse(e.host_json, 1);
+	hd = host_digest(host);
+	cJSON_Delete(host);
 	m.artifact_sha256 = sha;
 	m.commit = commit;
 	if (!m.commit) /* the first head arm's revision label */
@@ -212,7 +218,7 @@ static int history_record(int argc, char **argv)
 	m.perfab_version = e.perfab_version;
 	m.rules = pab_rules_name(l.rules);
 	m.stop_reason = pab_stop_reason_name(e.settings.stop_reason);
-	m.cpu_model = pab_host_cpu_model(e.host);
+	m.cpu_model = e.cpu_model;
 	m.host_digest = hd;
 	m.counts_source = e.settings.counters ? e.settings.counters : "default";
 	m.labels = lv;

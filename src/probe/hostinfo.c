@@ -471,3 +471,19 @@ cJSON *pab_host_fingerprint(void)
 	cJSON_AddItemToObject(o, "unreadable", why);
 	return o;
 }
+
+char *pab_host_record(char **cpu_model)
+{
+	cJSON *host = pab_host_fingerprint();
+	const char *cpu;
+	char *text;
+
+	cJSON_AddItemToObject(host, "checklist", pab_host_warnings(host));
+	cpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(host, "cpu_model"));
+	*cpu_model = cpu ? xstrdup(cpu) : NULL;
+	text = cJSON_PrintUnformatted(host);
+	cJSON_Delete(host);
+	if (!text)
+		BUG("out of memory");
+	return text;
+}

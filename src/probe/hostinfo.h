@@ -22,4 +22,11 @@
 /* A new JSON object (caller deletes). Takes tens of milliseconds (hwloc). */
 cJSON *pab_host_fingerprint(void);
 
+/*
+ * pab_host_record: the fingerprint with its "checklist" (what an artifact
+ * records as "host") as JSON text, and its CPU model in *cpu_model (NULL:
+ * unreadable). Both new memory (caller frees).
+ */
+char *pab_host_record(char **cpu_model);
+
 #endif /* PAB_HOSTINFO_H */

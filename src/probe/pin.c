@@ -404,3 +404,14 @@ cJSON *pab_pin_describe(const struct pab_pin *pin)
 		cJSON_AddStringToObject(o, "choice", pin->choice);
 	return o;
 }
+
+char *pab_pin_describe_text(const struct pab_pin *pin)
+{
+	cJSON *d = pab_pin_describe(pin);
+	char *text = cJSON_PrintUnformatted(d);
+
+	cJSON_Delete(d);
+	if (!text)
+		BUG("out of memory");
+	return text;
+}

@@ -79,5 +79,7 @@ int pab_pin_child(struct pab_pin *pin, pid_t pid);
 
 /* What the plan and the last pab_pin_child obtained, as JSON (caller owns). */
 cJSON *pab_pin_describe(const struct pab_pin *pin);
+/* The same as JSON text (new memory, caller frees). */
+char *pab_pin_describe_text(const struct pab_pin *pin);
 
 #endif /* PAB_PIN_H */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "judge/ledger.h"
 #include "report/format.h"
 #include "report/report.h"

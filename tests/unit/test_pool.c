@@ -679,7 +679,7 @@ START_TEST(pool_with_its_source)
 	const struct pab_experiment *in[2];
 	const char *labels[2] = { "pooled.json", "again.json" };
 	cJSON *a = fixture("a.json");
-	const cJSON *runs;
+	const struct pab_pool_run *runs;
 	char *text, *why = NULL;
 
 	ck_assert(!parse_fixture("a.json", &ea, &why));
@@ -687,12 +687,9 @@ START_TEST(pool_with_its_source)
 	in[0] = &ea;
 	in[1] = &eb;
 	ck_assert_msg(!pab_pool(in, NULL, 2, &pooled, &why), "%s", why);
-	runs = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(pooled.run, "pool"), "runs");
-	ck_assert_int_eq(cJSON_GetArraySize(runs), 2);
-	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, 0),
-							  "journal")->valuestring,
-			 "6a9b161d6952921646fe200cf2aff916");
+	runs = pooled.pool.runs;
+	ck_assert_int_eq(pooled.pool.n_runs, 2);
+	ck_assert_str_eq(runs[0].journal, "6a9b161d6952921646fe200cf2aff916");
 	edit_walls_1ns(a);
 	text = cJSON_PrintUnformatted(a);
 	ck_assert(!parse_text(text, &ec, &why));
