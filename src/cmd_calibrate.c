@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "builtin.h"
 #include "judge/ledger.h"
 #include "model/artifact.h"

@@ -42,11 +42,12 @@ src_libperfab_a_SOURCES = \
 	src/model/rotation.c src/model/rotation.h \
 	src/model/run_record.c src/model/run_record.h \
 	src/model/run_settings.c src/model/run_settings.h \
+	src/model/workload_report.c src/model/workload_report.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
-	src/report/text.c src/report/json.c src/report/markdown.c \
+	src/report/text.c src/report/json.c src/report/json.h src/report/markdown.c \
 	src/report/html.c src/report/junit.c src/report/csv.c \
 	src/store/history_db.c src/store/history_db.h
 

@@ -7,7 +7,7 @@
  * from JSON; the model's consumers see the typed fields, and set an
  * untyped key through pab_run_json_set() without a JSON tree. The trees
  * below are cJSON's (declared, not included: a file that passes one
- * includes <cjson/cJSON.h> itself).
+ * includes cJSON's header itself).
  */
 #ifndef PAB_RUN_RECORD_H
 #define PAB_RUN_RECORD_H

@@ -16,7 +16,7 @@
 #ifndef PAB_RUN_SETTINGS_H
 #define PAB_RUN_SETTINGS_H
 
-#include <cjson/cJSON.h>
+struct cJSON; /* cJSON's; a caller passing a tree includes its header */
 
 #include "model/experiment.h"
 
@@ -34,7 +34,7 @@
  * given when they read cleanly and left to the tree when not. Never fails
  * otherwise.
  */
-void pab_run_settings_read(const cJSON *run, struct pab_run_settings *s);
+void pab_run_settings_read(const struct cJSON *run, struct pab_run_settings *s);
 
 /*
  * pab_run_settings_json: the "run" object to write: the settings given in
@@ -42,7 +42,7 @@ void pab_run_settings_read(const cJSON *run, struct pab_run_settings *s);
  * (rest may be NULL), each setting given in s in place of its key. New
  * tree (caller deletes).
  */
-cJSON *pab_run_settings_json(const struct pab_run_settings *s,
-			     const cJSON *rest);
+struct cJSON *pab_run_settings_json(const struct pab_run_settings *s,
+				    const struct cJSON *rest);
 
 #endif /* PAB_RUN_SETTINGS_H */

@@ -23,6 +23,8 @@
 
 #include <hwloc.h>
 
+#include <cjson/cJSON.h>
+
 #include "probe/cgroup.h"
 #include "probe/counters.h"
 #include "probe/hostinfo.h"

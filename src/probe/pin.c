@@ -17,6 +17,8 @@
 
 #include <hwloc.h>
 
+#include <cjson/cJSON.h>
+
 #include "probe/pin.h"
 #include "util.h"
 

@@ -12,6 +12,7 @@
 
 #include "judge/ledger.h"
 #include "report/format.h"
+#include "report/json.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -256,4 +257,28 @@ void pab_report_json(FILE *f, const struct pab_experiment *e,
 	fprintf(f, "%s\n", text);
 	cJSON_free(text);
 	cJSON_Delete(root);
+}
+
+void pab_report_json_number(FILE *f, double v)
+{
+	cJSON *n = cJSON_CreateNumber(v);
+	char *text = n ? cJSON_PrintUnformatted(n) : NULL;
+
+	if (!text)
+		BUG("out of memory");
+	fputs(text, f);
+	cJSON_free(text);
+	cJSON_Delete(n);
+}
+
+void pab_report_json_string(FILE *f, const char *s)
+{
+	cJSON *str = cJSON_CreateString(s);
+	char *text = str ? cJSON_PrintUnformatted(str) : NULL;
+
+	if (!text)
+		BUG("out of memory");
+	fputs(text, f);
+	cJSON_free(text);
+	cJSON_Delete(str);
 }
