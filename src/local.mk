@@ -24,6 +24,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/checklist.c src/probe/checklist.h \
 	src/probe/counters.c src/probe/counters.h \
 	src/probe/guard.c src/probe/guard.h \
+	src/probe/envshow.c src/probe/envshow.h \
 	src/probe/hostinfo.c src/probe/hostinfo.h \
 	src/probe/pin.c src/probe/pin.h \
 	src/probe/proc.c src/probe/proc.h \

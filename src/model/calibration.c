@@ -329,3 +329,25 @@ out_free:
 	free(prefix);
 	return ret;
 }
+
+static int write_tree(FILE *f, void *arg)
+{
+	char *text = cJSON_Print(arg);
+
+	if (!text)
+		return -1;
+	fputs(text, f);
+	fputc('\n', f);
+	free(text);
+	return ferror(f) ? -1 : 0;
+}
+
+int pab_calibration_write(const char *path, const cJSON *cal, char **why)
+{
+	return pab_write_file_atomic(path, write_tree, (void *)cal, why);
+}
+
+void pab_calibration_free(cJSON *cal)
+{
+	cJSON_Delete(cal);
+}

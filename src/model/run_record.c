@@ -5,12 +5,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "model/json_in.h"
 #include "model/run_record.h"
 #include "model/run_settings.h"
 #include "util.h"
@@ -145,6 +147,7 @@ static const char *const record_keys[] = {
 	"metrics", "metrics_given", "require", "floors", "pool",
 };
 #define N_RECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
+#define POOL_KEY 4 /* record_keys[POOL_KEY]: "pool" */
 
 /* Record key i of e as JSON when e gives it, else NULL. */
 static cJSON *record_json(const struct pab_experiment *e, size_t i)
@@ -166,7 +169,7 @@ static cJSON *record_json(const struct pab_experiment *e, size_t i)
 		cJSON_AddNumberToObject(floors, "bytes", j->floor_bytes);
 		cJSON_AddNumberToObject(floors, "count", j->floor_count);
 		return floors;
-	default:
+	default: /* POOL_KEY */
 		return e->pool.given ? pool_json(&e->pool) : NULL;
 	}
 }
@@ -210,7 +213,7 @@ static void records_read(const cJSON *run, struct pab_experiment *e)
 
 		v = cJSON_GetObjectItemCaseSensitive(run, record_keys[i]);
 		if (mine && !cJSON_Compare(mine, v, 1)) {
-			if (i < 4)
+			if (i < POOL_KEY)
 				j->given &= ~(1u << i);
 			else
 				e->pool.given = 0;
@@ -308,6 +311,8 @@ cJSON *pab_run_json(const struct pab_experiment *e)
 			continue;
 		if (cJSON_GetObjectItemCaseSensitive(rest, record_keys[i]))
 			cJSON_ReplaceItemInObjectCaseSensitive(rest, record_keys[i], mine);
+		else if (i == POOL_KEY)
+			cJSON_AddItemToObject(rest, record_keys[i], mine); /* made last */
 		else
 			cJSON_AddItemToObject(front, record_keys[i], mine);
 	}
@@ -344,4 +349,49 @@ void pab_run_json_replace(struct pab_experiment *e, const char *key, const char 
 	free(e->run_json);
 	e->run_json = cJSON_PrintUnformatted(run);
 	cJSON_Delete(run);
+}
+
+char *pab_fingerprint_load(const char *path, char **why)
+{
+	size_t len;
+	char *text = read_file_max(path, 1 << 28, &len), *inner = NULL, *out;
+	cJSON *root, *host;
+
+	*why = NULL;
+	if (!text) {
+		*why = xasprintf("cannot read fingerprint '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	root = pab_json_parse(text, len, &inner);
+	free(text);
+	if (!cJSON_IsObject(root)) {
+		*why = xasprintf("fingerprint '%s' is not a JSON object%s%s%s: give an "
+				 "artifact or the output of perfab env --format json", path,
+				 inner ? " (" : "", inner ? inner : "", inner ? ")" : "");
+		free(inner);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	/* `perfab env --format json` output: {"host": ..., "checklist": ...};
+	 * an artifact has "host" too. */
+	host = cJSON_DetachItemFromObjectCaseSensitive(root, "host");
+	if (host) {
+		cJSON_Delete(root);
+		root = host;
+	}
+	/* An artifact's host carries the checklist judged when it ran; it is
+	 * judged again, so the stored copy must not pass as a field. */
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "checklist");
+	if (!cJSON_IsObject(root) || (!pab_host_cpu_model(root) &&
+	    !cJSON_GetObjectItemCaseSensitive(root, "kernel"))) {
+		*why = xasprintf("'%s' holds no host fingerprint (no cpu_model, no "
+				 "kernel): give an artifact or perfab env --format json output", path);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	out = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!out)
+		BUG("out of memory");
+	return out;
 }

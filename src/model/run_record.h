@@ -32,9 +32,9 @@ const char *pab_host_cpu_model(const struct cJSON *host);
 void pab_row_host_read(const struct cJSON *host, struct pab_row *row);
 /*
  * pab_run_json: the "run" object to write: the settings given (as
- * pab_run_settings_json), then the judged set and pool given that
- * run_json lacks, then run_json's keys, each given field in place of its
- * key. pab_sanity_json: the "sanity" array, or NULL for JSON null. New
+ * pab_run_settings_json), then the judged set given that run_json lacks,
+ * then run_json's keys, then the pool record when run_json lacks it;
+ * each given field in place of its key. pab_sanity_json: the "sanity" array, or NULL for JSON null. New
  * trees (caller deletes).
  */
 struct cJSON *pab_run_json(const struct pab_experiment *e);
@@ -50,5 +50,15 @@ struct cJSON *pab_json_text_parse(const char *text, int empty_object);
  */
 void pab_run_json_set(struct pab_experiment *e, const char *key, const char *value_json);
 void pab_run_json_replace(struct pab_experiment *e, const char *key, const char *value_json);
+
+/*
+ * pab_fingerprint_load: the host fingerprint stored in the file at path
+ * (an artifact's "host", `perfab env --format json` output's, or a bare
+ * fingerprint object), its stored "checklist" removed, as JSON text (new
+ * memory). NULL with a sentence in *why (caller frees) when path cannot
+ * be read, is not a JSON object or holds no fingerprint (no cpu_model,
+ * no kernel).
+ */
+char *pab_fingerprint_load(const char *path, char **why);
 
 #endif /* PAB_RUN_RECORD_H */
