@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "model/experiment.h"
 #include "model/run_settings.h"
 #include "run/plan.h"
