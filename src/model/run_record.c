@@ -39,7 +39,8 @@ static void metric_names_read(const cJSON *arr, int set[PAB_M_COUNT])
 	const cJSON *v;
 
 	cJSON_ArrayForEach(v, arr) {
-		const struct pab_metric *m = cJSON_IsString(v) ? pab_metric_find(v->valuestring) : NULL;
+		const struct pab_metric *m = cJSON_IsString(v) ?
+			pab_metric_find(v->valuestring) : NULL;
 
 		if (m)
 			set[m->id] = 1;
@@ -159,7 +160,8 @@ static cJSON *record_json(const struct pab_experiment *e, size_t i)
 	case 0:
 		return j->given & PAB_JUDGED_METRICS ? metric_names_json(j->metrics) : NULL;
 	case 1:
-		return j->given & PAB_JUDGED_METRICS_GIVEN ? cJSON_CreateBool(j->metrics_given) : NULL;
+		return j->given & PAB_JUDGED_METRICS_GIVEN ?
+			cJSON_CreateBool(j->metrics_given) : NULL;
 	case 2:
 		return j->given & PAB_JUDGED_REQUIRE ? metric_names_json(j->require) : NULL;
 	case 3:
@@ -343,7 +345,8 @@ void pab_run_json_replace(struct pab_experiment *e, const char *key, const char 
 	cJSON *run = pab_json_text_parse(e->run_json, 1);
 
 	if (cJSON_GetObjectItemCaseSensitive(run, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(run, key, pab_json_text_parse(value_json, 0));
+		cJSON_ReplaceItemInObjectCaseSensitive(run, key,
+						       pab_json_text_parse(value_json, 0));
 	else
 		cJSON_AddItemToObject(run, key, pab_json_text_parse(value_json, 0));
 	free(e->run_json);
@@ -385,7 +388,8 @@ char *pab_fingerprint_load(const char *path, char **why)
 	if (!cJSON_IsObject(root) || (!pab_host_cpu_model(root) &&
 	    !cJSON_GetObjectItemCaseSensitive(root, "kernel"))) {
 		*why = xasprintf("'%s' holds no host fingerprint (no cpu_model, no "
-				 "kernel): give an artifact or perfab env --format json output", path);
+				 "kernel): give an artifact or perfab env --format json output",
+				 path);
 		cJSON_Delete(root);
 		return NULL;
 	}

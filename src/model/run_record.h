@@ -34,8 +34,8 @@ void pab_row_host_read(const struct cJSON *host, struct pab_row *row);
  * pab_run_json: the "run" object to write: the settings given (as
  * pab_run_settings_json), then the judged set given that run_json lacks,
  * then run_json's keys, then the pool record when run_json lacks it;
- * each given field in place of its key. pab_sanity_json: the "sanity" array, or NULL for JSON null. New
- * trees (caller deletes).
+ * each given field in place of its key. pab_sanity_json: the "sanity"
+ * array, or NULL for JSON null. New trees (caller deletes).
  */
 struct cJSON *pab_run_json(const struct pab_experiment *e);
 struct cJSON *pab_sanity_json(const struct pab_experiment *e);

@@ -63,7 +63,8 @@ int pab_workload_report_decode(const char *text, size_t len, const char *protoco
 	r->elapsed_s = json_num(root, "elapsed_s");
 	r->vmhwm_bytes = json_num(root, "vmhwm_bytes");
 	for (i = 0; i < PAB_M_COUNT; i++)
-		r->key[i] = pab_metrics[i].report_key ? json_num(root, pab_metrics[i].report_key) : NAN;
+		r->key[i] = pab_metrics[i].report_key ?
+			json_num(root, pab_metrics[i].report_key) : NAN;
 	lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns");
 	cap = (size_t)cJSON_GetArraySize(lat);
 	r->latency_ns = xcalloc(cap ? cap : 1, sizeof(*r->latency_ns));
