@@ -115,18 +115,6 @@ static int run_aa(const char *cmd, const char *artifact, struct pab_plan *plan)
 	return 0;
 }
 
-static int write_tree(FILE *f, void *arg)
-{
-	char *text = cJSON_Print(arg);
-
-	if (!text)
-		return -1;
-	fputs(text, f);
-	fputc('\n', f);
-	free(text);
-	return ferror(f) ? -1 : 0;
-}
-
 int cmd_calibrate(int argc, char **argv)
 {
 	struct pab_strlist pos = { 0 };
@@ -135,7 +123,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct pab_plan plan;
 	const char *out, *artifact;
 	int judged[PAB_M_COUNT], have_plan = 0;
-	cJSON *cal;
+	struct cJSON *cal;
 	char *why;
 	size_t m;
 
@@ -175,13 +163,13 @@ int cmd_calibrate(int argc, char **argv)
 				    artifact, &why);
 	if (!cal)
 		die(PAB_EXIT_REFUSED, "cannot calibrate from '%s': %s", artifact, why);
-	if (pab_write_file_atomic(out, write_tree, cal, &why))
+	if (pab_calibration_write(out, cal, &why))
 		die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", out, why);
 	fflush(stderr);
 	pab_calibration_print(stdout, cal);
 	if (!opt.quiet)
 		note("calibration written to '%s' (use it: perfab run --calibration %s)", out, out);
-	cJSON_Delete(cal);
+	pab_calibration_free(cal);
 	if (have_plan)
 		pab_plan_release(&plan);
 	else

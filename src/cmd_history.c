@@ -97,7 +97,7 @@ static void merge_of(struct pab_history_merge *m, const struct pab_experiment *e
 	m->perfab_version = e->perfab_version;
 	m->rules = pab_rules_name(l->rules);
 	m->stop_reason = pab_stop_reason_name(e->settings.stop_reason);
-	m->cpu_model = pab_host_cpu_model(e->host);
+	m->cpu_model = e->cpu_model;
 	m->counts_source = e->settings.counters ? e->settings.counters : "default";
 }
 
@@ -206,7 +206,7 @@ static int history_record(int argc, char **argv)
 		ret = PAB_EXIT_RUNTIME;
 		goto out_ledger;
 	}
-	hd = pab_history_host_digest(e.host);
+	hd = pab_history_host_digest(e.host_json);
 	merge_of(&m, &e, &l, commit, base);
 	m.artifact_sha256 = sha;
 	m.branch = branch;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@
 static int check_judgeable(const char *path, struct pab_experiment *e, int alone)
 {
 	char *why;
-	cJSON *cell;
+	size_t i;
 	int ret = PAB_EXIT_REFUSED;
 
 	switch (pab_artifact_judgeable(e, path, &why)) {
@@ -44,19 +45,14 @@ static int check_judgeable(const char *path, struct pab_experiment *e, int alone
 			return 0;
 		}
 		fprintf(stderr, "perfab: no verdict: %s (judge it on its own):\n", why);
-		cJSON_ArrayForEach(cell, e->sanity) {
-			const cJSON *row = cJSON_GetObjectItemCaseSensitive(cell, "row");
-			const cJSON *arm = cJSON_GetObjectItemCaseSensitive(cell, "arm");
-			const cJSON *met = cJSON_GetObjectItemCaseSensitive(cell, "metric");
-			const cJSON *b = cJSON_GetObjectItemCaseSensitive(cell, "base");
-			const cJSON *h = cJSON_GetObjectItemCaseSensitive(cell, "head");
+		for (i = 0; i < e->n_sanity; i++) {
+			const struct pab_sanity_cell *c = &e->sanity[i];
 
-			if (cJSON_IsString(row) && cJSON_IsString(arm) &&
-			    cJSON_IsString(met) && cJSON_IsNumber(b) && cJSON_IsNumber(h))
+			if (c->row && c->arm && c->metric && isfinite(c->base) && isfinite(c->head))
 				fprintf(stderr, "  [%s] %s: %s %.1f -> %.1f MiB (more than 1.5x base + 8 MiB)\n",
-					pab_term_safe(arm->valuestring), pab_term_safe(row->valuestring),
-					pab_term_safe(met->valuestring),
-					b->valuedouble / 1048576.0, h->valuedouble / 1048576.0);
+					pab_term_safe(c->arm), pab_term_safe(c->row),
+					pab_term_safe(c->metric),
+					c->base / 1048576.0, c->head / 1048576.0);
 		}
 		fprintf(stderr, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway\n");
 		ret = PAB_EXIT_SANITY;

@@ -91,8 +91,8 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 		}
 		if (!i)
 			*arm_used = arm_name;
-		if (!*cpu_model && pab_host_cpu_model(e.host))
-			*cpu_model = xstrdup(pab_host_cpu_model(e.host));
+		if (!*cpu_model && e.cpu_model)
+			*cpu_model = xstrdup(e.cpu_model);
 		pab_memgate_table_add_run(t, i, &e, (size_t)arm);
 		pab_experiment_release(&e);
 	}

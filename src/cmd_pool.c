@@ -113,7 +113,6 @@ int cmd_pool(int argc, char **argv)
 	const char *outpath = NULL;
 	struct pab_strlist pos = { 0 };
 	struct pab_experiment e;
-	const cJSON *pool, *mode;
 	size_t r, reps = 0;
 	char *why;
 	int ret, lock_fd;
@@ -165,10 +164,8 @@ int cmd_pool(int argc, char **argv)
 	pab_artifact_unlock(outpath, lock_fd);
 	for (r = 0; r < e.n_rows; r++)
 		reps += e.rows[r].n_reps;
-	pool = cJSON_GetObjectItemCaseSensitive(e.run, "pool");
-	mode = cJSON_GetObjectItemCaseSensitive(pool, "mode");
 	fprintf(stderr, "perfab: pooled %zu artifacts (%s): %zu rows, %zu reps -> %s\n", pos.n,
-		cJSON_IsString(mode) ? mode->valuestring : "?", e.n_rows, reps, outpath);
+		e.pool.mode ? e.pool.mode : "?", e.n_rows, reps, outpath);
 	pab_experiment_release(&e);
 	pab_strlist_release(&pos);
 	return PAB_EXIT_PASS;

@@ -24,6 +24,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/checklist.c src/probe/checklist.h \
 	src/probe/counters.c src/probe/counters.h \
 	src/probe/guard.c src/probe/guard.h \
+	src/probe/envshow.c src/probe/envshow.h \
 	src/probe/hostinfo.c src/probe/hostinfo.h \
 	src/probe/pin.c src/probe/pin.h \
 	src/probe/proc.c src/probe/proc.h \
@@ -41,8 +42,10 @@ src_libperfab_a_SOURCES = \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
+	src/model/run_record.c src/model/run_record.h \
 	src/model/run_settings.c src/model/run_settings.h \
 	src/judge/history.c src/judge/history.h \
+	src/model/workload_report.c src/model/workload_report.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \

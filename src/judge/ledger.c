@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "judge/ledger.h"
-#include "model/run_settings.h"
 #include "util.h"
 #include "common/suite.h"
 
@@ -32,51 +31,27 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 {
 	size_t i;
 
-	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(e->run, "metrics");
-	const cJSON *floors = cJSON_GetObjectItemCaseSensitive(e->run, "floors");
-	const cJSON *v;
+	const struct pab_judged_set *j = &e->judged;
 
 	memset(o, 0, sizeof(*o));
 	o->rules = e->rules;
 	o->conf = 0.95;
 	for (i = 0; i < PAB_M_COUNT; i++)
-		o->judged[i] = cJSON_IsArray(metrics) ? 0 : pab_metrics[i].judged;
-	if (!cJSON_IsArray(metrics))
-		metrics = NULL;
-	cJSON_ArrayForEach(v, metrics) {
-		const struct pab_metric *m = cJSON_IsString(v) ?
-			pab_metric_find(v->valuestring) : NULL;
-
-		if (m && m->id != PAB_M_RSS_FLOOR)
-			o->judged[m->id] = 1;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(e->run, "metrics_given");
-	o->metrics_given = cJSON_IsTrue(v);
-	v = cJSON_GetObjectItemCaseSensitive(e->run, "require");
-	if (cJSON_IsArray(v)) {
-		const cJSON *name;
-
-		cJSON_ArrayForEach(name, v) {
-			const struct pab_metric *m = cJSON_IsString(name) ?
-				pab_metric_find(name->valuestring) : NULL;
-
-			if (m && o->judged[m->id]) {
-				o->required[m->id] = 1;
-				o->require_given = 1;
-			}
+		o->judged[i] = j->recorded & PAB_JUDGED_METRICS ?
+			j->metrics[i] && i != PAB_M_RSS_FLOOR : pab_metrics[i].judged;
+	o->metrics_given = j->metrics_given;
+	for (i = 0; j->recorded & PAB_JUDGED_REQUIRE && i < PAB_M_COUNT; i++)
+		if (j->require[i] && o->judged[i]) {
+			o->required[i] = 1;
+			o->require_given = 1;
 		}
-	}
 	/* Exact counts made by the run decide it by default: instructions
 	 * required, cpu and the time cells guard (doc/method.md 8a, 13). */
 	if (!o->require_given && o->judged[PAB_M_INSTRUCTIONS] &&
 	    pab_counts_default_require(&e->settings, o->required) == 1)
 		o->require_given = 1;
-	v = cJSON_GetObjectItemCaseSensitive(floors, "bytes");
-	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && isfinite(v->valuedouble))
-		o->floor_bytes = v->valuedouble;
-	v = cJSON_GetObjectItemCaseSensitive(floors, "count");
-	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && isfinite(v->valuedouble))
-		o->floor_count = v->valuedouble;
+	o->floor_bytes = j->floor_bytes;
+	o->floor_count = j->floor_count;
 }
 
 int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
@@ -246,17 +221,15 @@ static int throughput_is_wall(const struct pab_row *row, size_t n_arms)
 static char *gate_note(const struct pab_experiment *e, const struct pab_row *row,
 		       const struct pab_arm *arm)
 {
-	const cJSON *cell;
+	size_t i;
 
 	if (e->stopped_by != PAB_STOP_SANITY_GATE)
 		return NULL;
-	cJSON_ArrayForEach(cell, e->sanity) {
-		const char *rn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cell, "row"));
-		const char *an = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cell, "arm"));
-		const char *mn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cell, "metric"));
+	for (i = 0; i < e->n_sanity; i++) {
+		const char *rn = e->sanity[i].row, *an = e->sanity[i].arm;
+		const char *mn = e->sanity[i].metric;
 		const struct pab_metric *m = mn ? pab_metric_find(mn) : NULL;
-		double b = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cell, "base"));
-		double h = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cell, "head"));
+		double b = e->sanity[i].base, h = e->sanity[i].head;
 
 		if (!rn || !an || !m || strcmp(rn, row->name) || strcmp(an, arm->name))
 			continue;

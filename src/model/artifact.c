@@ -25,6 +25,7 @@
 #include "model/artifact.h"
 #include "model/journal.h"
 #include "model/json_in.h"
+#include "model/run_record.h"
 #include "model/run_settings.h"
 #include "model/rotation.h"
 #include "util.h"
@@ -306,9 +307,13 @@ static void write_settings(struct jw *w, const struct pab_experiment *e)
 	jw_key(w, "stopped_by");
 	jw_str_or_null(w, pab_stop_reason_name(e->stopped_by));
 	fputs(",\n", f);
-	jw_key(w, "sanity"); jw_cjson(w, e->sanity, 0); fputs(",\n", f);
-	jw_key(w, "host"); jw_cjson(w, e->host, 1); fputs(",\n", f);
-	run = pab_run_settings_json(&e->settings, e->run);
+	run = pab_sanity_json(e);
+	jw_key(w, "sanity"); jw_cjson(w, run, 0); fputs(",\n", f);
+	cJSON_Delete(run);
+	run = pab_json_text_parse(e->host_json, 1);
+	jw_key(w, "host"); jw_cjson(w, run, 1); fputs(",\n", f);
+	cJSON_Delete(run);
+	run = pab_run_json(e);
 	jw_key(w, "run"); jw_cjson(w, run, 1); fputs(",\n", f);
 	cJSON_Delete(run);
 }
@@ -390,8 +395,11 @@ static void write_row(struct jw *w, const struct pab_experiment *e,
 	fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
 		row->failed ? "true" : "false");
 	jw_key(w, "fail_reason"); jw_str_or_null(w, row->fail_reason);
-	if (row->host) {
-		fputc(',', f); jw_key(w, "host"); jw_cjson(w, row->host, 1);
+	if (row->host_json) {
+		cJSON *host = pab_json_text_parse(row->host_json, 1);
+
+		fputc(',', f); jw_key(w, "host"); jw_cjson(w, host, 1);
+		cJSON_Delete(host);
 	}
 	fputs(",\"reps\":[\n", f);
 	for (r = 0; r < row->n_reps; r++) {
@@ -783,7 +791,7 @@ static int load_row_fields(struct pab_json_in *in, const struct pab_experiment *
 	    (got_host = pab_json_in_object(in, o, "host", opt, &host)) < 0)
 		return -1;
 	if (got_host)
-		row->host = cJSON_Duplicate(host, 1);
+		pab_row_host_read(host, row);
 	row->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "failed"));
 	reason = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
 	if (cJSON_IsString(reason))
@@ -937,14 +945,9 @@ static void load_records(const cJSON *root, struct pab_experiment *e)
 	v = cJSON_GetObjectItemCaseSensitive(root, "stopped_by");
 	if (cJSON_IsString(v) && !strcmp(v->valuestring, "sanity-gate"))
 		e->stopped_by = PAB_STOP_SANITY_GATE;
-	v = cJSON_GetObjectItemCaseSensitive(root, "sanity");
-	if (v && !cJSON_IsNull(v))
-		e->sanity = cJSON_Duplicate(v, 1);
-	v = cJSON_GetObjectItemCaseSensitive(root, "host");
-	e->host = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
-	v = cJSON_GetObjectItemCaseSensitive(root, "run");
-	e->run = cJSON_IsObject(v) ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
-	pab_run_settings_read(e->run, &e->settings);
+	pab_records_read(cJSON_GetObjectItemCaseSensitive(root, "host"),
+			 cJSON_GetObjectItemCaseSensitive(root, "sanity"),
+			 cJSON_GetObjectItemCaseSensitive(root, "run"), e);
 }
 
 /* arms: 1 to 64 of them, names unique. */

@@ -12,8 +12,6 @@
 #ifndef PAB_ARTIFACT_H
 #define PAB_ARTIFACT_H
 
-#include <cjson/cJSON.h>
-
 #include "model/experiment.h"
 
 /* Largest artifact perfab will read (bytes); from a pipe or device. */

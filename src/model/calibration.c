@@ -14,6 +14,7 @@
 #include "model/calibration.h"
 #include "model/digest.h"
 #include "model/json_in.h"
+#include "model/run_record.h"
 #include "pab_stats.h"
 #include "util.h"
 
@@ -105,8 +106,9 @@ static char *host_sha256(const cJSON *host)
 static void add_head(cJSON *cal, const struct pab_experiment *e, const char *artifact,
 		     const size_t *looks, size_t n_looks)
 {
-	const char *cpu = pab_host_cpu_model(e->host);
-	const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e->host,
+	cJSON *host = pab_json_text_parse(e->host_json, 1);
+	const char *cpu = pab_host_cpu_model(host);
+	const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(host,
 										   "kernel"));
 	char stamp[32] = "", *sha;
 	time_t now = time(NULL);
@@ -119,14 +121,13 @@ static void add_head(cJSON *cal, const struct pab_experiment *e, const char *art
 	cJSON_AddStringToObject(cal, "schema", PAB_CALIBRATION_SCHEMA);
 	cJSON_AddStringToObject(cal, "perfab_version", PACKAGE_VERSION);
 	cJSON_AddStringToObject(cal, "date", stamp);
-	sha = host_sha256(e->host);
+	sha = host_sha256(host);
 	cJSON_AddItemToObject(cal, "host_fingerprint", cJSON_CreateString(sha ? sha : ""));
 	free(sha);
 	cJSON_AddItemToObject(cal, "cpu_model", cpu ? cJSON_CreateString(cpu) : cJSON_CreateNull());
 	cJSON_AddItemToObject(cal, "kernel", kernel ? cJSON_CreateString(kernel) :
 			      cJSON_CreateNull());
-	cJSON_AddItemToObject(cal, "host", e->host ? cJSON_Duplicate(e->host, 1) :
-			      cJSON_CreateObject());
+	cJSON_AddItemToObject(cal, "host", host); /* the tree moves into cal */
 	o = cJSON_AddObjectToObject(cal, "experiment");
 	cJSON_AddItemToObject(o, "artifact", artifact ? cJSON_CreateString(artifact) :
 			      cJSON_CreateNull());
@@ -327,4 +328,26 @@ out_free:
 	free(text);
 	free(prefix);
 	return ret;
+}
+
+static int write_tree(FILE *f, void *arg)
+{
+	char *text = cJSON_Print(arg);
+
+	if (!text)
+		return -1;
+	fputs(text, f);
+	fputc('\n', f);
+	free(text);
+	return ferror(f) ? -1 : 0;
+}
+
+int pab_calibration_write(const char *path, const cJSON *cal, char **why)
+{
+	return pab_write_file_atomic(path, write_tree, (void *)cal, why);
+}
+
+void pab_calibration_free(cJSON *cal)
+{
+	cJSON_Delete(cal);
 }

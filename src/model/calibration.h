@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include <cjson/cJSON.h>
+struct cJSON; /* cJSON's; a caller passing a tree includes its header */
 
 #include "model/experiment.h"
 
@@ -29,11 +29,16 @@
  * perfab-calibration/1 tree (caller deletes), or NULL with *why (caller
  * frees) when e has no head arm or no row with two pairs.
  */
-cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PAB_M_COUNT],
+struct cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PAB_M_COUNT],
 			     size_t first, const char *artifact, char **why);
 
 /* The table of a calibration tree, at most 100 columns, to f. */
-void pab_calibration_print(FILE *f, const cJSON *cal);
+void pab_calibration_print(FILE *f, const struct cJSON *cal);
+/* Write cal to path (pab_write_file_atomic, indented JSON and a newline).
+ * Returns 0, or -1 with *why (caller frees). */
+int pab_calibration_write(const char *path, const struct cJSON *cal, char **why);
+/* Free a tree pab_calibration_build() returned (NULL: no-op). */
+void pab_calibration_free(struct cJSON *cal);
 
 /*
  * pab_calibration_load: read the file at path (the checked JSON reader):

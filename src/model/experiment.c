@@ -27,6 +27,75 @@ void pab_experiment_init(struct pab_experiment *e)
 		e->tolerance[i] = pab_metric_default_tolerance((enum pab_metric_id)i);
 	e->equivalence_margin = 3.0;
 	pab_run_settings_init(&e->settings);
+	e->pool.artifacts = NAN;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void pab_pool_record_release(struct pab_pool_record *pool)
+{
+	size_t i;
+
+	free(pool->seeds);
+	for (i = 0; i < pool->n_runs; i++)
+		free(pool->runs[i].journal);
+	free(pool->runs);
+	free(pool->mode);
+	for (i = 0; i < pool->n_sources; i++) {
+		free(pool->sources[i].name);
+		free(pool->sources[i].shard);
+	}
+	free(pool->sources);
+	memset(pool, 0, sizeof(*pool));
+	pool->artifacts = NAN;
+}
+
+void pab_pool_record_copy(struct pab_pool_record *dst, const struct pab_pool_record *src)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->seeds = src->n_seeds ? xcalloc(src->n_seeds, sizeof(*dst->seeds)) : NULL;
+	if (src->n_seeds)
+		memcpy(dst->seeds, src->seeds, src->n_seeds * sizeof(*dst->seeds));
+	dst->runs = src->n_runs ? xcalloc(src->n_runs, sizeof(*dst->runs)) : NULL;
+	for (i = 0; i < src->n_runs; i++) {
+		dst->runs[i].journal = dup_or_null(src->runs[i].journal);
+		dst->runs[i].seed = src->runs[i].seed;
+	}
+	dst->mode = dup_or_null(src->mode);
+	dst->sources = src->n_sources ? xcalloc(src->n_sources, sizeof(*dst->sources)) : NULL;
+	for (i = 0; i < src->n_sources; i++) {
+		dst->sources[i] = src->sources[i];
+		dst->sources[i].name = dup_or_null(src->sources[i].name);
+		dst->sources[i].shard = dup_or_null(src->sources[i].shard);
+	}
+}
+
+void pab_experiment_add_sanity(struct pab_experiment *e, const char *row, const char *arm,
+			       const char *metric, double base, double head)
+{
+	struct pab_sanity_cell *c;
+
+	e->sanity = xrealloc(e->sanity, (e->n_sanity + 1) * sizeof(*e->sanity));
+	c = &e->sanity[e->n_sanity++];
+	c->row = dup_or_null(row);
+	c->arm = dup_or_null(arm);
+	c->metric = dup_or_null(metric);
+	c->base = base;
+	c->head = head;
+	e->has_sanity = 1;
+}
+
+void pab_row_set_host(struct pab_row *row, const char *host_json, const char *cpu_model)
+{
+	free(row->host_json);
+	free(row->cpu_model);
+	row->host_json = dup_or_null(host_json);
+	row->cpu_model = host_json ? dup_or_null(cpu_model) : NULL;
 }
 
 void pab_run_settings_init(struct pab_run_settings *s)
@@ -271,13 +340,14 @@ void pab_row_release(struct pab_row *row, size_t n_arms)
 	}
 	free(row->reps);
 	free(row->fail_reason);
-	cJSON_Delete(row->host);
+	free(row->host_json);
+	free(row->cpu_model);
 }
 
 const char *pab_row_cpu_model(const struct pab_experiment *e,
 			      const struct pab_row *row)
 {
-	return pab_host_cpu_model(row->host ? row->host : e->host);
+	return row->host_json ? row->cpu_model : e->cpu_model;
 }
 
 void pab_experiment_release(struct pab_experiment *e)
@@ -295,9 +365,16 @@ void pab_experiment_release(struct pab_experiment *e)
 	free(e->protocol);
 	free(e->journal_id);
 	pab_run_settings_release(&e->settings);
-	cJSON_Delete(e->host);
-	cJSON_Delete(e->run);
-	cJSON_Delete(e->sanity);
+	free(e->host_json);
+	free(e->cpu_model);
+	free(e->run_json);
+	pab_pool_record_release(&e->pool);
+	for (i = 0; i < e->n_sanity; i++) {
+		free(e->sanity[i].row);
+		free(e->sanity[i].arm);
+		free(e->sanity[i].metric);
+	}
+	free(e->sanity);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -379,7 +456,7 @@ int pab_experiment_check_protocol(const struct pab_experiment *e, char **why)
 {
 	size_t n = e->n_arms, i, r;
 	size_t *want;
-	int pooled = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(e->run, "pool"));
+	int pooled = e->pool.recorded;
 	int ret = 0;
 
 	*why = NULL;
@@ -443,9 +520,34 @@ int pab_valid_arm_name(const char *name)
 	return 1;
 }
 
-const char *pab_host_cpu_model(const cJSON *host)
+int pab_counts_default_require(const struct pab_run_settings *s, int required[PAB_M_COUNT])
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(host, "cpu_model");
+	size_t i;
 
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	if (!(s->given & PAB_RUN_COUNTS) || s->count_source == PAB_COUNT_NONE)
+		return 0;
+	for (i = 0; i < PAB_M_COUNT; i++)
+		required[i] = 0;
+	required[PAB_M_INSTRUCTIONS] = 1;
+	return 1;
+}
+
+int pab_shard_parse(const char *spec, unsigned *index, unsigned *count)
+{
+	const char *slash = strchr(spec, '/');
+	uint64_t k, n;
+	char *left;
+	int bad;
+
+	if (!slash)
+		return -1;
+	left = xstrndup(spec, (size_t)(slash - spec));
+	bad = parse_u64(left, 1, PAB_RUN_SHARD_MAX, &k) ||
+		parse_u64(slash + 1, 1, PAB_RUN_SHARD_MAX, &n) || k > n;
+	free(left);
+	if (bad)
+		return -1;
+	*index = (unsigned)k;
+	*count = (unsigned)n;
+	return 0;
 }

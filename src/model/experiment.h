@@ -15,8 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "model/digest.h"
 #include "model/metrics.h"
 
@@ -98,10 +96,12 @@ struct pab_row {
 	size_t n_reps, reps_alloc;
 	int failed;           /* some child failed: no verdict */
 	char *fail_reason;
-	cJSON *host;          /* the host fingerprint this row was measured on,
-			       * when its CPU model differs from the
-			       * experiment's (a pooled shard); NULL: the
-			       * experiment's host (owned) */
+	/* The host this row was measured on, when its CPU model differs from
+	 * the experiment's (a pooled shard): its fingerprint as JSON text,
+	 * which only the artifact codec reads, and its CPU model (NULL: none
+	 * recorded). host_json NULL: the experiment's host. Owned. */
+	char *host_json;
+	char *cpu_model;
 };
 
 /*
@@ -247,20 +247,110 @@ void pab_run_settings_release(struct pab_run_settings *s);
 void pab_run_settings_copy(struct pab_run_settings *dst,
 			   const struct pab_run_settings *src);
 
+/*
+ * The verdict's cells the run recorded in "run" (doc/artifact-schema.md,
+ * section 3): metrics, metrics_given, require and floors. `recorded` says
+ * which keys the artifact holds in a form read here (metrics and require
+ * arrays, metrics_given a boolean, floors an object); `given` which ones
+ * the codec writes from these fields. A key recorded in a form these
+ * fields cannot say again exactly (a metric name this perfab does not
+ * know) is not given: the artifact's own value is written back.
+ */
+enum pab_judged_key {
+	PAB_JUDGED_METRICS = 1 << 0,
+	PAB_JUDGED_METRICS_GIVEN = 1 << 1,
+	PAB_JUDGED_REQUIRE = 1 << 2,
+	PAB_JUDGED_FLOORS = 1 << 3,
+};
+struct pab_judged_set {
+	unsigned recorded, given;     /* enum pab_judged_key bits */
+	int metrics[PAB_M_COUNT];     /* named by run.metrics (1); all 0 when
+				       * not recorded */
+	int metrics_given;            /* --metrics or the config chose them */
+	int require[PAB_M_COUNT];     /* named by run.require */
+	double floor_bytes;           /* floors.bytes, floors.count: the */
+	double floor_count;           /*   absolute floors; 0: none */
+};
+
+/* One run of a pool: its journal id (owned; NULL: not known) and seed. */
+struct pab_pool_run {
+	char *journal;
+	double seed;
+};
+/* One input of a pool: its label, seed, shard ("I/N" or NULL), rows, reps. */
+struct pab_pool_source {
+	char *name;
+	double seed;
+	char *shard;
+	double rows, reps;
+};
+/*
+ * run.pool of a pooled artifact (doc/artifact-schema.md, section 3).
+ * recorded: run.pool is an object; given: the codec writes it from here
+ * (else as the artifact has it). runs_named: every run entry has a string
+ * journal and a number seed (a pool that names its runs). Owned.
+ */
+struct pab_pool_record {
+	int recorded, given;
+	double artifacts;            /* NaN: not recorded */
+	double *seeds;
+	size_t n_seeds;
+	struct pab_pool_run *runs;
+	size_t n_runs;
+	int runs_named;
+	char *mode;                  /* "blocks", "shards", "blocks+shards"; NULL */
+	struct pab_pool_source *sources;
+	size_t n_sources;
+};
+/* Free what pool owns and zero it (artifacts NaN). */
+void pab_pool_record_release(struct pab_pool_record *pool);
+/* A deep copy of src into dst (initialised by the call). */
+void pab_pool_record_copy(struct pab_pool_record *dst, const struct pab_pool_record *src);
+
+/* A sanity-gate cell: the head's value of metric at rep 1 against base's.
+ * The strings are owned; NULL or NaN where the artifact records none. */
+struct pab_sanity_cell {
+	char *row, *arm, *metric;
+	double base, head;
+};
+
+/*
+ * pab_counts_default_require: the required cells of a run that made exact
+ * counts (s records a count source, pmu or sim): required[] gets
+ * instructions alone, and cpu and the other time cells guard (0 in
+ * required[]); returns 1. A run without counts leaves required[]
+ * untouched and returns 0. The ledger's default required set starts from
+ * this (doc/method.md, "Exact counts").
+ */
+int pab_counts_default_require(const struct pab_run_settings *s, int required[PAB_M_COUNT]);
+
+/*
+ * pab_shard_parse: "I/N" with 1 <= I <= N <= PAB_RUN_SHARD_MAX (checked
+ * numbers, no junk) into *index and *count. Returns 0 or -1 (both left
+ * untouched).
+ */
+int pab_shard_parse(const char *spec, unsigned *index, unsigned *count);
+
 struct pab_experiment {
 	char *schema;
 	char *perfab_version;
 	char *protocol;
 	int complete;
 	uint64_t seed;
-	cJSON *host;          /* host fingerprint (owned) */
+	/* The host fingerprint as JSON text, read and written only by the
+	 * artifact codec (NULL: "{}"), and its CPU model (NULL: none
+	 * recorded). Owned. */
+	char *host_json;
+	char *cpu_model;
 	struct pab_run_settings settings; /* the typed part of "run" */
-	cJSON *run;           /* "run" beyond the settings: binding, metrics,
-			       * floors, sampler cost, pool, unknown keys
-			       * (owned). Read back, it holds every key as
-			       * the artifact has it; saved, a setting given
-			       * in `settings` is written in place of its key
-			       * here (model/run_settings.h) */
+	struct pab_judged_set judged;     /* run.metrics, require, floors */
+	struct pab_pool_record pool;      /* run.pool */
+	/* "run" as JSON text, read and written only by the codec: what the
+	 * fields above do not type (binding, the sampler's cost, keys a newer
+	 * perfab wrote). Read back, it holds every key as the artifact has
+	 * it; saved, a field given above is written in place of its key
+	 * (model/run_record.h). NULL: {}. Owned. */
+	char *run_json;
 	struct pab_arm *arms;
 	size_t n_arms;
 	struct pab_row *rows;
@@ -271,7 +361,11 @@ struct pab_experiment {
 	double tolerance[PAB_M_COUNT]; /* percent, per metric */
 	double equivalence_margin;     /* percent, controls */
 	enum pab_stop_reason stopped_by; /* PAB_STOP_NONE or _SANITY_GATE */
-	cJSON *sanity;        /* offending cells when the gate tripped (owned) */
+	/* The offending cells when the gate tripped (owned); NULL with
+	 * has_sanity 0: none recorded (JSON null). */
+	struct pab_sanity_cell *sanity;
+	size_t n_sanity;
+	int has_sanity;
 	/* The checkpoint journal bound to this artifact (journal.h): its id
 	 * (32 hex digits, owned; NULL: none) and the sequence number of the
 	 * last journal record whose rep this experiment already holds. */
@@ -279,7 +373,8 @@ struct pab_experiment {
 	uint64_t journal_folded;
 };
 
-/* Zero e and set defaults (schema, protocol, rules, 2% tolerance, 3% margin). */
+/* Zero e and set defaults (schema, protocol, rules, 2% tolerance, 3% margin,
+ * nothing recorded in judged or pool). */
 void pab_experiment_init(struct pab_experiment *e);
 void pab_experiment_release(struct pab_experiment *e);
 
@@ -343,7 +438,10 @@ int pab_experiment_check_protocol(const struct pab_experiment *e, char **why);
  * starting with '.' or '-' (so never "." or ".."). */
 int pab_valid_arm_name(const char *name);
 
-/* The CPU model string of a fingerprint (owned by host), or NULL. */
-const char *pab_host_cpu_model(const cJSON *host);
+/* Append a sanity-gate cell to e (strings copied; has_sanity set). */
+void pab_experiment_add_sanity(struct pab_experiment *e, const char *row, const char *arm,
+			       const char *metric, double base, double head);
+/* Replace row's host by a copy of the given one (host_json NULL: none). */
+void pab_row_set_host(struct pab_row *row, const char *host_json, const char *cpu_model);
 
 #endif /* PAB_EXPERIMENT_H */

@@ -18,7 +18,6 @@
 #include "model/argv_split.h"
 #include "model/artifact.h"
 #include "model/pool.h"
-#include "model/run_settings.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -100,7 +99,7 @@ static void row_copy_def(struct pab_row *dst, const struct pab_row *src)
 	dst->control = src->control;
 	dst->failed = src->failed;
 	dst->fail_reason = strdup_or_null(src->fail_reason);
-	dst->host = src->host ? cJSON_Duplicate(src->host, 1) : NULL;
+	pab_row_set_host(dst, src->host_json, src->cpu_model);
 }
 
 /* Highest block number in row, or -1 for a row without reps. */
@@ -146,14 +145,23 @@ static void copy_settings(struct pab_experiment *dst,
 	dst->rules = src->rules;
 	dst->complete = src->complete;
 	dst->seed = src->seed;
-	dst->host = src->host ? cJSON_Duplicate(src->host, 1) : NULL;
-	dst->run = src->run ? cJSON_Duplicate(src->run, 1) : NULL;
+	dst->host_json = strdup_or_null(src->host_json);
+	dst->cpu_model = strdup_or_null(src->cpu_model);
+	pab_run_settings_release(&dst->settings);
+	pab_run_settings_copy(&dst->settings, &src->settings);
+	dst->judged = src->judged;
+	pab_pool_record_copy(&dst->pool, &src->pool);
+	dst->run_json = strdup_or_null(src->run_json);
 	dst->reps = src->reps;
 	dst->max_reps = src->max_reps;
 	memcpy(dst->tolerance, src->tolerance, sizeof(dst->tolerance));
 	dst->equivalence_margin = src->equivalence_margin;
 	dst->stopped_by = src->stopped_by;
-	dst->sanity = src->sanity ? cJSON_Duplicate(src->sanity, 1) : NULL;
+	for (i = 0; i < src->n_sanity; i++)
+		pab_experiment_add_sanity(dst, src->sanity[i].row, src->sanity[i].arm,
+					  src->sanity[i].metric, src->sanity[i].base,
+					  src->sanity[i].head);
+	dst->has_sanity = src->has_sanity;
 	dst->arms = xcalloc(src->n_arms ? src->n_arms : 1, sizeof(*dst->arms));
 	for (i = 0; i < src->n_arms; i++)
 		arm_copy(&dst->arms[i], &src->arms[i]);
@@ -240,20 +248,6 @@ static const char *mask_extra(uint64_t a, uint64_t b)
 		if ((a & ~b) & ((uint64_t)1 << m))
 			return pab_metrics[m].name;
 	return NULL;
-}
-
-static double run_number(const cJSON *run, const char *key, double dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
-static const char *run_string(const cJSON *run, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 int pab_pool_check_input(const struct pab_experiment *e, const char *label,
@@ -361,7 +355,7 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 			   const struct pab_experiment *b, const char *lb,
 			   char **why)
 {
-	const char *ca = pab_host_cpu_model(a->host), *cb = pab_host_cpu_model(b->host);
+	const char *ca = a->cpu_model, *cb = b->cpu_model;
 	size_t i, m;
 
 	if (!ca || !cb) {
@@ -387,10 +381,9 @@ static int same_experiment(const struct pab_experiment *a, const char *la,
 			return -1;
 	if (same_hooks(&a->settings, la, &b->settings, lb, why))
 		return -1;
-	if (run_number(a->run, "scale", 1) != run_number(b->run, "scale", 1)) {
+	if (a->settings.scale != b->settings.scale) {
 		*why = xasprintf("workload scale differs: %g in '%s', %g in '%s'",
-				 run_number(a->run, "scale", 1), la,
-				 run_number(b->run, "scale", 1), lb);
+				 a->settings.scale, la, b->settings.scale, lb);
 		return -1;
 	}
 	if (a->rules != b->rules) {
@@ -526,28 +519,12 @@ static int same_probes(const struct pab_experiment *a, const char *la,
 static void row_set_host(struct pab_row *row, const struct pab_experiment *out,
 			 const struct pab_experiment *in, const struct pab_row *src)
 {
-	const cJSON *h = src->host ? src->host : in->host;
-	const char *m = pab_host_cpu_model(h), *o = pab_host_cpu_model(out->host);
+	const char *h = src->host_json ? src->host_json : in->host_json;
+	const char *m = src->host_json ? src->cpu_model : in->cpu_model;
 
-	cJSON_Delete(row->host);
-	row->host = NULL;
-	if (h && !str_eq(m, o))
-		row->host = cJSON_Duplicate(h, 1);
-}
-
-/* Parse "I/N" into k (1-based) and n; 0 or -1. */
-static int parse_shard(const char *s, uint64_t *k, uint64_t *n)
-{
-	const char *slash = s ? strchr(s, '/') : NULL;
-	char *left;
-	int bad;
-
-	if (!slash)
-		return -1;
-	left = xstrndup(s, (size_t)(slash - s));
-	bad = parse_u64(left, 1, 1000, k) || parse_u64(slash + 1, 1, 1000, n) || *k > *n;
-	free(left);
-	return bad ? -1 : 0;
+	pab_row_set_host(row, NULL, NULL);
+	if (h && !str_eq(m, out->cpu_model))
+		pab_row_set_host(row, h, m);
 }
 
 /* ------------------------------------------------------------------ */
@@ -563,17 +540,23 @@ static const char *label_of(const char *const *labels, size_t i, char *buf,
 }
 
 /* Seeds an input contributes: its recorded pool seeds, else its own. */
-static void add_seeds(cJSON *seeds, const struct pab_experiment *e)
+static void add_seeds(struct pab_pool_record *p, const struct pab_experiment *e)
 {
-	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(pool, "seeds"), *it;
+	size_t n = e->pool.n_seeds ? e->pool.n_seeds : 1;
 
-	if (cJSON_IsArray(s) && cJSON_GetArraySize(s) > 0) {
-		cJSON_ArrayForEach(it, s)
-			cJSON_AddItemToArray(seeds, cJSON_Duplicate(it, 0));
-		return;
-	}
-	cJSON_AddItemToArray(seeds, cJSON_CreateNumber((double)e->seed));
+	p->seeds = xrealloc(p->seeds, (p->n_seeds + n) * sizeof(*p->seeds));
+	if (e->pool.n_seeds)
+		memcpy(p->seeds + p->n_seeds, e->pool.seeds, n * sizeof(*p->seeds));
+	else
+		p->seeds[p->n_seeds] = (double)e->seed;
+	p->n_seeds += n;
+}
+
+static void add_run(struct pab_pool_record *p, const char *journal, double seed)
+{
+	p->runs = xrealloc(p->runs, (p->n_runs + 1) * sizeof(*p->runs));
+	p->runs[p->n_runs].journal = strdup_or_null(journal);
+	p->runs[p->n_runs++].seed = seed;
 }
 
 /*
@@ -582,31 +565,16 @@ static void add_seeds(cJSON *seeds, const struct pab_experiment *e)
  * id; such a pool names its runs only in part, and the next pool of it
  * falls back to comparing measurements).
  */
-static void add_runs(cJSON *runs, const struct pab_experiment *e)
+static void add_runs(struct pab_pool_record *p, const struct pab_experiment *e)
 {
-	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
-	const cJSON *r = cJSON_GetObjectItemCaseSensitive(pool, "runs"), *it;
-	cJSON *one;
+	size_t i;
 
-	if (cJSON_IsObject(pool)) {
-		if (cJSON_IsArray(r) && cJSON_GetArraySize(r) > 0) {
-			cJSON_ArrayForEach(it, r)
-				cJSON_AddItemToArray(runs, cJSON_Duplicate(it, 1));
-		} else {
-			one = cJSON_CreateObject();
-			cJSON_AddNullToObject(one, "journal");
-			cJSON_AddNumberToObject(one, "seed", (double)e->seed);
-			cJSON_AddItemToArray(runs, one);
-		}
-		return;
-	}
-	one = cJSON_CreateObject();
-	if (e->journal_id)
-		cJSON_AddStringToObject(one, "journal", e->journal_id);
-	else
-		cJSON_AddNullToObject(one, "journal");
-	cJSON_AddNumberToObject(one, "seed", (double)e->seed);
-	cJSON_AddItemToArray(runs, one);
+	if (!e->pool.recorded)
+		add_run(p, e->journal_id, (double)e->seed);
+	else if (!e->pool.n_runs)
+		add_run(p, NULL, (double)e->seed);
+	for (i = 0; i < e->pool.n_runs; i++)
+		add_run(p, e->pool.runs[i].journal, e->pool.runs[i].seed);
 }
 
 /* Sort key of a row in the unsharded order, from its shard's I/N. */
@@ -637,12 +605,10 @@ struct run_id {
  */
 static size_t input_runs(const struct pab_experiment *e, struct run_id **ids)
 {
-	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
-	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(pool, "runs"), *it;
-	size_t n = 0;
+	size_t i;
 
 	*ids = NULL;
-	if (!cJSON_IsObject(pool)) {
+	if (!e->pool.recorded) {
 		if (!e->journal_id)
 			return 0;
 		*ids = xcalloc(1, sizeof(**ids));
@@ -650,22 +616,14 @@ static size_t input_runs(const struct pab_experiment *e, struct run_id **ids)
 		(*ids)[0].seed = (double)e->seed;
 		return 1;
 	}
-	if (!cJSON_IsArray(runs) || !cJSON_GetArraySize(runs))
+	if (!e->pool.runs_named)
 		return 0;
-	*ids = xcalloc((size_t)cJSON_GetArraySize(runs), sizeof(**ids));
-	cJSON_ArrayForEach(it, runs) {
-		const cJSON *j = cJSON_GetObjectItemCaseSensitive(it, "journal");
-		const cJSON *seed = cJSON_GetObjectItemCaseSensitive(it, "seed");
-
-		if (!cJSON_IsString(j) || !cJSON_IsNumber(seed)) {
-			free(*ids);
-			*ids = NULL;
-			return 0;
-		}
-		(*ids)[n].journal = j->valuestring;
-		(*ids)[n++].seed = seed->valuedouble;
+	*ids = xcalloc(e->pool.n_runs, sizeof(**ids));
+	for (i = 0; i < e->pool.n_runs; i++) {
+		(*ids)[i].journal = e->pool.runs[i].journal;
+		(*ids)[i].seed = e->pool.runs[i].seed;
 	}
-	return n;
+	return e->pool.n_runs;
 }
 
 /* 1 when reps x and y (of rows with n_arms arms) hold the same measured
@@ -870,10 +828,10 @@ static void append_group(struct pab_experiment *out,
 			 const size_t *group, size_t i, struct shard_order *so)
 {
 	size_t reps = 0, max_reps = 0, r, j;
-	uint64_t n_shard = 0, k_shard = 0;
+	const struct pab_run_settings *s = &in[i]->settings;
+	uint64_t n_shard = s->shard_count, k_shard = s->shard_index;
 
-	if (parse_shard(run_string(in[i]->run, "shard"), &k_shard, &n_shard) ||
-	    (so->shard_n && n_shard != so->shard_n))
+	if (!(s->given & PAB_RUN_SHARD) || !n_shard || (so->shard_n && n_shard != so->shard_n))
 		so->sortable = 0;
 	else
 		so->shard_n = n_shard;
@@ -926,47 +884,44 @@ static void sort_shards(struct pab_experiment *out, struct shard_order *so)
 	free(sorted);
 }
 
-/* out's "run" -> "pool": how many inputs, their seeds, the mode, sources. */
+/* out's "run" -> "pool": how many inputs, their seeds, the mode, sources;
+ * its shard: every row (null). */
 static void record_pool(struct pab_experiment *out,
 			const struct pab_experiment *const *in,
 			const char *const *labels, size_t n, size_t n_groups)
 {
-	cJSON *pool, *seeds, *runs, *sources;
+	struct pab_pool_record *p = &out->pool;
 	char b1[32];
 	size_t i, r;
 
-	if (!out->run)
-		out->run = cJSON_CreateObject();
-	cJSON_DeleteItemFromObjectCaseSensitive(out->run, "pool");
-	cJSON_DeleteItemFromObjectCaseSensitive(out->run, "shard");
-	cJSON_AddNullToObject(out->run, "shard");
-	pool = cJSON_AddObjectToObject(out->run, "pool");
-	cJSON_AddNumberToObject(pool, "artifacts", (double)n);
-	seeds = cJSON_AddArrayToObject(pool, "seeds");
+	out->settings.shard_index = out->settings.shard_count = 0;
+	out->settings.given |= PAB_RUN_SHARD;
+	pab_pool_record_release(p);
+	p->recorded = p->given = p->runs_named = 1;
+	p->artifacts = (double)n;
 	for (i = 0; i < n; i++)
-		add_seeds(seeds, in[i]);
-	runs = cJSON_AddArrayToObject(pool, "runs");
+		add_seeds(p, in[i]);
 	for (i = 0; i < n; i++)
-		add_runs(runs, in[i]);
-	cJSON_AddStringToObject(pool, "mode", n_groups == 1 ? "blocks" :
-				n_groups == n ? "shards" : "blocks+shards");
-	sources = cJSON_AddArrayToObject(pool, "sources");
+		add_runs(p, in[i]);
+	for (i = 0; i < p->n_runs; i++)
+		if (!p->runs[i].journal || !isfinite(p->runs[i].seed))
+			p->runs_named = 0;
+	p->mode = xstrdup(n_groups == 1 ? "blocks" : n_groups == n ? "shards" : "blocks+shards");
+	p->sources = xcalloc(n, sizeof(*p->sources));
+	p->n_sources = n;
 	for (i = 0; i < n; i++) {
-		cJSON *src = cJSON_CreateObject();
-		const char *shard = run_string(in[i]->run, "shard");
+		struct pab_pool_source *src = &p->sources[i];
+		const struct pab_run_settings *s = &in[i]->settings;
 		size_t total = 0;
 
-		cJSON_AddStringToObject(src, "name", label_of(labels, i, b1, sizeof(b1)));
-		cJSON_AddNumberToObject(src, "seed", (double)in[i]->seed);
-		if (shard)
-			cJSON_AddStringToObject(src, "shard", shard);
-		else
-			cJSON_AddNullToObject(src, "shard");
-		cJSON_AddNumberToObject(src, "rows", (double)in[i]->n_rows);
+		src->name = xstrdup(label_of(labels, i, b1, sizeof(b1)));
+		src->seed = (double)in[i]->seed;
+		if ((s->given & PAB_RUN_SHARD) && s->shard_count)
+			src->shard = xasprintf("%u/%u", s->shard_index, s->shard_count);
+		src->rows = (double)in[i]->n_rows;
 		for (r = 0; r < in[i]->n_rows; r++)
 			total += in[i]->rows[r].n_reps;
-		cJSON_AddNumberToObject(src, "reps", (double)total);
-		cJSON_AddItemToArray(sources, src);
+		src->reps = (double)total;
 	}
 }
 
@@ -1003,12 +958,10 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 	for (i = 0; i < n; i++)
 		if (in[i]->stopped_by && !out->stopped_by)
 			out->stopped_by = in[i]->stopped_by;
+	/* The first input's settings with the pool's shard (every row), so
+	 * that a ledger of several files judges what a ledger of the written
+	 * pool would. */
 	record_pool(out, in, labels, n, n_groups);
-	/* The settings as the pooled run object says them (counts, hooks,
-	 * the roles), so that a ledger of several files judges what a ledger
-	 * of the written pool would. */
-	pab_run_settings_release(&out->settings);
-	pab_run_settings_read(out->run, &out->settings);
 	free(so.keys);
 	free(group);
 	return 0;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "model/run_settings.h"
 #include "util.h"
 
@@ -40,38 +42,6 @@ static const struct run_key {
 	{ PAB_RUN_CALIBRATION, "calibration" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
-
-int pab_counts_default_require(const struct pab_run_settings *s, int required[PAB_M_COUNT])
-{
-	size_t i;
-
-	if (!(s->given & PAB_RUN_COUNTS) || s->count_source == PAB_COUNT_NONE)
-		return 0;
-	for (i = 0; i < PAB_M_COUNT; i++)
-		required[i] = 0;
-	required[PAB_M_INSTRUCTIONS] = 1;
-	return 1;
-}
-
-int pab_shard_parse(const char *spec, unsigned *index, unsigned *count)
-{
-	const char *slash = strchr(spec, '/');
-	uint64_t k, n;
-	char *left;
-	int bad;
-
-	if (!slash)
-		return -1;
-	left = xstrndup(spec, (size_t)(slash - spec));
-	bad = parse_u64(left, 1, PAB_RUN_SHARD_MAX, &k) ||
-		parse_u64(slash + 1, 1, PAB_RUN_SHARD_MAX, &n) || k > n;
-	free(left);
-	if (bad)
-		return -1;
-	*index = (unsigned)k;
-	*count = (unsigned)n;
-	return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                            */

@@ -4,18 +4,19 @@
  * experiment.h) and the artifact's "run" object they are written to and
  * read back from (doc/artifact-schema.md, section 3).
  *
- * The object also holds what is not a setting (binding, metrics, floors,
- * the sampler's cost, pool, keys a newer perfab wrote): that stays a
- * cJSON tree, e->run. Read back, e->run keeps every key as the artifact
- * has it and the settings that read cleanly are also typed; saved, every
- * setting given is written in place of its key (or, when the tree lacks
- * it, before the tree's keys), so an artifact read and saved again keeps
- * its keys, their order and any value perfab could not type.
+ * The object also holds what is not a setting (metrics, floors, pool:
+ * typed by run_record.h; binding, the sampler's cost, keys a newer perfab
+ * wrote: JSON text, e->run_json). Read back, e->run_json keeps every key
+ * as the artifact has it and the settings that read cleanly are also
+ * typed; saved, every setting given is written in place of its key (or,
+ * when the object lacks it, before its keys), so an artifact read and
+ * saved again keeps its keys, their order and any value perfab could not
+ * type.
  */
 #ifndef PAB_RUN_SETTINGS_H
 #define PAB_RUN_SETTINGS_H
 
-#include <cjson/cJSON.h>
+struct cJSON; /* cJSON's; a caller passing a tree includes its header */
 
 #include "model/experiment.h"
 
@@ -33,7 +34,7 @@
  * given when they read cleanly and left to the tree when not. Never fails
  * otherwise.
  */
-void pab_run_settings_read(const cJSON *run, struct pab_run_settings *s);
+void pab_run_settings_read(const struct cJSON *run, struct pab_run_settings *s);
 
 /*
  * pab_run_settings_json: the "run" object to write: the settings given in
@@ -41,24 +42,7 @@ void pab_run_settings_read(const cJSON *run, struct pab_run_settings *s);
  * (rest may be NULL), each setting given in s in place of its key. New
  * tree (caller deletes).
  */
-cJSON *pab_run_settings_json(const struct pab_run_settings *s,
-			     const cJSON *rest);
-
-/*
- * pab_counts_default_require: the required cells of a run that made exact
- * counts (s records a count source, pmu or sim): required[] gets
- * instructions alone, and cpu and the other time cells guard (0 in
- * required[]); returns 1. A run without counts leaves required[]
- * untouched and returns 0. The ledger's default required set starts from
- * this (doc/method.md, "Exact counts").
- */
-int pab_counts_default_require(const struct pab_run_settings *s, int required[PAB_M_COUNT]);
-
-/*
- * pab_shard_parse: "I/N" with 1 <= I <= N <= PAB_RUN_SHARD_MAX (checked
- * numbers, no junk) into *index and *count. Returns 0 or -1 (both left
- * untouched).
- */
-int pab_shard_parse(const char *spec, unsigned *index, unsigned *count);
+struct cJSON *pab_run_settings_json(const struct pab_run_settings *s,
+				    const struct cJSON *rest);
 
 #endif /* PAB_RUN_SETTINGS_H */

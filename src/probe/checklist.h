@@ -8,7 +8,7 @@
 #ifndef PAB_CHECKLIST_H
 #define PAB_CHECKLIST_H
 
-#include <cjson/cJSON.h>
+struct cJSON; /* cJSON's; a caller includes its header */
 
 /*
  * pab_host_warnings: the checklist for fingerprint (a JSON object with the
@@ -25,6 +25,6 @@
  * in that order; every item is always present. Never fails (allocation
  * failure aborts, as everywhere in perfab).
  */
-cJSON *pab_host_warnings(const cJSON *fingerprint);
+struct cJSON *pab_host_warnings(const struct cJSON *fingerprint);
 
 #endif /* PAB_CHECKLIST_H */

@@ -23,6 +23,8 @@
 
 #include <hwloc.h>
 
+#include <cjson/cJSON.h>
+
 #include "probe/cgroup.h"
 #include "probe/counters.h"
 #include "probe/hostinfo.h"
@@ -470,4 +472,20 @@ cJSON *pab_host_fingerprint(void)
 	add_cgroup(o, why);
 	cJSON_AddItemToObject(o, "unreadable", why);
 	return o;
+}
+
+char *pab_host_record(char **cpu_model)
+{
+	cJSON *host = pab_host_fingerprint();
+	const char *cpu;
+	char *text;
+
+	cJSON_AddItemToObject(host, "checklist", pab_host_warnings(host));
+	cpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(host, "cpu_model"));
+	*cpu_model = cpu ? xstrdup(cpu) : NULL;
+	text = cJSON_PrintUnformatted(host);
+	cJSON_Delete(host);
+	if (!text)
+		BUG("out of memory");
+	return text;
 }

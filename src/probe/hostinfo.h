@@ -14,12 +14,19 @@
 #ifndef PAB_HOSTINFO_H
 #define PAB_HOSTINFO_H
 
-#include <cjson/cJSON.h>
+struct cJSON; /* cJSON's; a caller of pab_host_fingerprint() includes its header */
 
 /* The checklist judged from a fingerprint: pab_host_warnings(). */
 #include "probe/checklist.h"
 
 /* A new JSON object (caller deletes). Takes tens of milliseconds (hwloc). */
-cJSON *pab_host_fingerprint(void);
+struct cJSON *pab_host_fingerprint(void);
+
+/*
+ * pab_host_record: the fingerprint with its "checklist" (what an artifact
+ * records as "host") as JSON text, and its CPU model in *cpu_model (NULL:
+ * unreadable). Both new memory (caller frees).
+ */
+char *pab_host_record(char **cpu_model);
 
 #endif /* PAB_HOSTINFO_H */

@@ -17,6 +17,8 @@
 
 #include <hwloc.h>
 
+#include <cjson/cJSON.h>
+
 #include "probe/pin.h"
 #include "util.h"
 
@@ -403,4 +405,15 @@ cJSON *pab_pin_describe(const struct pab_pin *pin)
 	if (pin->choice)
 		cJSON_AddStringToObject(o, "choice", pin->choice);
 	return o;
+}
+
+char *pab_pin_describe_text(const struct pab_pin *pin)
+{
+	cJSON *d = pab_pin_describe(pin);
+	char *text = cJSON_PrintUnformatted(d);
+
+	cJSON_Delete(d);
+	if (!text)
+		BUG("out of memory");
+	return text;
 }

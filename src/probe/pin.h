@@ -9,7 +9,7 @@
 
 #include <sys/types.h>
 
-#include <cjson/cJSON.h>
+struct cJSON; /* cJSON's; a caller of pab_pin_describe() includes its header */
 #include <hwloc.h>
 
 struct pab_pin;
@@ -78,6 +78,8 @@ int pab_pin_runner_thread(const struct pab_pin *pin);
 int pab_pin_child(struct pab_pin *pin, pid_t pid);
 
 /* What the plan and the last pab_pin_child obtained, as JSON (caller owns). */
-cJSON *pab_pin_describe(const struct pab_pin *pin);
+struct cJSON *pab_pin_describe(const struct pab_pin *pin);
+/* The same as JSON text (new memory, caller frees). */
+char *pab_pin_describe_text(const struct pab_pin *pin);
 
 #endif /* PAB_PIN_H */

@@ -16,24 +16,16 @@
 #include "judge/ledger.h"
 #include "report/csv.h"
 #include "report/format.h"
+#include "report/json.h"
 #include "util.h"
 
 /* v as the JSON documents write it (not finite: empty). */
 static void csv_number(FILE *f, double v)
 {
-	cJSON *n;
-	char *text;
-
 	if (!isfinite(v))
 		return;
 	/* Written as the JSON documents write it, digit for digit. */
-	n = cJSON_CreateNumber(v);
-	text = n ? cJSON_PrintUnformatted(n) : NULL;
-	if (!text)
-		BUG("out of memory");
-	fputs(text, f);
-	cJSON_free(text);
-	cJSON_Delete(n);
+	pab_report_json_number(f, v);
 }
 
 /* v exactly: the fewest digits that read back as v (not finite: empty). */
@@ -173,19 +165,6 @@ static void samples_csv(FILE *f, const struct pab_experiment *e)
 	}
 }
 
-/* s as a JSON string (cJSON's escaping). */
-static void json_string(FILE *f, const char *s)
-{
-	cJSON *str = cJSON_CreateString(s);
-	char *text = str ? cJSON_PrintUnformatted(str) : NULL;
-
-	if (!text)
-		BUG("out of memory");
-	fputs(text, f);
-	cJSON_free(text);
-	cJSON_Delete(str);
-}
-
 /* Written by hand, not by cJSON: its printer rounds some doubles to 15
  * digits, and the samples must be the artifact's exactly. */
 static void samples_json(FILE *f, const struct pab_experiment *e)
@@ -208,10 +187,10 @@ static void samples_json(FILE *f, const struct pab_experiment *e)
 				const struct pab_arm_result *res = &rep->result[a];
 
 				fputs(n++ ? ",\n{\"row\": " : "\n{\"row\": ", f);
-				json_string(f, row->name);
+				pab_report_json_string(f, row->name);
 				fprintf(f, ", \"rep\": %zu, \"block\": %zu, \"position\": %zu, \"arm\": ",
 					r, rep->block, k);
-				json_string(f, e->arms[a].name);
+				pab_report_json_string(f, e->arms[a].name);
 				fprintf(f, ", \"failed\": %s, \"exit_code\": %d",
 					res->failed ? "true" : "false", res->exit_code);
 				for (m = 0; m < PAB_M_COUNT; m++) {

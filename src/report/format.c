@@ -560,14 +560,12 @@ const char *pab_fmt_equivalence_name(enum pab_equivalence q)
 /* "pooled from N artifacts (mode), seeds a, b" for a pooled experiment, or NULL. */
 char *pab_fmt_pool_note(const struct pab_experiment *e)
 {
-	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(pool, "artifacts");
-	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(pool, "mode");
+	const struct pab_pool_record *pool = &e->pool;
 
-	if (!cJSON_IsNumber(n) || !cJSON_IsString(mode))
+	if (!pool->recorded || !isfinite(pool->artifacts) || !pool->mode)
 		return NULL;
-	return xasprintf("pooled from %.0f artifacts (%s)", n->valuedouble,
-			 pab_term_safe(mode->valuestring));
+	return xasprintf("pooled from %.0f artifacts (%s)", pool->artifacts,
+			 pab_term_safe(pool->mode));
 }
 
 const char *pab_fmt_cpu_model(const struct pab_experiment *e,

@@ -101,8 +101,6 @@ static void badge(FILE *f, enum pab_verdict v)
 static void header(FILE *f, const struct pab_experiment *e,
 		   const struct pab_ledger *l)
 {
-	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model");
-	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(e->run, "pool");
 	const struct pab_disposition *d = &l->disposition;
 	size_t a;
 	char *line, conf[16];
@@ -119,19 +117,14 @@ static void header(FILE *f, const struct pab_experiment *e,
 	esc(f, e->protocol);
 	fputs("</code> \xc2\xb7 perfab ", f);
 	esc(f, e->perfab_version);
-	if (cJSON_IsString(cpu)) {
+	if (e->cpu_model) {
 		fputs(" \xc2\xb7 CPU ", f);
-		esc(f, cpu->valuestring);
+		esc(f, e->cpu_model);
 	}
-	if (cJSON_IsObject(pool)) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(pool, "artifacts");
-		const cJSON *mode = cJSON_GetObjectItemCaseSensitive(pool, "mode");
-
-		if (cJSON_IsNumber(n) && cJSON_IsString(mode)) {
-			fprintf(f, " \xc2\xb7 pooled from %.0f artifacts (", n->valuedouble);
-			esc(f, mode->valuestring);
-			fputs(")", f);
-		}
+	if (e->pool.recorded && isfinite(e->pool.artifacts) && e->pool.mode) {
+		fprintf(f, " \xc2\xb7 pooled from %.0f artifacts (", e->pool.artifacts);
+		esc(f, e->pool.mode);
+		fputs(")", f);
 	}
 	fputs("</p>\n<p class=\"disp\" id=\"disposition\">", f);
 	line = pab_disposition_line(d);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "judge/history.h"
 #include "judge/ledger.h"
 #include "report/format.h"
@@ -400,4 +402,31 @@ void pab_report_history_drift_json(FILE *f, const struct pab_drift *d, size_t n_
 	}
 	cJSON_AddNumberToObject(root, "drifted", (double)flagged);
 	print_json(f, root);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON text for the other renderers                                  */
+
+void pab_report_json_number(FILE *f, double v)
+{
+	cJSON *n = cJSON_CreateNumber(v);
+	char *text = n ? cJSON_PrintUnformatted(n) : NULL;
+
+	if (!text)
+		BUG("out of memory");
+	fputs(text, f);
+	cJSON_free(text);
+	cJSON_Delete(n);
+}
+
+void pab_report_json_string(FILE *f, const char *s)
+{
+	cJSON *str = cJSON_CreateString(s);
+	char *text = str ? cJSON_PrintUnformatted(str) : NULL;
+
+	if (!text)
+		BUG("out of memory");
+	fputs(text, f);
+	cJSON_free(text);
+	cJSON_Delete(str);
 }

@@ -229,9 +229,9 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 	property(f, "      ", "null_arm", l->null_arm >= 0 ? "true" : "false");
 	property(f, "      ", "protocol", e->protocol);
 	property(f, "      ", "perfab_version", e->perfab_version);
-	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model")))
+	if (e->cpu_model)
 		property(f, "      ", "cpu_model",
-			 cJSON_GetObjectItemCaseSensitive(e->host, "cpu_model")->valuestring);
+			 e->cpu_model);
 	property(f, "      ", "disposition_kind", d->name);
 	line = pab_disposition_line(d);
 	property(f, "      ", "disposition", line + strlen("disposition: "));

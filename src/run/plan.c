@@ -1204,8 +1204,8 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 {
 	const char *list = o->metrics ? o->metrics : cs->metrics;
 	const char *require = o->require ? o->require : cs->require;
+	struct pab_judged_set *j = &e->judged;
 	int judged[PAB_M_COUNT], required[PAB_M_COUNT];
-	cJSON *arr, *floors;
 	char *why = NULL;
 	size_t i;
 
@@ -1227,20 +1227,15 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 	/* Exact counts made are judged (pab_counts_default_require). */
 	if (!list && e->settings.count_source != PAB_COUNT_NONE)
 		judged[PAB_M_INSTRUCTIONS] = 1;
-	arr = cJSON_AddArrayToObject(e->run, "metrics");
-	for (i = 0; i < PAB_M_COUNT; i++)
-		if (judged[i])
-			cJSON_AddItemToArray(arr, cJSON_CreateString(pab_metrics[i].name));
-	cJSON_AddBoolToObject(e->run, "metrics_given", list != NULL);
-	if (require) {
-		arr = cJSON_AddArrayToObject(e->run, "require");
-		for (i = 0; i < PAB_M_COUNT; i++)
-			if (required[i])
-				cJSON_AddItemToArray(arr, cJSON_CreateString(pab_metrics[i].name));
-	}
-	floors = cJSON_AddObjectToObject(e->run, "floors");
-	cJSON_AddNumberToObject(floors, "bytes", PAB_FLOOR_BYTES);
-	cJSON_AddNumberToObject(floors, "count", PAB_FLOOR_COUNT);
+	memset(j, 0, sizeof(*j));
+	memcpy(j->metrics, judged, sizeof(j->metrics));
+	j->metrics_given = list != NULL;
+	if (require)
+		memcpy(j->require, required, sizeof(j->require));
+	j->floor_bytes = PAB_FLOOR_BYTES;
+	j->floor_count = PAB_FLOOR_COUNT;
+	j->recorded = j->given = PAB_JUDGED_METRICS | PAB_JUDGED_METRICS_GIVEN |
+		(require ? PAB_JUDGED_REQUIRE : 0) | PAB_JUDGED_FLOORS;
 	return 0;
 }
 
@@ -1252,7 +1247,7 @@ static int apply_calibration(struct pab_experiment *e, const char *path,
 			     struct pab_failure *f)
 {
 	struct pab_run_settings *s = &e->settings;
-	const char *here = pab_host_cpu_model(e->host);
+	const char *here = e->cpu_model;
 	double tol[PAB_M_COUNT];
 	char *cpu, *sha, *why;
 	size_t m;
@@ -1292,7 +1287,6 @@ static int plan_fresh(struct pab_plan *p, const struct pab_run_opts *o, struct p
 	int ret = -1;
 
 	p->out = o->out ? o->out : PAB_DEFAULT_OUT;
-	e->run = cJSON_CreateObject();
 	if (define_experiment(e, o, &cs, f) || apply_verdict_options(e, o, &cs, f) ||
 	    plan_reps(p, o, &cs, f))
 		goto out;
@@ -1306,8 +1300,7 @@ static int plan_fresh(struct pab_plan *p, const struct pab_run_opts *o, struct p
 			 "the null arm, or use perfab/2)");
 	if (resolve_arms(p, f) || (o->preserve && preserve_builds(e, o->preserve, f)))
 		goto out;
-	e->host = pab_host_fingerprint();
-	cJSON_AddItemToObject(e->host, "checklist", pab_host_warnings(e->host));
+	e->host_json = pab_host_record(&e->cpu_model);
 	if (o->calibration && apply_calibration(e, o->calibration, f))
 		goto out;
 	ret = 0;

@@ -18,6 +18,7 @@
 #include "model/artifact.h"
 #include "model/digest.h"
 #include "model/rotation.h"
+#include "model/run_record.h"
 #include "pab_stats.h"
 #include "probe/guard.h"
 #include "probe/proc.h"
@@ -72,20 +73,6 @@ int pab_looks_step(const size_t *looks, size_t n_looks, const int *decided, size
 	return more;
 }
 
-/* Cell {row, arm, metric, base, head} of a tripped gate. */
-static cJSON *sanity_cell(const struct pab_experiment *e, size_t ri, size_t a,
-			  enum pab_metric_id m, double b, double h)
-{
-	cJSON *cell = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(cell, "row", e->rows[ri].name);
-	cJSON_AddStringToObject(cell, "arm", e->arms[a].name);
-	cJSON_AddStringToObject(cell, "metric", pab_metrics[m].name);
-	cJSON_AddNumberToObject(cell, "base", b);
-	cJSON_AddNumberToObject(cell, "head", h);
-	return cell;
-}
-
 size_t pab_sanity_gate(struct pab_experiment *e)
 {
 	int base = pab_ledger_base_arm(e);
@@ -107,10 +94,8 @@ size_t pab_sanity_gate(struct pab_experiment *e)
 				if (!pab_metrics[m].sanity_gate || !isfinite(b) || !isfinite(h) ||
 				    h <= PAB_SANITY_FACTOR * b + PAB_SANITY_SLACK_BYTES)
 					continue;
-				if (!e->sanity)
-					e->sanity = cJSON_CreateArray();
-				cJSON_AddItemToArray(e->sanity, sanity_cell(e, ri, a,
-									    (enum pab_metric_id)m, b, h));
+				pab_experiment_add_sanity(e, e->rows[ri].name, e->arms[a].name,
+							  pab_metrics[m].name, b, h);
 				tripped++;
 			}
 		}
@@ -141,6 +126,19 @@ static int open_output(struct pab_runner *r, const struct pab_run_settings *use,
 		return pab_fail_errno(f, "--output '%s': cannot open it", use->output);
 	m->stdout_fd = r->output_fd;
 	return 0;
+}
+
+/* run.binding: the binding pin describes, replaced in place, or moved to
+ * the end of "run" (at the start, as a fresh object). */
+static void set_binding(struct pab_experiment *e, const struct pab_pin *pin, int in_place)
+{
+	char *text = pab_pin_describe_text(pin);
+
+	if (in_place)
+		pab_run_json_replace(e, "binding", text);
+	else
+		pab_run_json_set(e, "binding", text);
+	free(text);
 }
 
 int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_failure *f)
@@ -194,8 +192,7 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	if (open_output(r, use, f) || pab_measure_start(m, e->n_arms, f))
 		return -1;
 	pab_hooks_init(&r->hooks, m, e, use, &r->pg);
-	cJSON_DeleteItemFromObject(e->run, "binding");
-	cJSON_AddItemToObject(e->run, "binding", pab_pin_describe(m->pin));
+	set_binding(e, m->pin, 0);
 	r->n_looks = pab_looks_plan(e->reps, e->max_reps, e->n_arms, r->looks, PAB_MAX_LOOKS);
 	r->budget_ns = (int64_t)(use->budget_s * 1e9);
 	r->start_ns = now_monotonic_ns();
@@ -629,25 +626,22 @@ static void record_stop(struct pab_runner *r, enum pab_stop_reason why)
 /* Print the cells the gate added (e->sanity from index from on). */
 static void print_sanity(const struct pab_experiment *e, size_t from)
 {
-	size_t i, n = (size_t)cJSON_GetArraySize(e->sanity);
+	size_t i;
 
-	for (i = from; i < n; i++) {
-		const cJSON *c = cJSON_GetArrayItem(e->sanity, (int)i);
-		const char *row = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "row"));
+	for (i = from; i < e->n_sanity; i++) {
+		const struct pab_sanity_cell *c = &e->sanity[i];
 
 		fprintf(stderr, "perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
 			"(more than 1.5x base + 8 MiB)\n",
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "arm")), pab_term_safe(row),
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "metric")),
-			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "base")) / 1048576.0,
-			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "head")) / 1048576.0);
+			c->arm, pab_term_safe(c->row), c->metric,
+			c->base / 1048576.0, c->head / 1048576.0);
 	}
 }
 
 /* The sanity gate after the first pass: 1 when it stopped the run. */
 static int apply_sanity_gate(struct pab_runner *r)
 {
-	size_t before = r->e->sanity ? (size_t)cJSON_GetArraySize(r->e->sanity) : 0;
+	size_t before = r->e->n_sanity;
 
 	if (!pab_sanity_gate(r->e))
 		return 0;
@@ -750,23 +744,31 @@ enum pab_run_end pab_runner_run(struct pab_runner *r, struct pab_failure *f)
 	return end;
 }
 
+/* run.KEY (an untyped key of "run") set to the number x, appended. */
+static void set_run_number(struct pab_experiment *e, const char *key, double x)
+{
+	char *text = xasprintf("%.17g", x);
+
+	pab_run_json_set(e, key, text);
+	free(text);
+}
+
 /* Record the binding actually obtained, the sampler's cost and perfab's
  * own high-water mark (measuring must stay small). */
 static void record_costs(struct pab_runner *r)
 {
-	cJSON *run = r->e->run;
+	struct pab_experiment *e = r->e;
 	int64_t cpu_ns;
 	uint64_t samples, own_hwm;
 
 	pab_sampler_cost(r->m.sampler, &cpu_ns, &samples);
-	cJSON_ReplaceItemInObject(run, "binding", pab_pin_describe(r->m.pin));
-	cJSON_DeleteItemFromObject(run, "sampler_cpu_s");
-	cJSON_DeleteItemFromObject(run, "sampler_samples");
-	cJSON_AddNumberToObject(run, "sampler_cpu_s", (double)cpu_ns / 1e9);
-	cJSON_AddNumberToObject(run, "sampler_samples", (double)samples);
-	cJSON_DeleteItemFromObject(run, "perfab_peak_rss");
+	set_binding(e, r->m.pin, 1);
+	pab_run_json_set(e, "sampler_samples", NULL);
+	set_run_number(e, "sampler_cpu_s", (double)cpu_ns / 1e9);
+	set_run_number(e, "sampler_samples", (double)samples);
+	pab_run_json_set(e, "perfab_peak_rss", NULL);
 	if (!pab_proc_status_bytes(getpid(), "VmHWM", &own_hwm))
-		cJSON_AddNumberToObject(run, "perfab_peak_rss", (double)own_hwm);
+		set_run_number(e, "perfab_peak_rss", (double)own_hwm);
 }
 
 int pab_runner_finish(struct pab_runner *r, enum pab_run_end end, struct pab_failure *f)

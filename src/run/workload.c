@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/json_in.h"
 #include "model/digest.h"
+#include "model/workload_report.h"
 #include "pab_stats.h"
 #include "util.h"
 #include "run/workload.h"
@@ -98,19 +98,6 @@ out_close:
 	return ret;
 }
 
-/*
- * A number of the report: finite or NaN (absent, null, not a number). The
- * report is read leniently past its header: a value that is not a number
- * nulls its metric with a reason (the rep keeps its other metrics) instead
- * of refusing the whole report.
- */
-static double json_num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
-}
-
 /* Store x as metric id, or null it when no artifact could carry it. */
 static void set_checked(struct pab_arm_result *res, enum pab_metric_id id, double x)
 {
@@ -126,71 +113,40 @@ static void set_checked(struct pab_arm_result *res, enum pab_metric_id id, doubl
 	free(why);
 }
 
-/*
- * The report's header, read with the checked reader: a JSON object that
- * speaks perfab-workload/1. Returns the tree (caller deletes) or NULL with
- * a reason (caller frees) in *why.
- */
-static cJSON *report_root(const char *text, size_t len, char **why)
-{
-	struct pab_json_in in;
-	const cJSON *protocol;
-	cJSON *root;
-
-	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, NULL, NULL);
-	root = pab_json_in_parse(&in, text, len, "the workload report is not valid JSON");
-	protocol = cJSON_GetObjectItemCaseSensitive(root, "protocol");
-	if (root && !cJSON_IsObject(root))
-		pab_json_in_fail_here(&in, "the workload report is not a JSON object");
-	else if (root && (!cJSON_IsString(protocol) ||
-			  strcmp(protocol->valuestring, PAB_WORKLOAD_PROTOCOL)))
-		pab_json_in_fail_here(&in, "the workload report does not speak %s",
-				      PAB_WORKLOAD_PROTOCOL);
-	*why = pab_json_in_take_why(&in);
-	pab_json_in_release(&in);
-	if (*why) {
-		cJSON_Delete(root);
-		return NULL;
-	}
-	return root;
-}
-
 /* Latency mode: p99 of the report's latency_ns samples (the valid ones). */
-static void report_p99(const cJSON *root, struct pab_arm_result *res)
+static void report_p99(const struct pab_workload_report *rep, struct pab_arm_result *res)
 {
-	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "latency_ns"), *v;
-	size_t n = 0, cap = (size_t)cJSON_GetArraySize(lat);
-	double *xs = xcalloc(cap ? cap : 1, sizeof(*xs)), p99;
+	double p99;
 
-	cJSON_ArrayForEach(v, lat)
-		if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0)
-			xs[n++] = v->valuedouble;
-	if (!n)
+	if (!rep->n_latency)
 		pab_arm_result_null(res, PAB_M_P99, "the latency replay reported no samples");
-	else if (pab_quantile(xs, n, 0.99, &p99))
+	else if (pab_quantile(rep->latency_ns, rep->n_latency, 0.99, &p99))
 		pab_arm_result_null(res, PAB_M_P99, "cannot compute p99 of the latency samples");
 	else
 		set_checked(res, PAB_M_P99, p99);
-	free(xs);
 }
 
+/*
+ * The report is read leniently past its header: a value that is not a
+ * number nulls its metric with a reason (the rep keeps its other metrics)
+ * instead of refusing the whole report.
+ */
 int pab_workload_report_parse(const char *text, size_t len, int latency,
 			      struct pab_arm_result *res, char **why)
 {
-	cJSON *root = report_root(text, len, why);
-	const cJSON *v;
+	struct pab_workload_report rep;
 	double ops, elapsed;
 	size_t i;
 
-	if (!root)
+	if (pab_workload_report_decode(text, len, PAB_WORKLOAD_PROTOCOL, &rep, why))
 		return -1;
 	if (latency) {
-		report_p99(root, res);
-		cJSON_Delete(root);
+		report_p99(&rep, res);
+		pab_workload_report_release(&rep);
 		return 1;
 	}
-	ops = json_num(root, "ops");
-	elapsed = json_num(root, "elapsed_s");
+	ops = rep.ops;
+	elapsed = rep.elapsed_s;
 	if (ops >= 0 && elapsed > 0)
 		set_checked(res, PAB_M_THROUGHPUT, ops / elapsed);
 	else
@@ -201,7 +157,7 @@ int pab_workload_report_parse(const char *text, size_t len, int latency,
 
 		if (!pab_metrics[i].report_key)
 			continue;
-		x = json_num(root, pab_metrics[i].report_key);
+		x = rep.key[i];
 		if (x >= 0)
 			set_checked(res, (enum pab_metric_id)i, x);
 		else
@@ -209,26 +165,25 @@ int pab_workload_report_parse(const char *text, size_t len, int latency,
 					    "the workload did not report it");
 	}
 	if (!isfinite(res->m[PAB_M_PEAK_RSS])) {
-		double hwm = json_num(root, "vmhwm_bytes");
+		double hwm = rep.vmhwm_bytes;
 
 		if (hwm > 0 && hwm <= PAB_METRIC_ABS_MAX)
 			res->m[PAB_M_PEAK_RSS] = hwm;
 	}
-	v = cJSON_GetObjectItemCaseSensitive(root, "checksum");
-	if (cJSON_IsString(v)) {
-		size_t n = strlen(v->valuestring);
+	if (rep.checksum) {
+		size_t n = strlen(rep.checksum);
 
 		free(res->checksum);
 		if (n <= PAB_REPORT_STRING_MAX) {
-			res->checksum = xstrdup(v->valuestring);
+			res->checksum = xstrdup(rep.checksum);
 		} else {
-			char *sum = pab_sha256_buf(v->valuestring, n);
+			char *sum = pab_sha256_buf(rep.checksum, n);
 
 			res->checksum = xasprintf("sha256:%s", sum);
 			free(sum);
 		}
 	}
-	cJSON_Delete(root);
+	pab_workload_report_release(&rep);
 	return 1;
 }
 

@@ -643,7 +643,7 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 	return 0;
 }
 
-char *pab_history_host_digest(const cJSON *host)
+char *pab_history_host_digest(const char *host_json)
 {
 	static const char *const volatile_keys[] = {
 		"load_1min", "load_5min", "load_15min", "procs_running", "mem_available_bytes",
@@ -652,10 +652,10 @@ char *pab_history_host_digest(const cJSON *host)
 	char *text, *sum;
 	size_t i;
 
-	if (!host)
+	if (!host_json)
 		return NULL;
-	copy = cJSON_Duplicate(host, 1);
-	if (!copy)
+	copy = cJSON_Parse(host_json);
+	if (!copy) /* the codec wrote it: only memory can fail */
 		die(PAB_EXIT_RUNTIME, "out of memory");
 	for (i = 0; i < sizeof(volatile_keys) / sizeof(volatile_keys[0]); i++)
 		cJSON_DeleteItemFromObjectCaseSensitive(copy, volatile_keys[i]);

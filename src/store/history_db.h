@@ -79,10 +79,10 @@ int pab_history_count(struct pab_history_db *db, int64_t *merges, int64_t *cells
 
 /* A digest (SHA-256, hex) of the host fingerprint without what changes
  * from run to run on the same machine (load, free memory, running
- * processes), so two runs of one runner share it; NULL for a NULL host.
- * New memory. */
-struct cJSON;
-char *pab_history_host_digest(const struct cJSON *host);
+ * processes), so two runs of one runner share it; host_json is the
+ * fingerprint as the model holds it (struct pab_experiment.host_json),
+ * NULL for none (then NULL). New memory. */
+char *pab_history_host_digest(const char *host_json);
 
 /* The SQLite library's version string ("3.40.1"), for --version. */
 const char *pab_history_sqlite_version(void);

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "model/artifact.h"
 #include "judge/ledger.h"
 #include "report/report.h"

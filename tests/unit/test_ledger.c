@@ -430,7 +430,6 @@ START_TEST(sanity_gate_row_fails)
 	struct pab_experiment e;
 	struct pab_ledger_opts o;
 	struct pab_ledger l;
-	cJSON *cell;
 
 	make_experiment(&e, 2, 1, 1);
 	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0);
@@ -438,14 +437,7 @@ START_TEST(sanity_gate_row_fails)
 	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0);
 	set_metric(&e, 1, PAB_M_PEAK_RSS, 95 * MIB, 0, 0);
 	e.stopped_by = PAB_STOP_SANITY_GATE;
-	e.sanity = cJSON_CreateArray();
-	cell = cJSON_CreateObject();
-	cJSON_AddStringToObject(cell, "row", "r0");
-	cJSON_AddStringToObject(cell, "arm", "head");
-	cJSON_AddStringToObject(cell, "metric", "peak_rss");
-	cJSON_AddNumberToObject(cell, "base", 95 * MIB);
-	cJSON_AddNumberToObject(cell, "head", 665 * MIB);
-	cJSON_AddItemToArray(e.sanity, cell);
+	pab_experiment_add_sanity(&e, "r0", "head", "peak_rss", 95 * MIB, 665 * MIB);
 	judge_only(&e, &o, cpu_peak, 2);
 	build(&e, &o, &l);
 	ck_assert_int_eq(l.rows[0].verdict, PAB_FAIL);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "model/experiment.h"
 #include "model/run_settings.h"
 #include "run/plan.h"
@@ -99,26 +101,27 @@ START_TEST(sanity_gate_trips_on_heads_only)
 {
 	const double mib = 1048576.0, b = 10 * mib, bound = 1.5 * b + 8 * mib;
 	struct pab_experiment e;
-	const cJSON *cell;
+	const struct pab_sanity_cell *cell;
 
 	/* At the bound: open. The null arm far above it: not a head. */
 	gate_experiment(&e, (double[]){ b, bound, 100 * b }, (double[]){ b, NAN, 100 * b });
 	ck_assert_uint_eq(pab_sanity_gate(&e), 0);
 	ck_assert_ptr_null(e.sanity);
+	ck_assert_int_eq(e.has_sanity, 0);
 	pab_experiment_release(&e);
 
 	/* Above it, on two metrics: a cell each. */
 	gate_experiment(&e, (double[]){ b, bound + 1, b }, (double[]){ b, 3 * b, b });
 	ck_assert_uint_eq(pab_sanity_gate(&e), 2);
-	ck_assert_int_eq(cJSON_GetArraySize(e.sanity), 2);
-	cell = cJSON_GetArrayItem(e.sanity, 0);
-	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cell, "row")), "row");
-	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cell, "arm")), "head");
-	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cell, "metric")), "peak_rss");
-	ck_assert_double_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cell, "base")), b);
-	ck_assert_double_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cell, "head")), bound + 1);
-	cell = cJSON_GetArrayItem(e.sanity, 1);
-	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cell, "metric")), "drain_rss");
+	ck_assert_int_eq(e.n_sanity, 2);
+	cell = &e.sanity[0];
+	ck_assert_str_eq(cell->row, "row");
+	ck_assert_str_eq(cell->arm, "head");
+	ck_assert_str_eq(cell->metric, "peak_rss");
+	ck_assert_double_eq(cell->base, b);
+	ck_assert_double_eq(cell->head, bound + 1);
+	cell = &e.sanity[1];
+	ck_assert_str_eq(cell->metric, "drain_rss");
 	pab_experiment_release(&e);
 
 	/* base unmeasured: nothing to compare with. */

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * run_record.c — the records the model types besides the settings, to and
+ * from the artifact's JSON (run_record.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "model/json_in.h"
+#include "model/run_record.h"
+#include "model/run_settings.h"
+#include "util.h"
+
+static cJSON *string_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+/* The metric names of set[] (1 = named), in the table's order. */
+static cJSON *metric_names_json(const int set[PAB_M_COUNT])
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < PAB_M_COUNT; i++)
+		if (set[i])
+			cJSON_AddItemToArray(arr, cJSON_CreateString(pab_metrics[i].name));
+	return arr;
+}
+
+static void metric_names_read(const cJSON *arr, int set[PAB_M_COUNT])
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, arr) {
+		const struct pab_metric *m = cJSON_IsString(v) ?
+			pab_metric_find(v->valuestring) : NULL;
+
+		if (m)
+			set[m->id] = 1;
+	}
+}
+
+static cJSON *number_or_null(double x)
+{
+	return isfinite(x) ? cJSON_CreateNumber(x) : cJSON_CreateNull();
+}
+
+static double number_or_nan(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static char *string_dup(const cJSON *o, const char *key)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The JSON of run.pool as the record says it. */
+static cJSON *pool_json(const struct pab_pool_record *p)
+{
+	cJSON *pool = cJSON_CreateObject(), *arr;
+	size_t i;
+
+	cJSON_AddItemToObject(pool, "artifacts", number_or_null(p->artifacts));
+	arr = cJSON_AddArrayToObject(pool, "seeds");
+	for (i = 0; i < p->n_seeds; i++)
+		cJSON_AddItemToArray(arr, number_or_null(p->seeds[i]));
+	arr = cJSON_AddArrayToObject(pool, "runs");
+	for (i = 0; i < p->n_runs; i++) {
+		cJSON *one = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(one, "journal", string_or_null(p->runs[i].journal));
+		cJSON_AddItemToObject(one, "seed", number_or_null(p->runs[i].seed));
+		cJSON_AddItemToArray(arr, one);
+	}
+	cJSON_AddItemToObject(pool, "mode", string_or_null(p->mode));
+	arr = cJSON_AddArrayToObject(pool, "sources");
+	for (i = 0; i < p->n_sources; i++) {
+		const struct pab_pool_source *s = &p->sources[i];
+		cJSON *src = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(src, "name", string_or_null(s->name));
+		cJSON_AddItemToObject(src, "seed", number_or_null(s->seed));
+		cJSON_AddItemToObject(src, "shard", string_or_null(s->shard));
+		cJSON_AddItemToObject(src, "rows", number_or_null(s->rows));
+		cJSON_AddItemToObject(src, "reps", number_or_null(s->reps));
+		cJSON_AddItemToArray(arr, src);
+	}
+	return pool;
+}
+
+static void pool_read(const cJSON *v, struct pab_pool_record *p)
+{
+	const cJSON *arr, *it;
+	size_t n;
+
+	pab_pool_record_release(p);
+	if (!cJSON_IsObject(v))
+		return;
+	p->recorded = 1;
+	p->artifacts = number_or_nan(v, "artifacts");
+	arr = cJSON_GetObjectItemCaseSensitive(v, "seeds");
+	n = cJSON_IsArray(arr) ? (size_t)cJSON_GetArraySize(arr) : 0;
+	p->seeds = n ? xcalloc(n, sizeof(*p->seeds)) : NULL;
+	cJSON_ArrayForEach(it, (n ? arr : NULL))
+		if (cJSON_IsNumber(it))
+			p->seeds[p->n_seeds++] = it->valuedouble;
+	arr = cJSON_GetObjectItemCaseSensitive(v, "runs");
+	n = cJSON_IsArray(arr) ? (size_t)cJSON_GetArraySize(arr) : 0;
+	p->runs = n ? xcalloc(n, sizeof(*p->runs)) : NULL;
+	p->runs_named = n > 0;
+	cJSON_ArrayForEach(it, (n ? arr : NULL)) {
+		struct pab_pool_run *r = &p->runs[p->n_runs++];
+
+		r->journal = string_dup(it, "journal");
+		r->seed = number_or_nan(it, "seed");
+		if (!r->journal || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(it, "seed")))
+			p->runs_named = 0;
+	}
+	p->mode = string_dup(v, "mode");
+	arr = cJSON_GetObjectItemCaseSensitive(v, "sources");
+	n = cJSON_IsArray(arr) ? (size_t)cJSON_GetArraySize(arr) : 0;
+	p->sources = n ? xcalloc(n, sizeof(*p->sources)) : NULL;
+	cJSON_ArrayForEach(it, (n ? arr : NULL)) {
+		struct pab_pool_source *s = &p->sources[p->n_sources++];
+
+		s->name = string_dup(it, "name");
+		s->seed = number_or_nan(it, "seed");
+		s->shard = string_dup(it, "shard");
+		s->rows = number_or_nan(it, "rows");
+		s->reps = number_or_nan(it, "reps");
+	}
+}
+
+/* The typed record keys of "run", in the order a fresh run writes them. */
+static const char *const record_keys[] = {
+	"metrics", "metrics_given", "require", "floors", "pool",
+};
+#define N_RECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
+#define POOL_KEY 4 /* record_keys[POOL_KEY]: "pool" */
+
+/* Record key i of e as JSON when e gives it, else NULL. */
+static cJSON *record_json(const struct pab_experiment *e, size_t i)
+{
+	const struct pab_judged_set *j = &e->judged;
+	cJSON *floors;
+
+	switch (i) {
+	case 0:
+		return j->given & PAB_JUDGED_METRICS ? metric_names_json(j->metrics) : NULL;
+	case 1:
+		return j->given & PAB_JUDGED_METRICS_GIVEN ?
+			cJSON_CreateBool(j->metrics_given) : NULL;
+	case 2:
+		return j->given & PAB_JUDGED_REQUIRE ? metric_names_json(j->require) : NULL;
+	case 3:
+		if (!(j->given & PAB_JUDGED_FLOORS))
+			return NULL;
+		floors = cJSON_CreateObject();
+		cJSON_AddNumberToObject(floors, "bytes", j->floor_bytes);
+		cJSON_AddNumberToObject(floors, "count", j->floor_count);
+		return floors;
+	default: /* POOL_KEY */
+		return e->pool.given ? pool_json(&e->pool) : NULL;
+	}
+}
+
+/* The judged set and pool of run into e; a key is given when its typed
+ * form says it again exactly. */
+static void records_read(const cJSON *run, struct pab_experiment *e)
+{
+	struct pab_judged_set *j = &e->judged;
+	const cJSON *v;
+	size_t i;
+
+	memset(j, 0, sizeof(*j));
+	v = cJSON_GetObjectItemCaseSensitive(run, "metrics");
+	if (cJSON_IsArray(v)) {
+		j->recorded |= PAB_JUDGED_METRICS;
+		metric_names_read(v, j->metrics);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(run, "metrics_given");
+	if (cJSON_IsBool(v))
+		j->recorded |= PAB_JUDGED_METRICS_GIVEN;
+	j->metrics_given = cJSON_IsTrue(v);
+	v = cJSON_GetObjectItemCaseSensitive(run, "require");
+	if (cJSON_IsArray(v)) {
+		j->recorded |= PAB_JUDGED_REQUIRE;
+		metric_names_read(v, j->require);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(run, "floors");
+	if (cJSON_IsObject(v)) {
+		const double b = number_or_nan(v, "bytes"), c = number_or_nan(v, "count");
+
+		j->recorded |= PAB_JUDGED_FLOORS;
+		j->floor_bytes = isfinite(b) && b >= 0 ? b : 0;
+		j->floor_count = isfinite(c) && c >= 0 ? c : 0;
+	}
+	pool_read(cJSON_GetObjectItemCaseSensitive(run, "pool"), &e->pool);
+	j->given = j->recorded;
+	e->pool.given = e->pool.recorded;
+	for (i = 0; i < N_RECORD_KEYS; i++) {
+		cJSON *mine = record_json(e, i);
+
+		v = cJSON_GetObjectItemCaseSensitive(run, record_keys[i]);
+		if (mine && !cJSON_Compare(mine, v, 1)) {
+			if (i < POOL_KEY)
+				j->given &= ~(1u << i);
+			else
+				e->pool.given = 0;
+		}
+		cJSON_Delete(mine);
+	}
+}
+
+const char *pab_host_cpu_model(const cJSON *host)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(host, "cpu_model"));
+}
+
+void pab_records_read(const cJSON *host, const cJSON *sanity, const cJSON *run,
+		      struct pab_experiment *e)
+{
+	const cJSON *it;
+
+	free(e->host_json);
+	free(e->cpu_model);
+	e->host_json = cJSON_IsObject(host) ? cJSON_PrintUnformatted(host) : NULL;
+	e->cpu_model = string_dup(host, "cpu_model");
+	if (sanity && !cJSON_IsNull(sanity)) {
+		e->has_sanity = 1;
+		cJSON_ArrayForEach(it, (cJSON_IsArray(sanity) ? sanity : NULL)) {
+			char *row = string_dup(it, "row"), *arm = string_dup(it, "arm");
+			char *met = string_dup(it, "metric");
+
+			pab_experiment_add_sanity(e, row, arm, met, number_or_nan(it, "base"),
+						  number_or_nan(it, "head"));
+			free(row);
+			free(arm);
+			free(met);
+		}
+	}
+	free(e->run_json);
+	e->run_json = cJSON_IsObject(run) ? cJSON_PrintUnformatted(run) : NULL;
+	pab_run_settings_read(run, &e->settings);
+	records_read(run, e);
+}
+
+void pab_row_host_read(const cJSON *host, struct pab_row *row)
+{
+	char *cpu = string_dup(host, "cpu_model");
+	char *text = cJSON_PrintUnformatted(host);
+
+	pab_row_set_host(row, text, cpu);
+	free(cpu);
+	cJSON_free(text);
+}
+
+cJSON *pab_json_text_parse(const char *text, int empty_object)
+{
+	cJSON *v = text ? cJSON_Parse(text) : NULL;
+
+	if (!text && empty_object)
+		v = cJSON_CreateObject();
+	if (text && !v)
+		BUG("unreadable JSON text in the model");
+	return v;
+}
+
+cJSON *pab_sanity_json(const struct pab_experiment *e)
+{
+	cJSON *arr;
+	size_t i;
+
+	if (!e->has_sanity)
+		return NULL;
+	arr = cJSON_CreateArray();
+	for (i = 0; i < e->n_sanity; i++) {
+		const struct pab_sanity_cell *c = &e->sanity[i];
+		cJSON *cell = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(cell, "row", string_or_null(c->row));
+		cJSON_AddItemToObject(cell, "arm", string_or_null(c->arm));
+		cJSON_AddItemToObject(cell, "metric", string_or_null(c->metric));
+		cJSON_AddItemToObject(cell, "base", number_or_null(c->base));
+		cJSON_AddItemToObject(cell, "head", number_or_null(c->head));
+		cJSON_AddItemToArray(arr, cell);
+	}
+	return arr;
+}
+
+cJSON *pab_run_json(const struct pab_experiment *e)
+{
+	cJSON *rest = pab_json_text_parse(e->run_json, 1), *front = cJSON_CreateObject();
+	cJSON *out, *it;
+	size_t i;
+
+	for (i = 0; i < N_RECORD_KEYS; i++) {
+		cJSON *mine = record_json(e, i);
+
+		if (!mine)
+			continue;
+		if (cJSON_GetObjectItemCaseSensitive(rest, record_keys[i]))
+			cJSON_ReplaceItemInObjectCaseSensitive(rest, record_keys[i], mine);
+		else if (i == POOL_KEY)
+			cJSON_AddItemToObject(rest, record_keys[i], mine); /* made last */
+		else
+			cJSON_AddItemToObject(front, record_keys[i], mine);
+	}
+	while ((it = rest->child)) {
+		cJSON_DetachItemViaPointer(rest, it);
+		cJSON_AddItemToObject(front, it->string, it);
+	}
+	cJSON_Delete(rest);
+	out = pab_run_settings_json(&e->settings, front);
+	cJSON_Delete(front);
+	return out;
+}
+
+void pab_run_json_set(struct pab_experiment *e, const char *key, const char *value_json)
+{
+	cJSON *run = pab_json_text_parse(e->run_json, 1);
+
+	cJSON_DeleteItemFromObjectCaseSensitive(run, key);
+	if (value_json)
+		cJSON_AddItemToObject(run, key, pab_json_text_parse(value_json, 0));
+	free(e->run_json);
+	e->run_json = cJSON_PrintUnformatted(run);
+	cJSON_Delete(run);
+}
+
+void pab_run_json_replace(struct pab_experiment *e, const char *key, const char *value_json)
+{
+	cJSON *run = pab_json_text_parse(e->run_json, 1);
+
+	if (cJSON_GetObjectItemCaseSensitive(run, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(run, key,
+						       pab_json_text_parse(value_json, 0));
+	else
+		cJSON_AddItemToObject(run, key, pab_json_text_parse(value_json, 0));
+	free(e->run_json);
+	e->run_json = cJSON_PrintUnformatted(run);
+	cJSON_Delete(run);
+}
+
+char *pab_fingerprint_load(const char *path, char **why)
+{
+	size_t len;
+	char *text = read_file_max(path, 1 << 28, &len), *inner = NULL, *out;
+	cJSON *root, *host;
+
+	*why = NULL;
+	if (!text) {
+		*why = xasprintf("cannot read fingerprint '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	root = pab_json_parse(text, len, &inner);
+	free(text);
+	if (!cJSON_IsObject(root)) {
+		*why = xasprintf("fingerprint '%s' is not a JSON object%s%s%s: give an "
+				 "artifact or the output of perfab env --format json", path,
+				 inner ? " (" : "", inner ? inner : "", inner ? ")" : "");
+		free(inner);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	/* `perfab env --format json` output: {"host": ..., "checklist": ...};
+	 * an artifact has "host" too. */
+	host = cJSON_DetachItemFromObjectCaseSensitive(root, "host");
+	if (host) {
+		cJSON_Delete(root);
+		root = host;
+	}
+	/* An artifact's host carries the checklist judged when it ran; it is
+	 * judged again, so the stored copy must not pass as a field. */
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "checklist");
+	if (!cJSON_IsObject(root) || (!pab_host_cpu_model(root) &&
+	    !cJSON_GetObjectItemCaseSensitive(root, "kernel"))) {
+		*why = xasprintf("'%s' holds no host fingerprint (no cpu_model, no "
+				 "kernel): give an artifact or perfab env --format json output",
+				 path);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	out = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!out)
+		BUG("out of memory");
+	return out;
+}
