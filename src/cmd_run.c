@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "run/plan.h"
 #include "run/progress.h"
+#include "run/resume.h"
 #include "run/runner.h"
 #include "util.h"
 

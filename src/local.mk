@@ -12,11 +12,15 @@ src_libperfab_a_SOURCES = \
 	src/options.c src/options.h \
 	src/util.c src/util.h \
 	common/banned.h common/suite.c common/suite.h \
+	src/run/arms.c src/run/arms.h \
+	src/run/define.c src/run/define.h \
 	src/run/failure.c src/run/failure.h \
 	src/run/hooks.c src/run/hooks.h \
 	src/run/measure.c src/run/measure.h \
 	src/run/plan.c src/run/plan.h \
+	src/run/plan_data.c src/run/plan_data.h \
 	src/run/progress.c src/run/progress.h \
+	src/run/resume.c src/run/resume.h \
 	src/run/runconf.c src/run/runconf.h \
 	src/run/runner.c src/run/runner.h \
 	src/run/workload.c src/run/workload.h \
