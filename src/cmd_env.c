@@ -22,6 +22,7 @@
 #include "probe/hostinfo.h"
 #include "probe/pin.h"
 #include "options.h"
+#include "term.h"
 #include "util.h"
 
 /* "1.5 GiB" style for *_bytes keys. New string. */

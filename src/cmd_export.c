@@ -45,7 +45,7 @@ int cmd_export(int argc, char **argv)
 	json = !strcmp(format, "json");
 	ret = pab_artifact_load(pos.v[0], &e, &why);
 	if (ret) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		pab_strlist_release(&pos);
 		return pab_artifact_load_exit_code(ret);

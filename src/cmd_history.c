@@ -32,6 +32,7 @@
 #include "options.h"
 #include "report/report.h"
 #include "store/history_db.h"
+#include "term.h"
 #include "util.h"
 
 /* Change points are searched in at most the last CP_WINDOW merges of a
@@ -176,7 +177,7 @@ static int history_record(int argc, char **argv)
 
 	ret = pab_artifact_load(pos.v[0], &e, &why);
 	if (ret) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		ret = pab_artifact_load_exit_code(ret);
 		goto out_labels;
 	}
@@ -194,7 +195,7 @@ static int history_record(int argc, char **argv)
 	}
 	sha = pab_sha256_file(pos.v[0]);
 	if (!sha) {
-		fprintf(stderr, "perfab: error: cannot read '%s': %s\n", pos.v[0], strerror(errno));
+		pab_error("cannot read '%s': %s", pos.v[0], strerror(errno));
 		ret = PAB_EXIT_RUNTIME;
 		goto out_ledger;
 	}
@@ -221,7 +222,7 @@ static int history_record(int argc, char **argv)
 
 	if (pab_history_open(db_path, 1, &db, &migrated, &why) ||
 	    pab_history_record(db, &m, cells, n_cells, &id, &already, &why)) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		ret = PAB_EXIT_RUNTIME;
 		goto out_db;
 	}
@@ -1115,7 +1116,7 @@ int cmd_history(int argc, char **argv)
 		       "html) shows a subcommand's options.\n", history_usage);
 		return PAB_EXIT_PASS;
 	}
-	fprintf(stderr, "perfab: error: history needs record, show, drift or html%s%s%s\n",
+	pab_error("history needs record, show, drift or html%s%s%s",
 		argc >= 2 ? ", not '" : "", argc >= 2 ? pab_term_safe(argv[1]) : "",
 		argc >= 2 ? "'" : "");
 	fprintf(stderr, "usage: %s\n", history_usage);

@@ -26,6 +26,8 @@
 #include "run/progress.h"
 #include "run/resume.h"
 #include "run/runner.h"
+#include "term.h"
+#include "test_hooks.h"
 #include "util.h"
 
 static const char run_usage[] =
@@ -176,7 +178,7 @@ static char *ballast;
 
 static void test_ballast(void)
 {
-	const char *s = getenv("PERFAB_TEST_BALLAST_MIB");
+	const char *s = pab_test_hook(PAB_TEST_BALLAST_MIB);
 	uint64_t mib;
 	char *p;
 
@@ -253,8 +255,8 @@ static int export_reports(const struct pab_experiment *e, const struct pab_ledge
 		if (f)
 			pab_report_print(f, e, l, fmts[i]);
 		if (!f || fclose(f)) {
-			fprintf(stderr, "perfab: error: cannot write '%s': %s (the artifact '%s' "
-				"has the run: perfab ledger --format %s)\n", paths[i],
+			pab_error("cannot write '%s': %s (the artifact '%s' "
+				"has the run: perfab ledger --format %s)", paths[i],
 				strerror(errno), o->out ? o->out : o->resume ? o->resume :
 				PAB_DEFAULT_OUT, i == 0 ? "markdown" : i == 1 ? "csv" : "json");
 			ret = -1;

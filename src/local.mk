@@ -9,9 +9,12 @@ src_libperfab_a_SOURCES = \
 	src/cmd_calibrate.c src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c \
 	src/cmd_memgate.c src/cmd_pool.c \
 	src/cmd_run.c src/cmd_workloads.c \
+	src/diag.c src/diag.h \
 	src/options.c src/options.h \
+	src/term.c src/term.h \
+	src/test_hooks.c src/test_hooks.h \
 	src/util.c src/util.h \
-	common/banned.h common/suite.c common/suite.h \
+	common/banned.h common/numparse.c common/numparse.h common/suite.c common/suite.h \
 	src/run/arms.c src/run/arms.h \
 	src/run/define.c src/run/define.h \
 	src/run/failure.c src/run/failure.h \

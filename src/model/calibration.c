@@ -15,6 +15,7 @@
 #include "model/digest.h"
 #include "model/json_in.h"
 #include "pab_stats.h"
+#include "term.h"
 #include "util.h"
 
 /* Largest calibration file read. */

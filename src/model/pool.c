@@ -19,6 +19,7 @@
 #include "model/artifact.h"
 #include "model/pool.h"
 #include "model/run_settings.h"
+#include "term.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */

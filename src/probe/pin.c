@@ -18,6 +18,7 @@
 #include <hwloc.h>
 
 #include "probe/pin.h"
+#include "term.h"
 #include "util.h"
 
 struct pab_pin {

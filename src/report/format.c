@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "term.h"
 #include "util.h"
 
 enum pab_change_kind pab_change_kind_of(enum pab_metric_id m)

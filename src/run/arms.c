@@ -18,6 +18,7 @@
 #include "run/arms.h"
 #include "run/measure.h"
 #include "run/runconf.h"
+#include "term.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */

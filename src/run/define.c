@@ -17,6 +17,7 @@
 #include "run/arms.h"
 #include "run/define.h"
 #include "run/runconf.h"
+#include "term.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */

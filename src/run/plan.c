@@ -31,6 +31,7 @@
 #include "run/plan.h"
 #include "run/resume.h"
 #include "run/runconf.h"
+#include "term.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */

@@ -43,7 +43,7 @@ allowed = {
     "report":   {"common", "stats", "src", "model", "judge", "report"},
     "run":      {"common", "stats", "src", "probe", "model", "judge", "report", "run"},
 }
-src_libs = {"util", "options"}  # src/ top level that is not a command
+src_libs = {"util", "options", "diag", "term", "test_hooks"}  # src/ top level that is not a command
 
 def wing(path):
     parts = path.split("/")

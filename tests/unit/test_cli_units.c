@@ -22,6 +22,7 @@
 #include "model/journal.h"
 #include "model/rotation.h"
 #include "run/runconf.h"
+#include "term.h"
 #include "util.h"
 
 #include "unit.h"
