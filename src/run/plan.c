@@ -17,7 +17,6 @@
 #include "common/suite.h"
 #include "judge/ledger.h"
 #include "model/argv_split.h"
-#include "model/artifact.h"
 #include "model/rotation.h"
 #include "model/run_settings.h"
 #include "pab_stats.h"

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "model/experiment.h"
 #include "model/metrics.h"
 #include "options.h"
-#include "util.h"
 
 /*
  * The options of `perfab run` as parsed (cmd_run.c's option table fills

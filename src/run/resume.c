@@ -12,7 +12,6 @@
 
 #include "model/argv_split.h"
 #include "model/artifact.h"
-#include "model/run_settings.h"
 #include "run/arms.h"
 #include "run/define.h"
 #include "run/resume.h"
