@@ -2,7 +2,7 @@
 /*
  * builtin.h — the subcommands (git's builtin.h): each is
  * int cmd_NAME(int argc, char **argv) with argv[0] the subcommand name,
- * returning the process exit code (util.h enum pab_exit).
+ * returning the process exit code (diag.h enum pab_exit).
  */
 #ifndef PAB_BUILTIN_H
 #define PAB_BUILTIN_H

@@ -18,6 +18,7 @@
 #include "model/run_record.h"
 #include "probe/envshow.h"
 #include "options.h"
+#include "term.h"
 #include "util.h"
 
 /* The fingerprint in path: an artifact's "host" or a bare object. */

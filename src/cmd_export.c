@@ -48,7 +48,7 @@ int cmd_export(int argc, char **argv)
 		pab_usage_error(opts, usage, "--format takes csv or json, not '%s'", format);
 	ret = pab_artifact_load(pos.v[0], &e, &why);
 	if (ret) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		pab_strlist_release(&pos);
 		return pab_artifact_load_exit_code(ret);

@@ -34,6 +34,7 @@
 #include "report/history.h"
 #include "report/json.h"
 #include "store/history_db.h"
+#include "term.h"
 #include "util.h"
 
 /* The usage of each subcommand; `perfab history --help` prints them all
@@ -111,7 +112,7 @@ static int judged_artifact(const char *path, struct pab_experiment *e, struct pa
 	int ret = pab_artifact_load(path, e, &why);
 
 	if (ret) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		return pab_artifact_load_exit_code(ret);
 	}
@@ -145,7 +146,7 @@ static int store_merge(const char *db_path, const struct pab_history_merge *m,
 
 	if (pab_history_open(db_path, 1, &db, &migrated, &why) ||
 	    pab_history_record(db, m, cells, n, &id, &already, &why)) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		pab_history_close(db);
 		return PAB_EXIT_RUNTIME;
@@ -202,7 +203,7 @@ static int history_record(int argc, char **argv)
 		goto out_labels;
 	sha = pab_sha256_file(pos.v[0]);
 	if (!sha) {
-		fprintf(stderr, "perfab: error: cannot read '%s': %s\n", pos.v[0], strerror(errno));
+		pab_error("cannot read '%s': %s", pos.v[0], strerror(errno));
 		ret = PAB_EXIT_RUNTIME;
 		goto out_ledger;
 	}
@@ -424,7 +425,7 @@ int cmd_history(int argc, char **argv)
 		       "html) shows a subcommand's options.\n", history_usage);
 		return PAB_EXIT_PASS;
 	}
-	fprintf(stderr, "perfab: error: history needs record, show, drift or html%s%s%s\n",
+	pab_error("history needs record, show, drift or html%s%s%s",
 		argc >= 2 ? ", not '" : "", argc >= 2 ? pab_term_safe(argv[1]) : "",
 		argc >= 2 ? "'" : "");
 	fprintf(stderr, "usage: %s\n", history_usage);

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "model/pool.h"
 #include "report/report.h"
+#include "term.h"
 #include "util.h"
 
 /*
@@ -91,7 +92,7 @@ static int load_judgeable(const char *const *paths, size_t n,
 			if (ret)
 				break;
 		} else if ((ret = pab_artifact_load(paths[i], &in[i], &why))) {
-			fprintf(stderr, "perfab: error: %s\n", why);
+			pab_error("%s", why);
 			free(why);
 			ret = pab_artifact_load_exit_code(ret);
 			break;

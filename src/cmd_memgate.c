@@ -30,6 +30,7 @@
 #include "judge/memgate.h"
 #include "probe/hostinfo.h"
 #include "options.h"
+#include "term.h"
 #include "util.h"
 
 #define MIB 1048576.0
@@ -54,7 +55,7 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 
 		lr = pab_artifact_load(runs->v[i], &e, &why);
 		if (lr) {
-			fprintf(stderr, "perfab: error: %s\n", why);
+			pab_error("%s", why);
 			free(why);
 			return pab_artifact_load_exit_code(lr);
 		}
@@ -78,14 +79,14 @@ static int load_runs(const struct pab_strlist *runs, const char *arm_opt,
 			arm_name = pab_experiment_arm_index(&e, "head") >= 0 ? "head" : "base";
 		arm = pab_experiment_arm_index(&e, arm_name);
 		if (arm < 0) {
-			fprintf(stderr, "perfab: error: '%s' has no arm '%s': name the arm to gate "
-				"with --arm\n", runs->v[i], arm_name);
+			pab_error("'%s' has no arm '%s': name the arm to gate "
+				"with --arm", runs->v[i], arm_name);
 			pab_experiment_release(&e);
 			return PAB_EXIT_USAGE;
 		}
 		if (i && strcmp(arm_name, *arm_used)) {
-			fprintf(stderr, "perfab: error: '%s' would gate arm '%s' but '%s' gated '%s': "
-				"pass --arm\n", runs->v[i], arm_name, runs->v[0], *arm_used);
+			pab_error("'%s' would gate arm '%s' but '%s' gated '%s': "
+				"pass --arm", runs->v[i], arm_name, runs->v[0], *arm_used);
 			pab_experiment_release(&e);
 			return PAB_EXIT_USAGE;
 		}
@@ -154,7 +155,7 @@ static int memgate_record(int argc, char **argv)
 	/* The lock every writer takes: never replace a file a run writes. */
 	lock_fd = pab_artifact_lock(out, &why);
 	if (lock_fd < 0) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		pab_strlist_release(&runs);
 		return PAB_EXIT_RUNTIME;
@@ -163,8 +164,8 @@ static int memgate_record(int argc, char **argv)
 	if (ret)
 		goto out_release;
 	if (!pab_memgate_table_complete(&t, &s, &r)) {
-		fprintf(stderr, "perfab: error: '%s' %s scenario '%s': record a "
-			"baseline from full runs that measured every scenario\n",
+		pab_error("'%s' %s scenario '%s': record a "
+			"baseline from full runs that measured every scenario",
 			runs.v[r], pab_memgate_ran(&t, s, r) ? "has no peak_rss for" :
 			"did not run", pab_term_safe(t.scenario[s]));
 		ret = PAB_EXIT_USAGE;
@@ -174,7 +175,7 @@ static int memgate_record(int argc, char **argv)
 	warn_spread(&t, 5.0);
 	text = pab_memgate_baseline_text(&t, arm_used, cpu);
 	if (pab_write_file_atomic(out, write_text_line, text, &why)) {
-		fprintf(stderr, "perfab: error: cannot write baseline: %s\n", why);
+		pab_error("cannot write baseline: %s", why);
 		free(why);
 		ret = PAB_EXIT_RUNTIME;
 	} else {
@@ -292,8 +293,8 @@ static int check_coverage(const struct pab_strlist *runs,
 	case PAB_MEMGATE_COVERED:
 		return 0;
 	case PAB_MEMGATE_NO_PEAK:
-		fprintf(stderr, "perfab: error: '%s' ran scenario '%s' but has no peak_rss "
-			"for arm '%s': nothing to gate\n", runs->v[r], pab_term_safe(b->name[s]),
+		pab_error("'%s' ran scenario '%s' but has no peak_rss "
+			"for arm '%s': nothing to gate", runs->v[r], pab_term_safe(b->name[s]),
 			arm_used);
 		return PAB_EXIT_USAGE;
 	case PAB_MEMGATE_FILTERED:
@@ -395,7 +396,7 @@ static int memgate_check(int argc, char **argv)
 	if (!base_path)
 		pab_usage_error(opts, usage, "--baseline FILE is required");
 	if (baseline_load(base_path, &b, &why)) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		pab_strlist_release(&runs);
 		return PAB_EXIT_USAGE;
@@ -430,7 +431,7 @@ int cmd_memgate(int argc, char **argv)
 		       "'perfab memgate check --help' and 'record --help' show their options.\n");
 		return PAB_EXIT_PASS;
 	}
-	fprintf(stderr, "perfab: error: memgate needs 'check' or 'record'%s%s%s\n",
+	pab_error("memgate needs 'check' or 'record'%s%s%s",
 		argc >= 2 ? ", not '" : "", argc >= 2 ? argv[1] : "", argc >= 2 ? "'" : "");
 	fprintf(stderr, "usage: perfab memgate check RUN... --baseline FILE [--tolerance PCT] [--arm NAME]\n"
 			"   or: perfab memgate record RUN... -o FILE [--arm NAME]\n");

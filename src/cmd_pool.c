@@ -58,7 +58,7 @@ int pab_pool_load_input(const char *path, struct pab_experiment *e)
 	if (!ret)
 		return 0;
 	if (ret == PAB_ARTIFACT_BAD_PROTOCOL) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		return PAB_EXIT_REFUSED;
 	}
@@ -71,7 +71,7 @@ int pab_pool_load_input(const char *path, struct pab_experiment *e)
 		free(why);
 		return PAB_EXIT_REFUSED;
 	}
-	fprintf(stderr, "perfab: error: %s\n", why);
+	pab_error("%s", why);
 	free(why);
 	return PAB_EXIT_USAGE;
 }
@@ -142,7 +142,7 @@ int cmd_pool(int argc, char **argv)
 					outpath);
 	lock_fd = pab_artifact_lock(outpath, &why);
 	if (lock_fd < 0) {
-		fprintf(stderr, "perfab: error: %s\n", why);
+		pab_error("%s", why);
 		free(why);
 		pab_strlist_release(&pos);
 		return PAB_EXIT_RUNTIME;
@@ -154,7 +154,7 @@ int cmd_pool(int argc, char **argv)
 		return ret;
 	}
 	if (pab_artifact_save(&e, outpath, &why)) {
-		fprintf(stderr, "perfab: error: cannot write the pooled artifact: %s\n", why);
+		pab_error("cannot write the pooled artifact: %s", why);
 		free(why);
 		pab_artifact_unlock(outpath, lock_fd);
 		pab_experiment_release(&e);

@@ -25,7 +25,10 @@
 #include "report/report.h"
 #include "run/plan.h"
 #include "run/progress.h"
+#include "run/resume.h"
 #include "run/runner.h"
+#include "term.h"
+#include "test_hooks.h"
 #include "util.h"
 
 static const char run_usage[] =
@@ -176,7 +179,7 @@ static char *ballast;
 
 static void test_ballast(void)
 {
-	const char *s = getenv("PERFAB_TEST_BALLAST_MIB");
+	const char *s = pab_test_hook(PAB_TEST_BALLAST_MIB);
 	uint64_t mib;
 	char *p;
 
@@ -255,8 +258,8 @@ static int export_reports(const struct pab_experiment *e, const struct pab_ledge
 		if (f)
 			pab_report_print(f, e, l, &ro);
 		if (!f || fclose(f)) {
-			fprintf(stderr, "perfab: error: cannot write '%s': %s (the artifact '%s' "
-				"has the run: perfab ledger --format %s)\n", paths[i],
+			pab_error("cannot write '%s': %s (the artifact '%s' "
+				"has the run: perfab ledger --format %s)", paths[i],
 				strerror(errno), o->out ? o->out : o->resume ? o->resume :
 				PAB_DEFAULT_OUT, pab_report_format_name(fmts[i]));
 			ret = -1;

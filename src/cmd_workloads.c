@@ -40,7 +40,7 @@ int cmd_workloads(int argc, char **argv)
 	}
 	pab_strlist_release(&pos);
 	if (!shown) {
-		fprintf(stderr, "perfab: error: no row matches '%s' (run perfab workloads)\n",
+		pab_error("no row matches '%s' (run perfab workloads)",
 			sel ? sel : "");
 		return PAB_EXIT_USAGE;
 	}

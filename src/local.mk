@@ -9,14 +9,21 @@ src_libperfab_a_SOURCES = \
 	src/cmd_calibrate.c src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c \
 	src/cmd_memgate.c src/cmd_pool.c \
 	src/cmd_run.c src/cmd_run.h src/cmd_workloads.c \
+	src/diag.c src/diag.h \
 	src/options.c src/options.h \
+	src/term.c src/term.h \
+	src/test_hooks.c src/test_hooks.h \
 	src/util.c src/util.h \
-	common/banned.h common/suite.c common/suite.h \
+	common/banned.h common/numparse.c common/numparse.h common/suite.c common/suite.h \
+	src/run/arms.c src/run/arms.h \
+	src/run/define.c src/run/define.h \
 	src/run/failure.c src/run/failure.h \
 	src/run/hooks.c src/run/hooks.h \
 	src/run/measure.c src/run/measure.h \
 	src/run/plan.c src/run/plan.h \
+	src/run/plan_data.c src/run/plan_data.h \
 	src/run/progress.c src/run/progress.h \
+	src/run/resume.c src/run/resume.h \
 	src/run/runconf.c src/run/runconf.h \
 	src/run/runner.c src/run/runner.h \
 	src/run/workload.c src/run/workload.h \

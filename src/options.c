@@ -55,11 +55,9 @@ void pab_usage_error(const struct pab_option *opts, const char *usage,
 {
 	va_list ap;
 
-	fputs("perfab: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pab_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	fprintf(stderr, "usage: %s\n", usage);
 	(void)opts;
 	fputs("(run with --help for all options)\n", stderr);

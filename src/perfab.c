@@ -101,15 +101,15 @@ static void unknown(const char *name)
 		names[n++] = topics[i].name;
 	near = name[0] == '-' ? NULL : pab_nearest(name, names, n);
 	if (name[0] == '-')
-		fprintf(stderr, "perfab: error: unknown option '%s' (options go after the command: "
-			"perfab run --help)\n", name);
+		pab_error("unknown option '%s' (options go after the command: "
+			"perfab run --help)", name);
 	else if (near)
-		fprintf(stderr, "perfab: error: unknown command '%s'; did you mean '%s'?\n", name, near);
+		pab_error("unknown command '%s'; did you mean '%s'?", name, near);
 	else if (!strcmp(name, "compare") || !strcmp(name, "bench") || !strcmp(name, "ab"))
-		fprintf(stderr, "perfab: error: unknown command '%s'; to compare two commands: "
-			"perfab run CMD_BASE CMD_HEAD\n", name);
+		pab_error("unknown command '%s'; to compare two commands: "
+			"perfab run CMD_BASE CMD_HEAD", name);
 	else
-		fprintf(stderr, "perfab: error: unknown command '%s'\n", name);
+		pab_error("unknown command '%s'", name);
 	usage(stderr);
 }
 

@@ -15,7 +15,7 @@ workloads_tests = \
 
 check_PROGRAMS += tests/unit/test_workloads_suite
 tests_unit_test_workloads_suite_SOURCES = tests/unit/test_workloads_suite.c \
-	common/suite.c workloads/wl_params.c
+	common/suite.c common/numparse.c workloads/wl_params.c
 tests_unit_test_workloads_suite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/workloads
 tests_unit_test_workloads_suite_LDADD = -lm
 

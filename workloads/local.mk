@@ -2,15 +2,16 @@
 # workloads/local.mk — fragment of the top-level Makefile.am: the workload
 # programs of the built-in suite and the protocol they speak.
 #
-# common/suite.c (the row table) is compiled into these programs and into perfab
-# itself; PCG32 is compiled in from stats/pab_pcg32.c rather than by linking
-# libpabstats, so the workload programs depend on nothing but libc, libm
-# and pthreads, and an LD_PRELOADed allocator sees all their allocations.
+# common/suite.c (the row table) and common/numparse.c (the number parser)
+# are compiled into these programs and into perfab itself; PCG32 is
+# compiled in from stats/pab_pcg32.c rather than by linking libpabstats, so
+# the workload programs depend on nothing but libc, libm and pthreads, and
+# an LD_PRELOADed allocator sees all their allocations.
 
 pkglibexec_PROGRAMS += workloads/perfab-alloc workloads/perfab-spin
 
 workloads_common_sources = \
-	common/suite.c common/suite.h common/banned.h \
+	common/suite.c common/suite.h common/numparse.c common/numparse.h common/banned.h \
 	workloads/wl.h workloads/wl_params.c workloads/wl_proc.c \
 	workloads/wl_report.c
 

@@ -82,7 +82,9 @@ int pab_wl_scaled(const struct pab_wl *wl, const char *what, uint64_t n,
 		  uint64_t max, uint64_t *out);
 
 /* Checked parsers for whole strings: 0 on success, -1 on empty input,
- * trailing junk, a sign, or a value outside [min, max]. Nothing printed. */
+ * trailing junk, a sign, or a value outside [min, max]. Nothing printed.
+ * The workloads' syntax of common/numparse.h: a digit first (sizes: a K,
+ * M or G suffix allowed); a double with no leading space or tab. */
 int pab_parse_u64(const char *s, uint64_t min, uint64_t max, int sizes,
 		  uint64_t *out);
 int pab_parse_double(const char *s, double min, double max, double *out);

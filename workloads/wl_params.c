@@ -11,12 +11,12 @@
  */
 #include "wl.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/numparse.h"
 #include "common/banned.h" /* last: makes unsafe libc calls compile errors */
 
 static int param_index(const struct pab_row_def *row, const char *key,
@@ -231,50 +231,13 @@ const char *pab_wl_param_str(const struct pab_wl *wl, const char *key)
 int pab_parse_u64(const char *s, uint64_t min, uint64_t max, int sizes,
 		  uint64_t *out)
 {
-	unsigned long long v;
-	uint64_t mult = 1;
-	char *end;
-
-	/* strtoull accepts blanks and a '-' sign (negating!): refuse both. */
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (sizes && *end) {
-		switch (*end) {
-		case 'K': mult = 1ULL << 10; break;
-		case 'M': mult = 1ULL << 20; break;
-		case 'G': mult = 1ULL << 30; break;
-		default: return -1;
-		}
-		end++;
-	}
-	if (*end)
-		return -1;
-	if (v > UINT64_MAX / mult)
-		return -1;
-	v *= mult;
-	if (v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	return pab_num_u64(s, min, max,
+			   PAB_NUM_DIGIT_FIRST | (sizes ? PAB_NUM_SIZES : 0), out);
 }
 
 int pab_parse_double(const char *s, double min, double max, double *out)
 {
-	double v;
-	char *end;
-
-	if (!s || !*s || *s == ' ' || *s == '\t')
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || end == s || !isfinite(v) || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	return pab_num_double(s, min, max, PAB_NUM_NO_TAB, out);
 }
 
 int pab_wl_param_u64(const struct pab_wl *wl, const char *key, uint64_t min,

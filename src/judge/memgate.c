@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "judge/memgate.h"
+#include "term.h"
 #include "util.h"
 
 void pab_memgate_table_init(struct pab_memgate_table *t, size_t n_runs)

@@ -28,6 +28,8 @@
 #include "model/run_record.h"
 #include "model/run_settings.h"
 #include "model/rotation.h"
+#include "term.h"
+#include "test_hooks.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -445,7 +447,7 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 	int ret = pab_write_file_atomic(path, write_artifact_fn, (void *)e, why);
 
 	/* The checkpoint-cost test hook (tests/e2e/cli_journal.sh): bytes written. */
-	if (!ret && getenv("PERFAB_TEST_IO_LOG") && !stat(path, &st))
+	if (!ret && pab_test_hook(PAB_TEST_IO_LOG) && !stat(path, &st))
 		pab_test_io_log("artifact", (uint64_t)st.st_size);
 	return ret;
 }

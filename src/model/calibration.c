@@ -16,6 +16,7 @@
 #include "model/json_in.h"
 #include "model/run_record.h"
 #include "pab_stats.h"
+#include "term.h"
 #include "util.h"
 
 /* Largest calibration file read. */

@@ -17,6 +17,7 @@
 #include <nettle/sha2.h>
 
 #include "model/journal.h"
+#include "test_hooks.h"
 #include "util.h"
 
 /* Largest record payload perfab writes or reads. */
@@ -146,7 +147,7 @@ int pab_journal_append(struct pab_journal *j, const char *payload, size_t len,
 	j->buf[total - 1] = '\n';
 
 	/* Under the crash matrix: a crash with half the record on disk. */
-	half = getenv("PERFAB_TEST_CRASH_AT") ? total / 2 : 0;
+	half = pab_test_hook(PAB_TEST_CRASH_AT) ? total / 2 : 0;
 	if (half) {
 		if (write_all(j->fd, j->buf, half) || fdatasync(j->fd))
 			goto out_fail;

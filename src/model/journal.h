@@ -68,7 +68,7 @@ int pab_journal_create(const char *path, uint64_t first_seq, const char *header,
  * make it durable. Returns 0, or -1 with errno and *why (caller frees);
  * after a failure the file is cut back to its previous records, so a
  * full disk leaves no half record behind when that is possible at all.
- * Crash points (util.h) inside: record half written, written but not
+ * Crash points (test_hooks.h) inside: record half written, written but not
  * synced, synced.
  */
 int pab_journal_append(struct pab_journal *j, const char *payload, size_t len,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/json_in.h"
+#include "term.h"
 #include "util.h"
 
 /* Longest key or name copied into a path or message (bytes). */

@@ -18,6 +18,7 @@
 #include "model/argv_split.h"
 #include "model/artifact.h"
 #include "model/pool.h"
+#include "term.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */

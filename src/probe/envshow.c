@@ -17,6 +17,7 @@
 #include "probe/envshow.h"
 #include "probe/hostinfo.h"
 #include "probe/pin.h"
+#include "term.h"
 #include "util.h"
 
 /* "1.5 GiB" style for *_bytes keys. New string. */

@@ -29,6 +29,7 @@
 #include "probe/counters.h"
 #include "probe/hostinfo.h"
 #include "probe/pin.h"
+#include "test_hooks.h"
 #include "util.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -182,9 +183,9 @@ static void add_cpu(cJSON *o, cJSON *why, hwloc_topology_t topo)
 		model = xstrdup(hw);
 	/* Test hook: another machine type, for the pooling tests of shards
 	 * measured on a mixed fleet (perfab(1) ENVIRONMENT). */
-	if (getenv("PERFAB_TEST_CPU_MODEL") && *getenv("PERFAB_TEST_CPU_MODEL")) {
+	if (pab_test_hook(PAB_TEST_CPU_MODEL) && *pab_test_hook(PAB_TEST_CPU_MODEL)) {
 		free(model);
-		model = xstrdup(getenv("PERFAB_TEST_CPU_MODEL"));
+		model = xstrdup(pab_test_hook(PAB_TEST_CPU_MODEL));
 	}
 	if (model)
 		cJSON_AddStringToObject(o, "cpu_model", model);

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "probe/pin.h"
+#include "term.h"
 #include "util.h"
 
 struct pab_pin {

@@ -23,6 +23,7 @@
 
 #include "probe/proc.h"
 #include "probe/runchild.h"
+#include "test_hooks.h"
 #include "util.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -195,7 +196,7 @@ static int under_valgrind(void)
  */
 static void test_exit_hold(void)
 {
-	const char *s = getenv("PERFAB_TEST_EXIT_HOLD_MS");
+	const char *s = pab_test_hook(PAB_TEST_EXIT_HOLD_MS);
 	uint64_t ms;
 	struct timespec ts;
 

@@ -16,6 +16,7 @@
 
 #include "probe/proc.h"
 #include "probe/sampler.h"
+#include "test_hooks.h"
 #include "util.h"
 
 #define MAX_TREE 4096
@@ -171,10 +172,10 @@ struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
 	s->interval_ns = interval_ns;
 	/* Test hook: a sampler starved of CPU for the whole run
 	 * (tests/e2e/cli_tree_sample.sh). */
-	s->idle_for_test = getenv("PERFAB_TEST_SAMPLER_IDLE") != NULL;
+	s->idle_for_test = pab_test_hook(PAB_TEST_SAMPLER_IDLE) != NULL;
 	/* Test hook: a sampler slow between its look at the tree and acting on it. */
-	if (getenv("PERFAB_TEST_SAMPLER_FOLD_DELAY_MS") &&
-	    parse_long(getenv("PERFAB_TEST_SAMPLER_FOLD_DELAY_MS"), 0, 10000,
+	if (pab_test_hook(PAB_TEST_SAMPLER_FOLD_DELAY_MS) &&
+	    parse_long(pab_test_hook(PAB_TEST_SAMPLER_FOLD_DELAY_MS), 0, 10000,
 		       &s->fold_delay_ms_for_test))
 		s->fold_delay_ms_for_test = 0;
 	pthread_mutex_init(&s->lock, NULL);

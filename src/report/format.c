@@ -14,6 +14,7 @@
 
 #include "judge/ledger.h"
 #include "report/format.h"
+#include "term.h"
 #include "util.h"
 
 enum pab_change_kind pab_change_kind_of(enum pab_metric_id m)
@@ -690,31 +691,14 @@ char *pab_fmt_roles_line(const struct pab_ledger *l, const struct pab_ledger_row
 /* ------------------------------------------------------------------ */
 /* Markup                                                             */
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one (XML
+ * has no U+FFFE or U+FFFF either). */
 static size_t utf8_len(const unsigned char *s)
 {
-	size_t n, i;
 	uint32_t cp;
+	size_t n = pab_utf8_decode(s, &cp);
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond U+10FFFF, U+FFFE/U+FFFF */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
-	    cp == 0xfffe || cp == 0xffff)
+	if (n && (cp == 0xfffe || cp == 0xffff))
 		return 0;
 	return n;
 }

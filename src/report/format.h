@@ -117,7 +117,7 @@ void pab_fmt_pct(char *buf, size_t len, double v);
  */
 void pab_fmt_duration(char *buf, size_t len, double seconds);
 
-/* Write s for a terminal, escaped as pab_term_safe() does (util.h). */
+/* Write s for a terminal, escaped as pab_term_safe() does (term.h). */
 void pab_fmt_name(FILE *f, const char *s);
 
 /*

@@ -13,6 +13,7 @@
 
 #include "report/format.h"
 #include "report/history.h"
+#include "term.h"
 #include "util.h"
 
 #define esc pab_fmt_escape

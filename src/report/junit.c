@@ -18,6 +18,7 @@
 
 #include "report/format.h"
 #include "report/junit.h"
+#include "term.h"
 #include "util.h"
 
 /*

@@ -15,6 +15,8 @@
 #include "report/markdown.h"
 #include "report/report.h"
 #include "report/text.h"
+#include "term.h"
+#include "util.h"
 
 /* The renderers behind one signature. */
 typedef void (*printer)(FILE *f, const struct pab_experiment *e,

@@ -3,7 +3,7 @@
  * failure.h — why planning or running an experiment failed. The run/
  * modules print no error and exit nowhere: they return -1 and fill a
  * struct pab_failure, and the command (cmd_run.c) says why and exits with
- * the code that the kind maps to (util.h, enum pab_exit).
+ * the code that the kind maps to (diag.h, enum pab_exit).
  */
 #ifndef PAB_RUN_FAILURE_H
 #define PAB_RUN_FAILURE_H

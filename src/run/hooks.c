@@ -13,6 +13,7 @@
 #include "model/rotation.h"
 #include "probe/runchild.h"
 #include "run/hooks.h"
+#include "term.h"
 #include "util.h"
 
 void pab_hooks_init(struct pab_hooks *h, struct pab_measure *m, struct pab_experiment *e,

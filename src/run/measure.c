@@ -20,6 +20,8 @@
 #include "probe/simcount.h"
 #include "run/measure.h"
 #include "run/workload.h"
+#include "term.h"
+#include "test_hooks.h"
 #include "util.h"
 
 extern char **environ;

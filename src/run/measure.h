@@ -117,7 +117,7 @@ char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **w
 /*
  * pab_measure_check_files: what runs is what was checked. The program arm
  * (index a) runs for row, resolved now as exe, and every input file of
- * row's arm a (plan.c digests them at the start, --resume again): the
+ * row's arm a (arms.c digests them at the start, --resume again): the
  * same files as then — the same path and identity (device, inode, size,
  * mtime; pab_file_id) when digest is 0, as before each exec; the same
  * SHA-256 when digest is 1, as at the end of a run. Returns 0, or -1

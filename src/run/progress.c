@@ -12,6 +12,7 @@
 #include "pab_stats.h"
 #include "report/format.h"
 #include "run/progress.h"
+#include "term.h"
 #include "util.h"
 
 /* Flush stderr when 100 ms passed since the last flush, or when the child

@@ -17,6 +17,7 @@
 #include "model/json_in.h"
 #include "options.h"
 #include "run/runconf.h"
+#include "term.h"
 #include "util.h"
 #include "common/suite.h"
 

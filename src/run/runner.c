@@ -25,6 +25,8 @@
 #include "probe/runchild.h"
 #include "probe/simcount.h"
 #include "run/runner.h"
+#include "term.h"
+#include "test_hooks.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */

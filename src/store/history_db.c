@@ -17,6 +17,7 @@
 
 #include "model/digest.h"
 #include "store/history_db.h"
+#include "test_hooks.h"
 #include "util.h"
 
 /* How long a writer waits for another's transaction before giving up. */
@@ -259,7 +260,7 @@ static int find_merge(struct pab_history_db *h, const char *sha, int64_t *id, ch
  */
 static void test_hold(void)
 {
-	const char *path = getenv("PERFAB_TEST_HISTORY_HOLD");
+	const char *path = pab_test_hook(PAB_TEST_HISTORY_HOLD);
 	FILE *f;
 	int i;
 

@@ -15,6 +15,7 @@
 
 #include <nettle/sha2.h>
 
+#include "common/numparse.h"
 #include "model/argv_split.h"
 #include "model/artifact.h"
 #include "model/experiment.h"
@@ -23,6 +24,8 @@
 #include "model/rotation.h"
 #include "report/report.h"
 #include "run/runconf.h"
+#include "term.h"
+#include "test_hooks.h"
 #include "util.h"
 
 #include "unit.h"
@@ -532,6 +535,59 @@ START_TEST(term_safe_escapes_controls)
 }
 END_TEST
 
+/* Every PERFAB_TEST_* hook in the table: named once, described, its test
+ * there, and read through the table. */
+START_TEST(test_hooks_table)
+{
+	const char *top = getenv("top_srcdir");
+	size_t i, k;
+
+	for (i = 0; i < PAB_TEST_HOOK_COUNT; i++) {
+		const struct pab_test_hook_def *h = &pab_test_hooks[i];
+
+		ck_assert_ptr_nonnull(h->name);
+		ck_assert_int_eq(strncmp(h->name, "PERFAB_TEST_", 12), 0);
+		ck_assert(h->what && *h->what && h->test && *h->test);
+		for (k = 0; k < i; k++)
+			ck_assert_str_ne(h->name, pab_test_hooks[k].name);
+		if (top) {
+			char *path = xasprintf("%s/%s", top, h->test);
+
+			ck_assert_msg(!access(path, R_OK), "%s: no %s", h->name, path);
+			free(path);
+		}
+	}
+	ck_assert_int_eq(setenv("PERFAB_TEST_HISTORY_HOLD", "x", 1), 0);
+	ck_assert_str_eq(pab_test_hook(PAB_TEST_HISTORY_HOLD), "x");
+	unsetenv("PERFAB_TEST_HISTORY_HOLD");
+	ck_assert_ptr_null(pab_test_hook(PAB_TEST_HISTORY_HOLD));
+}
+END_TEST
+
+/* The one number parser keeps both callers' syntax, by flag. */
+START_TEST(numparse_both_syntaxes)
+{
+	uint64_t u = 0;
+	double d = 0;
+	long l = 0;
+
+	ck_assert_int_eq(pab_num_u64("7", 0, 100, PAB_NUM_DIGIT_FIRST, &u), 0);
+	ck_assert_uint_eq(u, 7);
+	ck_assert_int_eq(pab_num_u64("+7", 0, 100, 0, &u), -1);
+	ck_assert_int_eq(pab_num_u64("\t7", 0, 100, PAB_NUM_DIGIT_FIRST, &u), -1);
+	ck_assert_int_eq(pab_num_u64("4K", 0, UINT64_MAX, 0, &u), -1);
+	ck_assert_int_eq(pab_num_u64("4K", 0, UINT64_MAX, PAB_NUM_SIZES, &u), 0);
+	ck_assert_uint_eq(u, 4096);
+	ck_assert_int_eq(pab_num_double("1.5", 0, 2, PAB_NUM_NO_TAB, &d), 0);
+	ck_assert_double_eq(d, 1.5);
+	ck_assert_int_eq(pab_num_double("\t1.5", 0, 2, PAB_NUM_NO_TAB, &d), -1);
+	ck_assert_int_eq(pab_num_double(" 1.5", 0, 2, 0, &d), -1);
+	ck_assert_int_eq(pab_num_long("-3", -5, 5, &l), 0);
+	ck_assert_int_eq(l, -3);
+	ck_assert_int_eq(pab_num_long(" 3", -5, 5, &l), -1);
+}
+END_TEST
+
 START_TEST(own_temp_names)
 {
 	long pid = 0;
@@ -888,6 +944,8 @@ int main(void)
 	tcase_add_test(tc, nearest_for_did_you_mean);
 	tcase_add_test(tc, durations_and_metric_lists);
 	tcase_add_test(tc, term_safe_escapes_controls);
+	tcase_add_test(tc, test_hooks_table);
+	tcase_add_test(tc, numparse_both_syntaxes);
 	tcase_add_test(tc, own_temp_names);
 	tcase_add_test(tc, protocol_check_rejects);
 	suite_add_tcase(s, tc);

@@ -18,6 +18,7 @@
 #include "model/experiment.h"
 #include "model/run_settings.h"
 #include "run/plan.h"
+#include "run/resume.h"
 #include "run/runner.h"
 #include "util.h"
 

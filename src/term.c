@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * term.c — text as it may reach a terminal: the UTF-8 decoder, the
+ * terminal-safe printer and whether to colour (term.h).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "term.h"
+#include "util.h"
+
+size_t pab_utf8_decode(const unsigned char *p, uint32_t *cp)
+{
+	size_t n, i;
+	uint32_t c;
+
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	/* overlong forms, beyond U+10FFFF, surrogates */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* Length of the valid UTF-8 sequence at p (not a C1 control, not a
+ * bidirectional formatting character), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	uint32_t cp;
+	size_t n = pab_utf8_decode(p, &cp);
+
+	if (!n || (cp >= 0x80 && cp <= 0x9f))
+		return 0;
+	/* Bidirectional formatting characters reorder what a terminal
+	 * shows after them (a name could make "FAIL" read "PASS"). */
+	if (cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+		return 0;
+	return n;
+}
+
+const char *pab_term_safe(const char *s)
+{
+	static __thread struct pab_strbuf ring[8];
+	static __thread unsigned next;
+	struct pab_strbuf *sb = &ring[next++ % 8];
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s)
+		return "(null)";
+	sb->len = 0;
+	pab_strbuf_add(sb, "", 0);
+	while (*p) {
+		size_t n = utf8_len(p);
+		char esc[8];
+
+		if (*p == '\\') {
+			pab_strbuf_add(sb, "\\\\", 2);
+		} else if (*p == '\n') {
+			pab_strbuf_add(sb, "\\n", 2);
+		} else if (*p == '\t') {
+			pab_strbuf_add(sb, "\\t", 2);
+		} else if (*p == '\r') {
+			pab_strbuf_add(sb, "\\r", 2);
+		} else if (!n || *p < 0x20 || *p == 0x7f) {
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			pab_strbuf_addstr(sb, esc);
+			n = 1;
+		} else {
+			pab_strbuf_add(sb, (const char *)p, n);
+		}
+		p += n ? n : 1;
+	}
+	return sb->buf;
+}
+
+int use_color(int fd)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if ((nc && *nc) || (term && !strcmp(term, "dumb")))
+		return 0;
+	return isatty(fd);
+}
