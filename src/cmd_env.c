@@ -18,7 +18,7 @@
 
 #include "builtin.h"
 #include "model/experiment.h"
-#include "model/json_in.h"
+#include "store/json_in.h"
 #include "probe/hostinfo.h"
 #include "probe/pin.h"
 #include "options.h"

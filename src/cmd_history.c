@@ -27,8 +27,9 @@
 
 #include "builtin.h"
 #include "judge/ledger.h"
-#include "model/artifact.h"
-#include "model/digest.h"
+#include "model/judgeable.h"
+#include "store/artifact.h"
+#include "store/digest.h"
 #include "options.h"
 #include "report/report.h"
 #include "store/history_db.h"

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/artifact.h"
+#include "model/judgeable.h"
+#include "store/artifact.h"
 #include "builtin.h"
 #include "judge/ledger.h"
 #include "options.h"

@@ -24,8 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/artifact.h"
-#include "model/json_in.h"
+#include "model/judgeable.h"
+#include "store/artifact.h"
+#include "store/json_in.h"
 #include "builtin.h"
 #include "judge/memgate.h"
 #include "probe/hostinfo.h"

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/artifact.h"
-#include "model/json_in.h"
+#include "store/artifact.h"
+#include "store/json_in.h"
 #include "builtin.h"
 #include "options.h"
 #include "model/pool.h"

@@ -19,7 +19,7 @@
 
 #include "builtin.h"
 #include "judge/ledger.h"
-#include "model/artifact.h"
+#include "store/artifact.h"
 #include "options.h"
 #include "report/report.h"
 #include "run/plan.h"

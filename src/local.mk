@@ -31,23 +31,25 @@ src_libperfab_a_SOURCES = \
 	src/probe/sampler.c src/probe/sampler.h \
 	src/probe/simcount.c src/probe/simcount.h \
 	src/model/argv_split.c src/model/argv_split.h \
-	src/model/artifact.c src/model/artifact.h \
-	src/model/calibration.c src/model/calibration.h \
-	src/model/digest.c src/model/digest.h \
 	src/model/experiment.c src/model/experiment.h \
-	src/model/journal.c src/model/journal.h \
-	src/model/json_in.c src/model/json_in.h \
+	src/model/file_id.h \
+	src/model/judgeable.c src/model/judgeable.h \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
-	src/model/run_settings.c src/model/run_settings.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
 	src/report/text.c src/report/json.c src/report/markdown.c \
 	src/report/html.c src/report/junit.c src/report/csv.c \
-	src/store/history_db.c src/store/history_db.h
+	src/store/artifact.c src/store/artifact.h \
+	src/store/calibration.c src/store/calibration.h \
+	src/store/digest.c src/store/digest.h \
+	src/store/history_db.c src/store/history_db.h \
+	src/store/journal.c src/store/journal.h \
+	src/store/json_in.c src/store/json_in.h \
+	src/store/run_settings.c src/store/run_settings.h
 
 # Libraries every program linking libperfab needs, in link order.
 PERFAB_LIBS = src/libperfab.a stats/libpabstats.a $(GSL_LIBS) $(CJSON_LIBS) \

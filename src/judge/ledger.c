@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "judge/ledger.h"
-#include "model/run_settings.h"
+#include "model/judgeable.h"
 #include "util.h"
 #include "common/suite.h"
 

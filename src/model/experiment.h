@@ -17,7 +17,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/digest.h"
+#include "model/file_id.h"
 #include "model/metrics.h"
 
 #define PAB_SCHEMA "perfab-artifact/1"
@@ -260,7 +260,7 @@ struct pab_experiment {
 			       * (owned). Read back, it holds every key as
 			       * the artifact has it; saved, a setting given
 			       * in `settings` is written in place of its key
-			       * here (model/run_settings.h) */
+			       * here (store/run_settings.h) */
 	struct pab_arm *arms;
 	size_t n_arms;
 	struct pab_row *rows;

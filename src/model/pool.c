@@ -16,9 +16,8 @@
 #include <string.h>
 
 #include "model/argv_split.h"
-#include "model/artifact.h"
+#include "model/judgeable.h"
 #include "model/pool.h"
-#include "model/run_settings.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
@@ -1006,9 +1005,13 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 	record_pool(out, in, labels, n, n_groups);
 	/* The settings as the pooled run object says them (counts, hooks,
 	 * the roles), so that a ledger of several files judges what a ledger
-	 * of the written pool would. */
+	 * of the written pool would: the first input's, read from the run
+	 * object out->run copies, with the shard reset to null as
+	 * record_pool() wrote it. */
 	pab_run_settings_release(&out->settings);
-	pab_run_settings_read(out->run, &out->settings);
+	pab_run_settings_copy(&out->settings, &in[0]->settings);
+	out->settings.shard_index = out->settings.shard_count = 0;
+	out->settings.given |= PAB_RUN_SHARD;
 	free(so.keys);
 	free(group);
 	return 0;

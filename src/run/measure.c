@@ -20,6 +20,7 @@
 #include "probe/simcount.h"
 #include "run/measure.h"
 #include "run/workload.h"
+#include "store/digest.h"
 #include "util.h"
 
 extern char **environ;

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "judge/ledger.h"
-#include "model/artifact.h"
-#include "model/digest.h"
+#include "store/artifact.h"
+#include "store/digest.h"
 #include "model/rotation.h"
 #include "pab_stats.h"
 #include "probe/guard.h"

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/json_in.h"
-#include "model/digest.h"
+#include "store/json_in.h"
+#include "store/digest.h"
 #include "pab_stats.h"
 #include "util.h"
 #include "run/workload.h"

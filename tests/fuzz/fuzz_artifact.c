@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/artifact.h"
+#include "store/artifact.h"
 #include "judge/ledger.h"
 #include "report/report.h"
 #include "util.h"

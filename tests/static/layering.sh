@@ -41,7 +41,7 @@ allowed = {
     "store":    {"common", "stats", "src", "model", "store"},
     "judge":    {"common", "stats", "src", "model", "judge"},
     "report":   {"common", "stats", "src", "model", "judge", "report"},
-    "run":      {"common", "stats", "src", "probe", "model", "judge", "report", "run"},
+    "run":      {"common", "stats", "src", "probe", "model", "store", "judge", "report", "run"},
 }
 src_libs = {"util", "options"}  # src/ top level that is not a command
 

@@ -16,10 +16,10 @@
 #include <nettle/sha2.h>
 
 #include "model/argv_split.h"
-#include "model/artifact.h"
+#include "store/artifact.h"
 #include "model/experiment.h"
 #include "report/format.h"
-#include "model/journal.h"
+#include "store/journal.h"
 #include "model/rotation.h"
 #include "run/runconf.h"
 #include "util.h"

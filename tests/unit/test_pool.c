@@ -24,7 +24,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/artifact.h"
+#include "store/artifact.h"
 #include "model/experiment.h"
 #include "model/pool.h"
 #include "util.h"

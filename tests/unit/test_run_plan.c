@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "model/experiment.h"
-#include "model/run_settings.h"
+#include "store/run_settings.h"
 #include "run/plan.h"
 #include "run/runner.h"
 #include "util.h"

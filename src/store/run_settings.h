@@ -45,16 +45,6 @@ cJSON *pab_run_settings_json(const struct pab_run_settings *s,
 			     const cJSON *rest);
 
 /*
- * pab_counts_default_require: the required cells of a run that made exact
- * counts (s records a count source, pmu or sim): required[] gets
- * instructions alone, and cpu and the other time cells guard (0 in
- * required[]); returns 1. A run without counts leaves required[]
- * untouched and returns 0. The ledger's default required set starts from
- * this (doc/method.md, "Exact counts").
- */
-int pab_counts_default_require(const struct pab_run_settings *s, int required[PAB_M_COUNT]);
-
-/*
  * pab_shard_parse: "I/N" with 1 <= I <= N <= PAB_RUN_SHARD_MAX (checked
  * numbers, no junk) into *index and *count. Returns 0 or -1 (both left
  * untouched).

@@ -16,7 +16,7 @@
 
 #include <nettle/sha2.h>
 
-#include "model/journal.h"
+#include "store/journal.h"
 #include "util.h"
 
 /* Largest record payload perfab writes or reads. */

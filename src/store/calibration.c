@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/calibration.h"
-#include "model/digest.h"
-#include "model/json_in.h"
+#include "store/calibration.h"
+#include "store/digest.h"
+#include "store/json_in.h"
 #include "pab_stats.h"
 #include "util.h"
 

@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "model/argv_split.h"
-#include "model/artifact.h"
-#include "model/journal.h"
-#include "model/json_in.h"
-#include "model/run_settings.h"
+#include "store/artifact.h"
+#include "store/journal.h"
+#include "store/json_in.h"
+#include "store/run_settings.h"
 #include "model/rotation.h"
 #include "util.h"
 
@@ -445,31 +445,6 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 int pab_artifact_load_exit_code(int load_ret)
 {
 	return load_ret == PAB_ARTIFACT_BAD_PROTOCOL ? PAB_EXIT_REFUSED : PAB_EXIT_USAGE;
-}
-
-enum pab_unjudgeable pab_artifact_judgeable(const struct pab_experiment *e,
-					    const char *label, char **why)
-{
-	char *inner;
-
-	*why = NULL;
-	if (e->stopped_by == PAB_STOP_SANITY_GATE) {
-		*why = xasprintf("'%s' was stopped by the sanity gate: its head's memory "
-				 "blew up at rep 1", label);
-		return PAB_UNJUDGEABLE_SANITY;
-	}
-	if (!e->complete) {
-		*why = xasprintf("'%s' is incomplete (\"complete\": false): the run was "
-				 "interrupted before its last rep", label);
-		return PAB_UNJUDGEABLE_INCOMPLETE;
-	}
-	if (pab_experiment_check_balanced(e, &inner)) {
-		*why = xasprintf("'%s' is unbalanced: %s; only complete blocks of the "
-				 "rotation count", label, inner);
-		free(inner);
-		return PAB_UNJUDGEABLE_UNBALANCED;
-	}
-	return PAB_JUDGEABLE;
 }
 
 /* ------------------------------------------------------------------ */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/run_settings.h"
+#include "store/run_settings.h"
 #include "util.h"
 
 /* The settings' keys, in the order of the schema (section 3). */
@@ -40,18 +40,6 @@ static const struct run_key {
 	{ PAB_RUN_CALIBRATION, "calibration" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
-
-int pab_counts_default_require(const struct pab_run_settings *s, int required[PAB_M_COUNT])
-{
-	size_t i;
-
-	if (!(s->given & PAB_RUN_COUNTS) || s->count_source == PAB_COUNT_NONE)
-		return 0;
-	for (i = 0; i < PAB_M_COUNT; i++)
-		required[i] = 0;
-	required[PAB_M_INSTRUCTIONS] = 1;
-	return 1;
-}
 
 int pab_shard_parse(const char *spec, unsigned *index, unsigned *count)
 {
