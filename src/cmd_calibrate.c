@@ -20,6 +20,7 @@
 #include "judge/ledger.h"
 #include "store/artifact.h"
 #include "store/calibration.h"
+#include "store/tempfile.h"
 #include "options.h"
 #include "run/plan.h"
 #include "run/runner.h"

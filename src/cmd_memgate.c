@@ -27,6 +27,7 @@
 #include "model/judgeable.h"
 #include "store/artifact.h"
 #include "store/json_in.h"
+#include "store/tempfile.h"
 #include "builtin.h"
 #include "judge/memgate.h"
 #include "probe/hostinfo.h"

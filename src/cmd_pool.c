@@ -13,6 +13,7 @@
 
 #include "store/artifact.h"
 #include "store/json_in.h"
+#include "store/tempfile.h"
 #include "builtin.h"
 #include "options.h"
 #include "model/pool.h"

@@ -20,6 +20,7 @@
 #include "builtin.h"
 #include "judge/ledger.h"
 #include "store/artifact.h"
+#include "store/tempfile.h"
 #include "options.h"
 #include "report/report.h"
 #include "run/plan.h"

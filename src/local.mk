@@ -43,13 +43,17 @@ src_libperfab_a_SOURCES = \
 	src/report/report.c src/report/report.h \
 	src/report/text.c src/report/json.c src/report/markdown.c \
 	src/report/html.c src/report/junit.c src/report/csv.c \
-	src/store/artifact.c src/store/artifact.h \
+	src/store/artifact.h src/store/artifact_read.c src/store/artifact_write.c \
+	src/store/artifact_rep.c src/store/artifact_rep.h \
 	src/store/calibration.c src/store/calibration.h \
+	src/store/checkpoint.c src/store/checkpoint.h \
 	src/store/digest.c src/store/digest.h \
 	src/store/history_db.c src/store/history_db.h \
 	src/store/journal.c src/store/journal.h \
 	src/store/json_in.c src/store/json_in.h \
-	src/store/run_settings.c src/store/run_settings.h
+	src/store/json_out.c src/store/json_out.h \
+	src/store/run_settings.c src/store/run_settings.h \
+	src/store/tempfile.c src/store/tempfile.h
 
 # Libraries every program linking libperfab needs, in link order.
 PERFAB_LIBS = src/libperfab.a stats/libpabstats.a $(GSL_LIBS) $(CJSON_LIBS) \

@@ -22,6 +22,7 @@
 #include "store/digest.h"
 #include "model/rotation.h"
 #include "store/run_settings.h"
+#include "store/tempfile.h"
 #include "pab_stats.h"
 #include "store/calibration.h"
 #include "probe/counters.h"

@@ -16,6 +16,7 @@
 
 #include "judge/ledger.h"
 #include "store/artifact.h"
+#include "store/checkpoint.h"
 #include "store/digest.h"
 #include "model/rotation.h"
 #include "pab_stats.h"

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * artifact.h — the experiment as a JSON document (schema perfab-artifact/1,
- * doc/artifact-schema.md), saved atomically and loaded with validation.
+ * doc/artifact-schema.md), saved atomically and loaded with validation:
+ * pab_artifact_save() is artifact_write.c, the rest artifact_read.c.
  *
  * Saving never leaves a torn file: the document goes to a temp file in the
  * same directory, is fsync'ed, renamed over the target, and the directory
- * is fsync'ed. A kill -9 at any instant leaves either the previous
- * checkpoint or the new one. Loading trusts nothing: every field is type-
- * and range-checked, and the first problem is reported with its JSON path.
+ * is fsync'ed (pab_write_file_atomic, tempfile.h). A kill -9 at any
+ * instant leaves either the previous checkpoint or the new one. Loading
+ * trusts nothing: every field is type- and range-checked, and the first
+ * problem is reported with its JSON path. The journal beside an artifact
+ * is checkpoint.h; the writer's lock, tempfile.h.
  */
 #ifndef PAB_ARTIFACT_H
 #define PAB_ARTIFACT_H
@@ -72,49 +75,5 @@ struct pab_journal_info {
 /* pab_artifact_load, also telling what came from the journal (info). */
 int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
 				struct pab_journal_info *info, char **why);
-
-/* The journal's schema name, in its header record. */
-#define PAB_JOURNAL_SCHEMA "perfab-journal/1"
-
-/* PATH.journal (new string). */
-char *pab_artifact_journal_path(const char *path);
-
-/*
- * The journal records, as JSON payloads (new memory, *len bytes, caller
- * frees): the header binding a journal to e (its journal_id and seed), and
- * the record of row's last rep (with the row's failed state). Both cost
- * O(one rep), however many reps the experiment holds. NULL with a reason
- * (caller frees) in *why when the memory stream cannot be had.
- */
-char *pab_artifact_journal_header(const struct pab_experiment *e, size_t *len,
-				  char **why);
-char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
-			      size_t *len, char **why);
-
-/*
- * pab_artifact_lock: take the artifact's lock, an exclusive flock on
- * PATH.lock (created beside it, a regular file, never followed through a
- * symlink), without waiting. The one lock of every writer: `perfab run`
- * (and --resume) for the run's life, `perfab pool -o`, `perfab memgate
- * record -o`, so two writers of one file never interleave. Returns the
- * lock's descriptor, or -1 with errno (EWOULDBLOCK: another process
- * holds it) and a reason (caller frees) in *why. A lock still held when
- * the process exits (die() included) is removed then, as by
- * pab_artifact_unlock(); only a killing signal leaves PATH.lock behind
- * (unlocked: the next writer takes it).
- */
-int pab_artifact_lock(const char *path, char **why);
-
-/* Remove PATH.lock and release the lock fd (a no-op for fd < 0). */
-void pab_artifact_unlock(const char *path, int fd);
-
-/*
- * pab_artifact_clean_temps: remove the temp files pab_write_file_atomic()
- * left beside path when a writer died mid-checkpoint — only names of its
- * exact pattern (pab_is_own_temp), only regular files owned by this user,
- * only when the PID in the name is no longer running. Call it holding the
- * artifact's lock. Returns how many were removed.
- */
-size_t pab_artifact_clean_temps(const char *path);
 
 #endif /* PAB_ARTIFACT_H */

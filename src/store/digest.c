@@ -15,6 +15,7 @@
 #include <nettle/sha2.h>
 
 #include "store/digest.h"
+#include "store/tempfile.h"
 #include "util.h"
 
 static char *hex(const uint8_t *d, size_t n)

@@ -17,6 +17,7 @@
 #include <nettle/sha2.h>
 
 #include "store/journal.h"
+#include "store/tempfile.h"
 #include "util.h"
 
 /* Largest record payload perfab writes or reads. */

@@ -20,6 +20,7 @@
 #include "model/experiment.h"
 #include "report/format.h"
 #include "store/journal.h"
+#include "store/tempfile.h"
 #include "model/rotation.h"
 #include "run/runconf.h"
 #include "util.h"
