@@ -24,23 +24,6 @@ int cmd_export(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 
 /*
- * pab_pool_load (cmd_pool.c; also used by ledger and gate given several
- * files): load paths[0..n) and pool them into *out (pool.h). Returns 0, or
- * the exit code after saying why on stderr: PAB_EXIT_USAGE for a file that
- * cannot be read or parsed, PAB_EXIT_REFUSED when pooling is refused.
- */
-int pab_pool_load(const char *const *paths, size_t n,
-		  struct pab_experiment *out);
-
-/*
- * pab_pool_load_input: load one input of a pool into *e. Returns 0, or the
- * exit code after saying why on stderr: PAB_EXIT_REFUSED for an artifact
- * of another (or no) arm-order protocol — not poolable, whatever else it
- * holds — and PAB_EXIT_USAGE for anything else that cannot be loaded.
- */
-int pab_pool_load_input(const char *path, struct pab_experiment *e);
-
-/*
  * pab_run_options (cmd_run.c): the option table of `perfab run`, ended by
  * OPT_END(); its ranges are the limits of the same settings in a config
  * (pab_config_parse) and in an artifact's "run" (--resume).

@@ -15,112 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/judgeable.h"
 #include "store/artifact.h"
+#include "store/load.h"
 #include "builtin.h"
 #include "judge/ledger.h"
 #include "options.h"
 #include "model/pool.h"
 #include "report/report.h"
 #include "util.h"
-
-/*
- * Check a loaded artifact for a verdict. Returns 0, or the exit code to
- * leave with after explaining why on stderr (e released).
- */
-static int check_judgeable(const char *path, struct pab_experiment *e, int alone)
-{
-	char *why;
-	cJSON *cell;
-	int ret = PAB_EXIT_REFUSED;
-
-	switch (pab_artifact_judgeable(e, path, &why)) {
-	case PAB_JUDGEABLE:
-		return 0;
-	case PAB_UNJUDGEABLE_SANITY:
-		/* Judged on its own, the gated rows FAIL (judge/ledger.h);
-		 * a pool has no blocks to add to it. */
-		if (alone) {
-			free(why);
-			return 0;
-		}
-		fprintf(stderr, "perfab: no verdict: %s (judge it on its own):\n", why);
-		cJSON_ArrayForEach(cell, e->sanity) {
-			const cJSON *row = cJSON_GetObjectItemCaseSensitive(cell, "row");
-			const cJSON *arm = cJSON_GetObjectItemCaseSensitive(cell, "arm");
-			const cJSON *met = cJSON_GetObjectItemCaseSensitive(cell, "metric");
-			const cJSON *b = cJSON_GetObjectItemCaseSensitive(cell, "base");
-			const cJSON *h = cJSON_GetObjectItemCaseSensitive(cell, "head");
-
-			if (cJSON_IsString(row) && cJSON_IsString(arm) &&
-			    cJSON_IsString(met) && cJSON_IsNumber(b) && cJSON_IsNumber(h))
-				fprintf(stderr, "  [%s] %s: %s %.1f -> %.1f MiB (more than 1.5x base + 8 MiB)\n",
-					pab_term_safe(arm->valuestring), pab_term_safe(row->valuestring),
-					pab_term_safe(met->valuestring),
-					b->valuedouble / 1048576.0, h->valuedouble / 1048576.0);
-		}
-		fprintf(stderr, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway\n");
-		ret = PAB_EXIT_SANITY;
-		break;
-	case PAB_UNJUDGEABLE_INCOMPLETE:
-		fprintf(stderr, "perfab: no verdict: %s; finish it with: perfab run --resume %s "
-			"and the run's own --config/--arm options\n", why, path);
-		break;
-	case PAB_UNJUDGEABLE_UNBALANCED:
-		fprintf(stderr, "perfab: no verdict: %s: rerun it\n", why);
-		break;
-	}
-	free(why);
-	pab_experiment_release(e);
-	return ret;
-}
-
-/*
- * Load paths[0..n) for a verdict: one artifact as it is, several pooled in
- * memory. Each is checked on its own first, so a run stopped by the sanity
- * gate still exits PAB_EXIT_SANITY with its cells; then the pool's
- * refusals exit PAB_EXIT_REFUSED. Returns 0 with e filled or the exit code.
- */
-static int load_judgeable(const char *const *paths, size_t n,
-			  struct pab_experiment *e)
-{
-	struct pab_experiment *in = xcalloc(n, sizeof(*in));
-	const struct pab_experiment **ptrs = xcalloc(n, sizeof(*ptrs));
-	size_t i, loaded = 0;
-	char *why;
-	int ret = 0;
-
-	for (i = 0; i < n && !ret; i++) {
-		if (n > 1) {
-			ret = pab_pool_load_input(paths[i], &in[i]);
-			if (ret)
-				break;
-		} else if ((ret = pab_artifact_load(paths[i], &in[i], &why))) {
-			fprintf(stderr, "perfab: error: %s\n", why);
-			free(why);
-			ret = pab_artifact_load_exit_code(ret);
-			break;
-		}
-		ret = check_judgeable(paths[i], &in[i], n == 1);
-		if (!ret) {
-			ptrs[i] = &in[i];
-			loaded++;
-		}
-	}
-	if (!ret && n == 1) {
-		*e = in[0];
-		loaded = 0;
-	} else if (!ret && pab_pool(ptrs, paths, n, e, &why)) {
-		fprintf(stderr, "perfab: no verdict: refused to pool: %s\n", why);
-		free(why);
-		ret = PAB_EXIT_REFUSED;
-	}
-	for (i = 0; i < loaded; i++)
-		pab_experiment_release(&in[i]);
-	free(ptrs);
-	free(in);
-	return ret;
-}
 
 /*
  * Append the Markdown ledger to $GITHUB_STEP_SUMMARY when it is set (GitHub
@@ -262,8 +164,10 @@ static int judge(int argc, char **argv, int gate)
 	int ret;
 
 	parse_judge_args(argc, argv, gate, &a);
-	ret = load_judgeable(a.pos.v, a.pos.n, &e);
+	ret = pab_load_judgeable(a.pos.v, a.pos.n, &e, &why);
 	if (ret) {
+		fprintf(stderr, "perfab: %s\n", why);
+		free(why);
 		pab_strlist_release(&a.pos);
 		return ret;
 	}

@@ -52,6 +52,7 @@ src_libperfab_a_SOURCES = \
 	src/store/journal.c src/store/journal.h \
 	src/store/json_in.c src/store/json_in.h \
 	src/store/json_out.c src/store/json_out.h \
+	src/store/load.c src/store/load.h \
 	src/store/run_settings.c src/store/run_settings.h \
 	src/store/tempfile.c src/store/tempfile.h
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * experiment.h — the in-memory experiment: arms, rows, reps and their
- * measurements. `perfab run` fills it, artifact.c saves and loads it, the
+ * measurements. `perfab run` fills it, store/ saves and loads it, the
  * ledger judges it. One struct for all three so none of them can disagree
  * about what an artifact holds.
  *

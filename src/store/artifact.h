@@ -64,6 +64,15 @@ int pab_artifact_parse(const char *text, size_t len,
  */
 int pab_artifact_load(const char *path, struct pab_experiment *e, char **why);
 
+/*
+ * pab_artifact_load_foreign: pab_artifact_load, and when the load fails
+ * and the document (a JSON object) records another arm-order protocol
+ * than this perfab's, that protocol in *foreign ("(none)" when it records
+ * none; new string), else NULL there. One read and one parse of path.
+ */
+int pab_artifact_load_foreign(const char *path, struct pab_experiment *e,
+			      char **foreign, char **why);
+
 /* What the journal beside an artifact gave the loader. */
 struct pab_journal_info {
 	int present;       /* a journal file was there */

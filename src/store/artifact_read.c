@@ -25,7 +25,6 @@ int pab_artifact_load_exit_code(int load_ret)
 	return load_ret == PAB_ARTIFACT_BAD_PROTOCOL ? PAB_EXIT_REFUSED : PAB_EXIT_USAGE;
 }
 
-
 /*
  * The loader reads through a json_in cursor (json_in.h) in the artifact's
  * message style: fields of a record are quoted ("rows[0] ('sort'): field
@@ -427,14 +426,34 @@ static int load_rows(struct pab_json_in *in, const cJSON *root,
 	return pab_json_in_failed(in) ? -1 : 0;
 }
 
-int pab_artifact_parse(const char *text, size_t len,
-		       struct pab_experiment *e, char **why)
+/*
+ * The protocol the document root records when it is not this perfab's:
+ * "(none)" for none, else a copy of the name. NULL when it is this
+ * perfab's.
+ */
+static char *foreign_protocol(const cJSON *root)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "protocol");
+
+	if (!cJSON_IsString(v))
+		return xstrdup("(none)");
+	if (strcmp(v->valuestring, PAB_PROTOCOL_NAME))
+		return xstrdup(v->valuestring);
+	return NULL;
+}
+
+/* pab_artifact_parse, and the foreign protocol of a document that fails
+ * (NULL: none) into *foreign when foreign is not NULL. */
+static int parse_text(const char *text, size_t len, struct pab_experiment *e,
+		      char **foreign, char **why)
 {
 	struct pab_json_in in;
 	cJSON *root;
 	int ret = -1;
 
 	pab_experiment_init(e);
+	if (foreign)
+		*foreign = NULL;
 	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_QUOTED, NULL, "artifact");
 	root = pab_json_in_parse(&in, text, len, NULL);
 	if (!root)
@@ -443,6 +462,10 @@ int pab_artifact_parse(const char *text, size_t len,
 		pab_json_in_fail_here(&in, "the top level must be a JSON object");
 		goto out_fail;
 	}
+	/* A foreign protocol fails load_identity(), so it is only ever kept
+	 * with a failure. */
+	if (foreign)
+		*foreign = foreign_protocol(root);
 	if (load_identity(&in, root, e) || load_settings(&in, root, e))
 		goto out_fail;
 	load_records(root, e);
@@ -468,13 +491,16 @@ out_release:
 	return ret;
 }
 
-int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)
+int pab_artifact_parse(const char *text, size_t len,
+		       struct pab_experiment *e, char **why)
 {
-	return pab_artifact_load_journaled(path, e, NULL, why);
+	return parse_text(text, len, e, NULL, why);
 }
 
-int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
-				struct pab_journal_info *info, char **why)
+/* pab_artifact_load_journaled, and pab_artifact_load_foreign's *foreign
+ * when foreign is not NULL. */
+static int load_file(const char *path, struct pab_experiment *e,
+		     struct pab_journal_info *info, char **foreign, char **why)
 {
 	size_t len;
 	char *text = NULL;
@@ -485,6 +511,8 @@ int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
 
 	if (info)
 		memset(info, 0, sizeof(*info));
+	if (foreign)
+		*foreign = NULL;
 
 	/* Giants are refused before reading a byte; a pipe or device (e.g.
 	 * /dev/stdin) is read with a smaller cap, so /dev/zero ends quickly. */
@@ -505,7 +533,7 @@ int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
 		*why = xasprintf("cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	ret = pab_artifact_parse(text, len, e, &inner);
+	ret = parse_text(text, len, e, foreign, &inner);
 	free(text);
 	if (ret) {
 		*why = xasprintf("'%s': %s", path, inner);
@@ -521,4 +549,21 @@ int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
 			pab_experiment_release(e);
 	}
 	return ret;
+}
+
+int pab_artifact_load(const char *path, struct pab_experiment *e, char **why)
+{
+	return load_file(path, e, NULL, NULL, why);
+}
+
+int pab_artifact_load_journaled(const char *path, struct pab_experiment *e,
+				struct pab_journal_info *info, char **why)
+{
+	return load_file(path, e, info, NULL, why);
+}
+
+int pab_artifact_load_foreign(const char *path, struct pab_experiment *e,
+			      char **foreign, char **why)
+{
+	return load_file(path, e, NULL, foreign, why);
 }
