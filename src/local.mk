@@ -34,6 +34,7 @@ src_libperfab_a_SOURCES = \
 	src/model/experiment.c src/model/experiment.h \
 	src/model/file_id.h \
 	src/model/judgeable.c src/model/judgeable.h \
+	src/model/memgate_baseline.c src/model/memgate_baseline.h \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
@@ -45,6 +46,7 @@ src_libperfab_a_SOURCES = \
 	src/report/html.c src/report/junit.c src/report/csv.c \
 	src/store/artifact.h src/store/artifact_read.c src/store/artifact_write.c \
 	src/store/artifact_rep.c src/store/artifact_rep.h \
+	src/store/baseline.c src/store/baseline.h \
 	src/store/calibration.c src/store/calibration.h \
 	src/store/checkpoint.c src/store/checkpoint.h \
 	src/store/digest.c src/store/digest.h \
