@@ -10,8 +10,9 @@
  *
  *   1. fd = pab_artifact_lock(path, &why): PATH.lock, held for the
  *      writer's life. Fails at once when another process holds it.
- *   2. pab_artifact_clean_temps(path): holding the lock, remove what a
- *      writer killed mid-write left (PATH.tmp.PID.RANDOM of a dead PID).
+ *   2. taking over a file a writer may have died writing (`run --resume`):
+ *      pab_artifact_clean_temps(path), holding the lock, removes what it
+ *      left (PATH.tmp.PID.RANDOM of a dead PID).
  *   3. pab_write_file_atomic(path, write_fn, arg, &why), as often as
  *      needed (each checkpoint); in there, in this order:
  *        a. the target checked: absent, or a regular file;
@@ -22,8 +23,8 @@
  *        e. rename over path;
  *        f. fsync of the directory (pab_sync_dir_of), which makes the
  *           rename durable.
- *      A failure at a, b, c, d or e removes the temp file and leaves path
- *      untouched; f cannot fail (its error is ignored).
+ *      A failure at a to e leaves path untouched and no temp file (the
+ *      temp removed); f cannot fail (its error is ignored).
  *   4. pab_artifact_unlock(path, fd), or exit(): PATH.lock removed.
  *
  * Error handling: no function here prints or exits. A failure returns -1
