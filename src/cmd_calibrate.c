@@ -4,7 +4,7 @@
  * runs an A/A experiment with the runner of `perfab run` (the command as
  * base, again as head, and the null arm; every row to the cap of reps or
  * to the budget), or reads one (--from), then writes the
- * perfab-calibration/1 file (model/calibration.h) and prints its table:
+ * perfab-calibration/1 file (store/calibration.h) and prints its table:
  * per row and metric the paired spread, the half-width at each look, the
  * smallest tolerance an unchanged head PASSes at, and the MDE.
  * `perfab run --calibration FILE` takes its tolerances.
@@ -19,8 +19,9 @@
 #include "builtin.h"
 #include "cmd_run.h"
 #include "judge/ledger.h"
-#include "model/artifact.h"
-#include "model/calibration.h"
+#include "store/artifact_read.h"
+#include "store/calibration.h"
+#include "store/tempfile.h"
 #include "options.h"
 #include "run/plan.h"
 #include "run/runner.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "model/run_record.h"
+#include "store/run_record.h"
 #include "probe/envshow.h"
 #include "options.h"
 #include "term.h"

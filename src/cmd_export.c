@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "model/artifact.h"
+#include "store/artifact_read.h"
 #include "options.h"
 #include "report/report.h"
 #include "util.h"

@@ -16,7 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/artifact.h"
+#include "store/artifact_read.h"
+#include "store/load.h"
 #include "builtin.h"
 #include "judge/ledger.h"
 #include "options.h"
@@ -24,99 +25,6 @@
 #include "report/report.h"
 #include "term.h"
 #include "util.h"
-
-/*
- * Check a loaded artifact for a verdict. Returns 0, or the exit code to
- * leave with after explaining why on stderr (e released).
- */
-static int check_judgeable(const char *path, struct pab_experiment *e, int alone)
-{
-	char *why;
-	size_t i;
-	int ret = PAB_EXIT_REFUSED;
-
-	switch (pab_artifact_judgeable(e, path, &why)) {
-	case PAB_JUDGEABLE:
-		return 0;
-	case PAB_UNJUDGEABLE_SANITY:
-		/* Judged on its own, the gated rows FAIL (judge/ledger.h);
-		 * a pool has no blocks to add to it. */
-		if (alone) {
-			free(why);
-			return 0;
-		}
-		fprintf(stderr, "perfab: no verdict: %s (judge it on its own):\n", why);
-		for (i = 0; i < e->n_sanity; i++) {
-			const struct pab_sanity_cell *c = &e->sanity[i];
-
-			if (c->row && c->arm && c->metric && isfinite(c->base) && isfinite(c->head))
-				fprintf(stderr, "  [%s] %s: %s %.1f -> %.1f MiB (more than 1.5x base + 8 MiB)\n",
-					pab_term_safe(c->arm), pab_term_safe(c->row),
-					pab_term_safe(c->metric),
-					c->base / 1048576.0, c->head / 1048576.0);
-		}
-		fprintf(stderr, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway\n");
-		ret = PAB_EXIT_SANITY;
-		break;
-	case PAB_UNJUDGEABLE_INCOMPLETE:
-		fprintf(stderr, "perfab: no verdict: %s; finish it with: perfab run --resume %s "
-			"and the run's own --config/--arm options\n", why, path);
-		break;
-	case PAB_UNJUDGEABLE_UNBALANCED:
-		fprintf(stderr, "perfab: no verdict: %s: rerun it\n", why);
-		break;
-	}
-	free(why);
-	pab_experiment_release(e);
-	return ret;
-}
-
-/*
- * Load paths[0..n) for a verdict: one artifact as it is, several pooled in
- * memory. Each is checked on its own first, so a run stopped by the sanity
- * gate still exits PAB_EXIT_SANITY with its cells; then the pool's
- * refusals exit PAB_EXIT_REFUSED. Returns 0 with e filled or the exit code.
- */
-static int load_judgeable(const char *const *paths, size_t n,
-			  struct pab_experiment *e)
-{
-	struct pab_experiment *in = xcalloc(n, sizeof(*in));
-	const struct pab_experiment **ptrs = xcalloc(n, sizeof(*ptrs));
-	size_t i, loaded = 0;
-	char *why;
-	int ret = 0;
-
-	for (i = 0; i < n && !ret; i++) {
-		if (n > 1) {
-			ret = pab_pool_load_input(paths[i], &in[i]);
-			if (ret)
-				break;
-		} else if ((ret = pab_artifact_load(paths[i], &in[i], &why))) {
-			pab_error("%s", why);
-			free(why);
-			ret = pab_artifact_load_exit_code(ret);
-			break;
-		}
-		ret = check_judgeable(paths[i], &in[i], n == 1);
-		if (!ret) {
-			ptrs[i] = &in[i];
-			loaded++;
-		}
-	}
-	if (!ret && n == 1) {
-		*e = in[0];
-		loaded = 0;
-	} else if (!ret && pab_pool(ptrs, paths, n, e, &why)) {
-		fprintf(stderr, "perfab: no verdict: refused to pool: %s\n", why);
-		free(why);
-		ret = PAB_EXIT_REFUSED;
-	}
-	for (i = 0; i < loaded; i++)
-		pab_experiment_release(&in[i]);
-	free(ptrs);
-	free(in);
-	return ret;
-}
 
 /*
  * Append the Markdown ledger to $GITHUB_STEP_SUMMARY when it is set (GitHub
@@ -261,8 +169,10 @@ static int judge(int argc, char **argv, int gate)
 	int ret;
 
 	parse_judge_args(argc, argv, gate, &a);
-	ret = load_judgeable(a.pos.v, a.pos.n, &e);
+	ret = pab_load_judgeable(a.pos.v, a.pos.n, &e, &why);
 	if (ret) {
+		fprintf(stderr, "perfab: %s\n", why);
+		free(why);
 		pab_strlist_release(&a.pos);
 		return ret;
 	}

@@ -9,8 +9,9 @@
  *   perfab memgate check  RUN... --baseline FILE [--tolerance PCT] [--arm NAME]
  *
  * The gate's rules (the median peak per run, the minimum over runs, the
- * coverage of the baseline, the verdict per scenario) are judge/memgate.h's;
- * this file loads the runs and the baseline, prints the high-water table
+ * coverage of the baseline, the verdict per scenario) are judge/memgate.h's,
+ * the baseline file store/baseline.h's; this file loads the runs and the
+ * baseline, prints the high-water table
  * and maps what it finds to the exit codes: every run's peak per scenario,
  * in run order, with the ones above the limit marked, so the scenario
  * whose line first jumps is the one to look at.
@@ -24,8 +25,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/artifact.h"
-#include "model/json_in.h"
+#include "model/judgeable.h"
+#include "store/artifact_read.h"
+#include "store/baseline.h"
+#include "store/tempfile.h"
 #include "builtin.h"
 #include "judge/memgate.h"
 #include "probe/hostinfo.h"
@@ -124,17 +127,13 @@ static void warn_spread(const struct pab_memgate_table *t, double tolerance)
 /* ------------------------------------------------------------------ */
 /* record                                                             */
 
-static int write_text_line(FILE *f, void *arg)
-{
-	return fprintf(f, "%s\n", (const char *)arg) < 0 ? -1 : 0;
-}
-
 static int memgate_record(int argc, char **argv)
 {
 	const char *out = NULL, *arm = NULL, *arm_used = NULL;
 	struct pab_strlist runs = { 0 };
 	struct pab_memgate_table t;
-	char *text, *cpu, *why;
+	struct pab_memgate_baseline b;
+	char *cpu, *why;
 	size_t s, r;
 	int ret, lock_fd;
 	const struct pab_option opts[] = {
@@ -173,8 +172,8 @@ static int memgate_record(int argc, char **argv)
 	}
 	warn_runs(t.n_runs);
 	warn_spread(&t, 5.0);
-	text = pab_memgate_baseline_text(&t, arm_used, cpu);
-	if (pab_write_file_atomic(out, write_text_line, text, &why)) {
+	pab_memgate_baseline_of(&t, arm_used, cpu, &b);
+	if (pab_baseline_save(out, &b, &why)) {
 		pab_error("cannot write baseline: %s", why);
 		free(why);
 		ret = PAB_EXIT_RUNTIME;
@@ -182,7 +181,7 @@ static int memgate_record(int argc, char **argv)
 		fprintf(stderr, "perfab: memgate baseline of %zu scenario%s from %zu run%s -> %s\n",
 			t.n, t.n == 1 ? "" : "s", t.n_runs, t.n_runs == 1 ? "" : "s", out);
 	}
-	cJSON_free(text);
+	pab_memgate_baseline_release(&b);
 out_release:
 	pab_artifact_unlock(out, lock_fd);
 	free(cpu);
@@ -193,82 +192,6 @@ out_release:
 
 /* ------------------------------------------------------------------ */
 /* check                                                              */
-
-/* The scenarios of a baseline: {"ROW": BYTES, ...}, at least one. */
-static int baseline_scenarios(struct pab_json_in *in, const cJSON *root,
-			      struct pab_memgate_baseline *b)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "scenarios"), *it;
-
-	if (!cJSON_IsObject(v) || !cJSON_GetArraySize(v))
-		return pab_json_in_fail_here(in, "\"scenarios\" must be a non-empty object of "
-					     "scenario -> bytes");
-	b->name = xcalloc((size_t)cJSON_GetArraySize(v), sizeof(*b->name));
-	b->bytes = xcalloc((size_t)cJSON_GetArraySize(v), sizeof(*b->bytes));
-	pab_json_in_push_key(in, "scenarios");
-	cJSON_ArrayForEach(it, v) {
-		if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble <= 0) {
-			pab_json_in_push_key(in, it->string);
-			pab_json_in_fail(in, NULL, "must be a positive number of bytes");
-			pab_json_in_pop(in);
-			break;
-		}
-		b->name[b->n] = xstrdup(it->string);
-		b->bytes[b->n++] = it->valuedouble;
-	}
-	pab_json_in_pop(in);
-	return pab_json_in_failed(in) ? -1 : 0;
-}
-
-/* The fields of a baseline's top level, read into b. */
-static int baseline_fields(struct pab_json_in *in, const cJSON *root, struct pab_memgate_baseline *b)
-{
-	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(root, "metric");
-	const char *arm = NULL, *cpu = NULL;
-
-	if (!cJSON_IsObject(root))
-		return pab_json_in_fail_here(in, "not a JSON object");
-	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, PAB_MEMGATE_SCHEMA))
-		return pab_json_in_fail_here(in, "\"schema\" must be \"%s\" (write one with "
-					     "perfab memgate record)", PAB_MEMGATE_SCHEMA);
-	if (metric && (!cJSON_IsString(metric) || strcmp(metric->valuestring, "peak_rss")))
-		return pab_json_in_fail_here(in, "only \"metric\": \"peak_rss\" is supported");
-	if (pab_json_in_string(in, root, "arm", PAB_JSON_NULLABLE, &arm) < 0 ||
-	    pab_json_in_string(in, root, "cpu_model", PAB_JSON_NULLABLE, &cpu) < 0)
-		return -1;
-	b->arm = arm ? xstrdup(arm) : NULL;
-	b->cpu_model = cpu ? xstrdup(cpu) : NULL;
-	return baseline_scenarios(in, root, b);
-}
-
-/* Load a baseline; 0 or -1 with a reason (caller frees). */
-static int baseline_load(const char *path, struct pab_memgate_baseline *b, char **why)
-{
-	size_t len;
-	char *text = read_file_max(path, 64 << 20, &len), *prefix;
-	struct pab_json_in in;
-	cJSON *root;
-
-	memset(b, 0, sizeof(*b));
-	if (!text) {
-		*why = xasprintf("cannot read baseline '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	prefix = xasprintf("baseline '%s'", path);
-	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, prefix, NULL);
-	root = pab_json_in_parse(&in, text, len, NULL);
-	free(text);
-	if (root)
-		baseline_fields(&in, root, b);
-	*why = pab_json_in_take_why(&in);
-	cJSON_Delete(root);
-	pab_json_in_release(&in);
-	free(prefix);
-	if (*why)
-		pab_memgate_baseline_release(b);
-	return *why ? -1 : 0;
-}
 
 static void print_mib(double v, int mark)
 {
@@ -395,7 +318,7 @@ static int memgate_check(int argc, char **argv)
 		pab_usage_error(opts, usage, "no run artifact given");
 	if (!base_path)
 		pab_usage_error(opts, usage, "--baseline FILE is required");
-	if (baseline_load(base_path, &b, &why)) {
+	if (pab_baseline_load(base_path, &b, &why)) {
 		pab_error("%s", why);
 		free(why);
 		pab_strlist_release(&runs);

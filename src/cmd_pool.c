@@ -2,8 +2,8 @@
 /*
  * cmd_pool.c — `perfab pool FILE... -o OUT`: merge artifacts of one
  * experiment (more blocks, or shards of its rows) into one artifact that
- * `perfab ledger` judges once. The rules are pool.h's; this file loads,
- * reports the refusal and saves atomically.
+ * `perfab ledger` judges once. The rules are pool.h's, the loading
+ * store/load.h's; this file reports the refusal and saves atomically.
  */
 #include "config.h"
 
@@ -11,102 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/artifact.h"
-#include "model/json_in.h"
+#include "store/artifact_write.h"
+#include "store/load.h"
+#include "store/tempfile.h"
 #include "builtin.h"
 #include "options.h"
 #include "model/pool.h"
 #include "model/rotation.h"
 #include "util.h"
-
-/*
- * The protocol an unloadable artifact records, when that is why it could
- * not be loaded: "(none)" for none, else a copy of the name. NULL when the
- * protocol is this perfab's (the load failed for another reason) or the
- * file is not JSON the checked reader takes (json_in.h).
- */
-static char *foreign_protocol(const char *path)
-{
-	size_t len;
-	char *text = read_file_max(path, PAB_ARTIFACT_MAX_BYTES, &len), *name = NULL, *why;
-	cJSON *root;
-	const cJSON *v;
-
-	if (!text)
-		return NULL;
-	root = pab_json_parse(text, len, &why);
-	free(text);
-	free(why);
-	if (!cJSON_IsObject(root))
-		goto out_delete;
-	v = cJSON_GetObjectItemCaseSensitive(root, "protocol");
-	if (!cJSON_IsString(v))
-		name = xstrdup("(none)");
-	else if (strcmp(v->valuestring, PAB_PROTOCOL_NAME))
-		name = xstrdup(v->valuestring);
-out_delete:
-	cJSON_Delete(root);
-	return name;
-}
-
-/* builtin.h: shared with cmd_ledger.c. */
-int pab_pool_load_input(const char *path, struct pab_experiment *e)
-{
-	char *why, *proto;
-	int ret = pab_artifact_load(path, e, &why);
-
-	if (!ret)
-		return 0;
-	if (ret == PAB_ARTIFACT_BAD_PROTOCOL) {
-		pab_error("%s", why);
-		free(why);
-		return PAB_EXIT_REFUSED;
-	}
-	proto = foreign_protocol(path);
-	if (proto) {
-		fprintf(stderr, "perfab: refused to pool: protocol differs: '%s' records %s, this "
-			"perfab's artifacts use %s; arm orders of different protocols are not "
-			"one experiment\n", path, proto, PAB_PROTOCOL_NAME);
-		free(proto);
-		free(why);
-		return PAB_EXIT_REFUSED;
-	}
-	pab_error("%s", why);
-	free(why);
-	return PAB_EXIT_USAGE;
-}
-
-/* builtin.h: shared with cmd_ledger.c. */
-int pab_pool_load(const char *const *paths, size_t n,
-		  struct pab_experiment *out)
-{
-	struct pab_experiment *in = xcalloc(n, sizeof(*in));
-	const struct pab_experiment **ptrs = xcalloc(n, sizeof(*ptrs));
-	size_t i, loaded = 0;
-	char *why;
-	int ret = PAB_EXIT_USAGE;
-
-	for (i = 0; i < n; i++) {
-		ret = pab_pool_load_input(paths[i], &in[i]);
-		if (ret)
-			goto out_release;
-		ptrs[i] = &in[i];
-		loaded++;
-	}
-	if (pab_pool(ptrs, paths, n, out, &why)) {
-		fprintf(stderr, "perfab: refused to pool: %s\n", why);
-		free(why);
-		ret = PAB_EXIT_REFUSED;
-		goto out_release;
-	}
-	ret = 0;
-out_release:
-	for (i = 0; i < loaded; i++)
-		pab_experiment_release(&in[i]);
-	free(ptrs);
-	free(in);
-	return ret;
-}
 
 int cmd_pool(int argc, char **argv)
 {
@@ -147,8 +59,10 @@ int cmd_pool(int argc, char **argv)
 		pab_strlist_release(&pos);
 		return PAB_EXIT_RUNTIME;
 	}
-	ret = pab_pool_load(pos.v, pos.n, &e);
+	ret = pab_load_pool(pos.v, pos.n, &e, &why);
 	if (ret) {
+		fprintf(stderr, "perfab: %s\n", why);
+		free(why);
 		pab_artifact_unlock(outpath, lock_fd);
 		pab_strlist_release(&pos);
 		return ret;

@@ -39,20 +39,15 @@ src_libperfab_a_SOURCES = \
 	src/probe/sampler.c src/probe/sampler.h \
 	src/probe/simcount.c src/probe/simcount.h \
 	src/model/argv_split.c src/model/argv_split.h \
-	src/model/artifact.c src/model/artifact.h \
-	src/model/calibration.c src/model/calibration.h \
-	src/model/digest.c src/model/digest.h \
 	src/model/experiment.c src/model/experiment.h \
+	src/model/file_id.h \
 	src/model/history.c src/model/history.h \
-	src/model/journal.c src/model/journal.h \
-	src/model/json_in.c src/model/json_in.h \
+	src/model/judgeable.c src/model/judgeable.h \
+	src/model/memgate_baseline.c src/model/memgate_baseline.h \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
-	src/model/run_record.c src/model/run_record.h \
-	src/model/run_settings.c src/model/run_settings.h \
 	src/judge/history.c src/judge/history.h \
-	src/model/workload_report.c src/model/workload_report.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
@@ -65,7 +60,22 @@ src_libperfab_a_SOURCES = \
 	src/report/svg.c src/report/svg.h \
 	src/report/junit.c src/report/junit.h \
 	src/report/csv.c src/report/csv.h \
-	src/store/history_db.c src/store/history_db.h
+	src/store/artifact_read.c src/store/artifact_read.h \
+	src/store/artifact_write.c src/store/artifact_write.h \
+	src/store/artifact_rep.c src/store/artifact_rep.h \
+	src/store/baseline.c src/store/baseline.h \
+	src/store/calibration.c src/store/calibration.h \
+	src/store/checkpoint.c src/store/checkpoint.h \
+	src/store/digest.c src/store/digest.h \
+	src/store/history_db.c src/store/history_db.h \
+	src/store/journal.c src/store/journal.h \
+	src/store/json_in.c src/store/json_in.h \
+	src/store/json_out.c src/store/json_out.h \
+	src/store/load.c src/store/load.h \
+	src/store/run_record.c src/store/run_record.h \
+	src/store/run_settings.c src/store/run_settings.h \
+	src/store/tempfile.c src/store/tempfile.h \
+	src/store/workload_report.c src/store/workload_report.h
 
 # Libraries every program linking libperfab needs, in link order.
 PERFAB_LIBS = src/libperfab.a stats/libpabstats.a $(GSL_LIBS) $(CJSON_LIBS) \

@@ -81,42 +81,6 @@ const char *pab_nearest(const char *word, const char *const *cands, size_t n);
  * (new memory). */
 char *pab_dir_of(const char *path);
 
-/* fsync the directory holding path, so a rename or create there is
- * durable; errors are ignored (nothing more can be done about them). */
-void pab_sync_dir_of(const char *path);
-
-/*
- * pab_write_file_atomic: replace the file at path with what write_fn
- * writes (called with a stream on a new temp file; returns 0, or -1 with
- * errno set). The one way perfab writes a file its user names:
- *
- *   - the temp file is created O_EXCL|O_NOFOLLOW|O_CLOEXEC in path's own
- *     directory under an unpredictable name (PATH.tmp.PID.RANDOM), so a
- *     planted file or symlink is never written through;
- *   - only a regular file is replaced: a symlink, directory, device node,
- *     FIFO or socket at path is refused (errno EEXIST, a reason in *why);
- *   - the replacement keeps the mode of the file it replaces (a new file
- *     gets 0666 less the umask);
- *   - fsync, rename over path, fsync of the directory: a crash at any
- *     instant leaves the previous file or the new one, never a torn one.
- *
- * Returns 0, or -1 with errno set and a reason (caller frees) in *why; path
- * is then untouched and the temp file removed. The crash-test hook
- * (pab_crash_point) has four points in here: before the temp file, temp
- * file half written (write_fn is then called a second time), synced but
- * not renamed, renamed but the directory not synced.
- */
-int pab_write_file_atomic(const char *path, int (*write_fn)(FILE *f, void *arg),
-			  void *arg, char **why);
-
-/*
- * pab_is_own_temp: 1 when name (a directory entry) is a temp file
- * pab_write_file_atomic() made for the file called base in the same
- * directory: exactly "BASE.tmp.PID.XXXXXXXXXXXXXXXX" (16 hex digits).
- * *pid gets the PID in the name. Anything else, 0.
- */
-int pab_is_own_temp(const char *base, const char *name, long *pid);
-
 /*
  * pab_remove_tree: remove path and, when it is a directory, everything in
  * it, never following a symlink out of it. Returns 0, or -1 with errno

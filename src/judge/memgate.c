@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "judge/memgate.h"
 #include "term.h"
 #include "util.h"
@@ -137,49 +135,22 @@ int pab_memgate_table_complete(const struct pab_memgate_table *t,
 	return 1;
 }
 
-char *pab_memgate_baseline_text(const struct pab_memgate_table *t,
-				const char *arm, const char *cpu_model)
+void pab_memgate_baseline_of(const struct pab_memgate_table *t, const char *arm,
+			     const char *cpu_model, struct pab_memgate_baseline *b)
 {
-	cJSON *root = cJSON_CreateObject(), *sc;
-	char *text;
 	size_t s;
 
-	cJSON_AddStringToObject(root, "schema", PAB_MEMGATE_SCHEMA);
-	cJSON_AddStringToObject(root, "metric", "peak_rss");
-	cJSON_AddStringToObject(root, "arm", arm);
-	cJSON_AddNumberToObject(root, "runs", (double)t->n_runs);
-	if (cpu_model)
-		cJSON_AddStringToObject(root, "cpu_model", cpu_model);
-	cJSON_AddStringToObject(root, "perfab_version", PACKAGE_VERSION);
-	sc = cJSON_AddObjectToObject(root, "scenarios");
-	for (s = 0; s < t->n; s++)
-		cJSON_AddNumberToObject(sc, t->scenario[s], round(pab_memgate_scenario_min(t, s)));
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	return text;
-}
-
-void pab_memgate_baseline_release(struct pab_memgate_baseline *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		free(b->name[i]);
-	free(b->name);
-	free(b->bytes);
-	free(b->arm);
-	free(b->cpu_model);
 	memset(b, 0, sizeof(*b));
-}
-
-int pab_memgate_baseline_has(const struct pab_memgate_baseline *b, const char *name)
-{
-	size_t k;
-
-	for (k = 0; k < b->n; k++)
-		if (!strcmp(b->name[k], name))
-			return 1;
-	return 0;
+	b->name = xcalloc(t->n ? t->n : 1, sizeof(*b->name));
+	b->bytes = xcalloc(t->n ? t->n : 1, sizeof(*b->bytes));
+	for (s = 0; s < t->n; s++) {
+		b->name[s] = xstrdup(t->scenario[s]);
+		b->bytes[s] = round(pab_memgate_scenario_min(t, s));
+	}
+	b->n = t->n;
+	b->arm = arm ? xstrdup(arm) : NULL;
+	b->cpu_model = cpu_model ? xstrdup(cpu_model) : NULL;
+	b->runs = t->n_runs;
 }
 
 enum pab_memgate_gap pab_memgate_coverage(const struct pab_memgate_table *t,

@@ -15,14 +15,11 @@
  * figures describe the full battery.
  *
  * Pure: nothing here reads a file, prints or exits; `perfab memgate`
- * (cmd_memgate.c) loads the runs and the baseline, says what is wrong and
- * maps it to an exit code.
+ * (cmd_memgate.c) loads the runs and the baseline (store/baseline.h),
+ * says what is wrong and maps it to an exit code.
  *
- * Baseline format ("perfab-memgate/1"):
- *   { "schema": "perfab-memgate/1", "metric": "peak_rss", "arm": "head",
- *     "runs": 8, "cpu_model": "...", "perfab_version": "...",
- *     "scenarios": { "ROW": BYTES, ... } }
- * Only schema and scenarios are required.
+ * The baseline (model/memgate_baseline.h) is read and written as its
+ * file, "perfab-memgate/1", by store/baseline.h.
  */
 #ifndef PAB_MEMGATE_H
 #define PAB_MEMGATE_H
@@ -30,8 +27,8 @@
 #include <stddef.h>
 
 #include "model/experiment.h"
+#include "model/memgate_baseline.h"
 
-#define PAB_MEMGATE_SCHEMA "perfab-memgate/1"
 #define PAB_MEMGATE_RUNS_EXPECTED 8
 
 /*
@@ -82,27 +79,13 @@ int pab_memgate_table_complete(const struct pab_memgate_table *t,
 			       size_t *scenario, size_t *run);
 
 /*
- * The baseline document `perfab memgate record` writes for t (every
- * scenario's minimum, rounded to bytes) gating arm `arm`, recorded on
- * cpu_model (NULL: not recorded). Returns new text (caller frees with
- * cJSON_free).
+ * pab_memgate_baseline_of: the baseline `perfab memgate record` writes
+ * for t (store/baseline.h) into *b (initialised by the call): every
+ * scenario's minimum, rounded to bytes, gating arm `arm`, recorded on
+ * cpu_model (NULL: not recorded), from t's runs.
  */
-char *pab_memgate_baseline_text(const struct pab_memgate_table *t,
-				const char *arm, const char *cpu_model);
-
-/* A loaded baseline: n scenarios and their bytes; it owns its strings. */
-struct pab_memgate_baseline {
-	char **name;
-	double *bytes;
-	size_t n;
-	char *arm, *cpu_model;   /* NULL when not recorded */
-};
-
-/* Free what b owns and zero it. */
-void pab_memgate_baseline_release(struct pab_memgate_baseline *b);
-
-/* 1 when b has a figure for scenario name. */
-int pab_memgate_baseline_has(const struct pab_memgate_baseline *b, const char *name);
+void pab_memgate_baseline_of(const struct pab_memgate_table *t, const char *arm,
+			     const char *cpu_model, struct pab_memgate_baseline *b);
 
 /* Why a run cannot be gated against a baseline. */
 enum pab_memgate_gap {

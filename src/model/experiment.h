@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * experiment.h — the in-memory experiment: arms, rows, reps and their
- * measurements. `perfab run` fills it, artifact.c saves and loads it, the
+ * measurements. `perfab run` fills it, store/ saves and loads it, the
  * ledger judges it. One struct for all three so none of them can disagree
  * about what an artifact holds.
  *
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/digest.h"
+#include "model/file_id.h"
 #include "model/metrics.h"
 
 #define PAB_SCHEMA "perfab-artifact/1"
@@ -349,7 +349,7 @@ struct pab_experiment {
 	 * fields above do not type (binding, the sampler's cost, keys a newer
 	 * perfab wrote). Read back, it holds every key as the artifact has
 	 * it; saved, a field given above is written in place of its key
-	 * (model/run_record.h). NULL: {}. Owned. */
+	 * (store/run_record.h). NULL: {}. Owned. */
 	char *run_json;
 	struct pab_arm *arms;
 	size_t n_arms;

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "model/argv_split.h"
-#include "model/artifact.h"
+#include "model/judgeable.h"
 #include "model/pool.h"
 #include "term.h"
 #include "util.h"
@@ -708,14 +708,15 @@ out_free:
 	return ret;
 }
 
-/* Every input checked on its own, then each against the first. */
+/* Every input checked on its own (unless judged: the caller did), then
+ * each against the first. */
 static int check_inputs(const struct pab_experiment *const *in,
-			const char *const *labels, size_t n, char **why)
+			const char *const *labels, size_t n, int judged, char **why)
 {
 	char b1[32], b2[32];
 	size_t i, j;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !judged; i++)
 		if (pab_pool_check_input(in[i], label_of(labels, i, b1, sizeof(b1)), why))
 			return -1;
 	for (i = 1; i < n; i++)
@@ -926,8 +927,9 @@ static void record_pool(struct pab_experiment *out,
 	}
 }
 
-int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
-	     size_t n, struct pab_experiment *out, char **why)
+/* pab_pool, the inputs' own check skipped when judged. */
+static int pool_inputs(const struct pab_experiment *const *in, const char *const *labels,
+		       size_t n, int judged, struct pab_experiment *out, char **why)
 {
 	struct shard_order so = { NULL, 0, 1 };
 	size_t *group = NULL, n_groups, i;
@@ -938,7 +940,7 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 		*why = xstrdup("nothing to pool");
 		goto out_release;
 	}
-	if (check_inputs(in, labels, n, why))
+	if (check_inputs(in, labels, n, judged, why))
 		goto out_release;
 	group = xcalloc(n, sizeof(*group));
 	n_groups = group_inputs(in, labels, n, group, why);
@@ -970,4 +972,16 @@ out_release:
 	free(group);
 	pab_experiment_release(out);
 	return -1;
+}
+
+int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
+	     size_t n, struct pab_experiment *out, char **why)
+{
+	return pool_inputs(in, labels, n, 0, out, why);
+}
+
+int pab_pool_judged(const struct pab_experiment *const *in, const char *const *labels,
+		    size_t n, struct pab_experiment *out, char **why)
+{
+	return pool_inputs(in, labels, n, 1, out, why);
 }

@@ -56,6 +56,14 @@ int pab_pool(const struct pab_experiment *const *in, const char *const *labels,
 	     size_t n, struct pab_experiment *out, char **why);
 
 /*
+ * pab_pool_judged: pab_pool for inputs each found judgeable already
+ * (pab_artifact_judgeable, judgeable.h, by a caller that refuses them in
+ * its own words): the same, without checking them on their own again.
+ */
+int pab_pool_judged(const struct pab_experiment *const *in, const char *const *labels,
+		    size_t n, struct pab_experiment *out, char **why);
+
+/*
  * pab_pool_check_input: 0 when e may be pooled (complete, balanced, not
  * stopped by the sanity gate), else -1 with a reason (caller frees) that
  * starts with label.

@@ -14,7 +14,7 @@
 
 #include "judge/ledger.h"
 #include "model/argv_split.h"
-#include "model/digest.h"
+#include "store/digest.h"
 #include "run/arms.h"
 #include "run/measure.h"
 #include "run/runconf.h"

@@ -13,7 +13,7 @@
 
 #include "common/suite.h"
 #include "model/argv_split.h"
-#include "model/run_settings.h"
+#include "store/run_settings.h"
 #include "run/arms.h"
 #include "run/define.h"
 #include "run/runconf.h"

@@ -22,6 +22,7 @@
 #include "run/workload.h"
 #include "term.h"
 #include "test_hooks.h"
+#include "store/digest.h"
 #include "util.h"
 
 extern char **environ;

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "model/argv_split.h"
-#include "model/artifact.h"
+#include "store/artifact_read.h"
+#include "store/tempfile.h"
 #include "run/arms.h"
 #include "run/define.h"
 #include "run/resume.h"

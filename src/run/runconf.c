@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "model/argv_split.h"
-#include "model/json_in.h"
+#include "store/json_in.h"
 #include "options.h"
 #include "run/runconf.h"
 #include "term.h"

@@ -15,10 +15,11 @@
 #include <unistd.h>
 
 #include "judge/ledger.h"
-#include "model/artifact.h"
-#include "model/digest.h"
+#include "store/artifact_write.h"
+#include "store/checkpoint.h"
+#include "store/digest.h"
 #include "model/rotation.h"
-#include "model/run_record.h"
+#include "store/run_record.h"
 #include "pab_stats.h"
 #include "probe/guard.h"
 #include "probe/proc.h"
@@ -247,7 +248,7 @@ static const char *checkpoint_advice(size_t written)
 		"--resume it" : "nothing was measured yet: choose another --out";
 }
 
-/* Fold: the whole artifact, with every rep so far (artifact.h). */
+/* Fold: the whole artifact, with every rep so far (artifact_write.h). */
 static int checkpoint(struct pab_runner *r, struct pab_failure *f)
 {
 	char *why;

@@ -3,7 +3,7 @@
  * runner.h — carrying out a plan (run/plan.h): the rotate-reverse/1
  * rotation of every row's reps on the pinned CPUs, one arm at a time
  * (run/measure.h); a checkpoint after every rep (a journal record beside
- * the artifact, folded into it now and then: model/journal.h); the
+ * the artifact, folded into it now and then: store/journal.h); the
  * sanity gate after the first rep of every row; adaptive reps — at each
  * planned look a row whose verdict is PASS or FAIL stops, the others go
  * on to the next look — within the run's budget; and why the run ended.
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/journal.h"
+#include "store/journal.h"
 #include "run/failure.h"
 #include "run/hooks.h"
 #include "run/measure.h"

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/digest.h"
-#include "model/workload_report.h"
+#include "store/digest.h"
+#include "store/workload_report.h"
 #include "pab_stats.h"
 #include "util.h"
 #include "run/workload.h"

@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
-#include "model/digest.h"
+#include "store/digest.h"
 #include "store/history_db.h"
 #include "test_hooks.h"
 #include "util.h"

@@ -24,7 +24,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/artifact.h"
+#include "store/artifact_read.h"
+#include "store/artifact_write.h"
 #include "judge/ledger.h"
 #include "report/report.h"
 #include "util.h"

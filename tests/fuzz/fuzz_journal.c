@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/journal.h"
+#include "store/journal.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "model/json_in.h"
-#include "model/run_settings.h"
+#include "store/json_in.h"
+#include "store/run_settings.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

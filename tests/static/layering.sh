@@ -43,11 +43,6 @@ require python3
 # the typed model removes them, and then this list is emptied (a file
 # named here that no longer includes cJSON is noted on stderr).
 CJSON_PENDING="
-	src/model/json_in.h
-	src/model/run_record.c
-	src/model/run_settings.c
-	src/model/workload_report.c
-	src/judge/memgate.c
 	src/perfab.c
 "
 
@@ -59,8 +54,6 @@ CJSON_PENDING="
 # wl_proc.c and wl_report.c (its number parsers are moving to common/).
 # An entry that no longer applies is noted on stderr.
 DECL_PENDING="
-	src/builtin.h:pab_pool_load
-	src/builtin.h:pab_pool_load_input
 	workloads/wl.h
 "
 

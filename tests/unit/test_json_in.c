@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_json_in.c — unit tests of the checked JSON reader (model/json_in):
+ * test_json_in.c — unit tests of the checked JSON reader (store/json_in):
  * what the strict parse refuses (NUL escapes, trailing data, duplicate
  * keys), the cursor's typed accessors (type errors, ranges, missing and
  * null fields, first problem wins) and the paths its messages name; then
@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "cmd_run.h"
-#include "model/artifact.h"
+#include "store/artifact_read.h"
 #include "model/experiment.h"
-#include "model/json_in.h"
+#include "store/json_in.h"
 #include "model/rotation.h"
 #include "run/runconf.h"
 #include "util.h"

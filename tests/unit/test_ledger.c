@@ -25,6 +25,7 @@
 #include "util.h"
 
 #include "judge/memgate.h"
+#include "store/baseline.h"
 #include "unit.h"
 
 #define MIB 1048576.0
@@ -566,7 +567,7 @@ static void memgate_run(struct pab_memgate_table *t, size_t run, double a, doubl
 START_TEST(memgate_judge_edges)
 {
 	struct pab_memgate_table t;
-	struct pab_memgate_baseline b = { 0 };
+	struct pab_memgate_baseline b = { 0 }, rec;
 	struct pab_memgate_result res[2];
 	size_t first = 0, run = 9, sc = 9, n_missing = 9;
 	char *missing = NULL, *text;
@@ -598,13 +599,17 @@ START_TEST(memgate_judge_edges)
 	ck_assert_uint_eq(first, 0);
 	ck_assert_uint_eq(pab_memgate_judge(&t, &b, 5, res, &first), 0);
 	ck_assert_uint_eq(first, (size_t)-1);
-	text = pab_memgate_baseline_text(&t, "head", NULL);
+	pab_memgate_baseline_of(&t, "head", NULL, &rec);
+	text = pab_baseline_text(&rec);
 	ck_assert_ptr_null(strstr(text, "cpu_model"));
 	ck_assert_ptr_nonnull(strstr(text, "54001664")); /* r1: its minimum, 51.5 MiB */
 	cJSON_free(text);
-	text = pab_memgate_baseline_text(&t, "head", "Test CPU");
+	pab_memgate_baseline_release(&rec);
+	pab_memgate_baseline_of(&t, "head", "Test CPU", &rec);
+	text = pab_baseline_text(&rec);
 	ck_assert_ptr_nonnull(strstr(text, "\"Test CPU\""));
 	cJSON_free(text);
+	pab_memgate_baseline_release(&rec);
 	pab_memgate_table_release(&t);
 	/* A run without r1: filtered, one scenario missing, named. */
 	pab_memgate_table_init(&t, 2);

@@ -25,7 +25,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/artifact.h"
+#include "store/artifact_read.h"
+#include "store/artifact_write.h"
 #include "model/experiment.h"
 #include "model/pool.h"
 #include "util.h"

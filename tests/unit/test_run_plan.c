@@ -16,7 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "model/experiment.h"
-#include "model/run_settings.h"
+#include "store/run_settings.h"
 #include "run/plan.h"
 #include "run/resume.h"
 #include "run/runner.h"

@@ -16,7 +16,8 @@
 
 #include <nettle/sha2.h>
 
-#include "model/journal.h"
+#include "store/journal.h"
+#include "store/tempfile.h"
 #include "test_hooks.h"
 #include "util.h"
 

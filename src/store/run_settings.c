@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/run_settings.h"
+#include "store/run_settings.h"
 #include "util.h"
 
 /* The settings' keys, in the order of the schema (section 3). */

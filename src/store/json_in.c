@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/json_in.h"
+#include "store/json_in.h"
 #include "term.h"
 #include "util.h"
 

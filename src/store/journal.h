@@ -38,7 +38,7 @@
  *
  * The journal knows nothing of artifacts: payloads are opaque bytes here.
  * What they say, and how a journal is bound to its artifact, is
- * artifact.c's business. Library code: returns 0 / -1 with a reason,
+ * checkpoint.c's business. Library code: returns 0 / -1 with a reason,
  * never prints, never exits (except through x-allocation).
  */
 #ifndef PAB_JOURNAL_H

@@ -7,23 +7,11 @@
 #define PAB_DIGEST_H
 
 #include <stddef.h>
-#include <sys/types.h>
-#include <time.h>
+
+#include "model/file_id.h"
 
 /* New hex string, or NULL with errno set when path cannot be read. */
 char *pab_sha256_file(const char *path);
-
-/*
- * A file as the kernel names it: what a check right before an exec
- * compares, so that the file run is the file digested (a file replaced,
- * rewritten or touched has another identity). Zeroed: none taken.
- */
-struct pab_file_id {
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
-};
 
 /*
  * pab_sha256_file_id: pab_sha256_file(), and the identity of the very

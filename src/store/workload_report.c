@@ -11,8 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/json_in.h"
-#include "model/workload_report.h"
+#include "store/json_in.h"
+#include "store/workload_report.h"
 #include "util.h"
 
 static double json_num(const cJSON *o, const char *key)

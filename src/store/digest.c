@@ -14,7 +14,8 @@
 
 #include <nettle/sha2.h>
 
-#include "model/digest.h"
+#include "store/digest.h"
+#include "store/tempfile.h"
 #include "util.h"
 
 static char *hex(const uint8_t *d, size_t n)

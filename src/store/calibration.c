@@ -11,10 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/calibration.h"
-#include "model/digest.h"
-#include "model/json_in.h"
-#include "model/run_record.h"
+#include "store/calibration.h"
+#include "store/digest.h"
+#include "store/json_in.h"
+#include "store/run_record.h"
+#include "store/tempfile.h"
 #include "pab_stats.h"
 #include "term.h"
 #include "util.h"

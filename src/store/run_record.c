@@ -12,9 +12,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "model/json_in.h"
-#include "model/run_record.h"
-#include "model/run_settings.h"
+#include "store/json_in.h"
+#include "store/run_record.h"
+#include "store/run_settings.h"
 #include "util.h"
 
 static cJSON *string_or_null(const char *s)
