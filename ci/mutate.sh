@@ -45,7 +45,7 @@ equiv=$top/ci/mutate-equivalent.txt
 
 # The fast tests every mutant runs, cheapest first (the first failure ends
 # the mutant), and the extra tests of files they do not reach.
-unit_tests="tests/unit/test_ledger tests/unit/test_pool tests/unit/test_cli_units tests/unit/test_stats"
+unit_tests="tests/unit/test_ledger tests/unit/test_pool tests/unit/test_cli_units tests/unit/test_stats tests/unit/test_simcount"
 # Only tests whose outcome does not depend on the machine: a test that a
 # loaded machine can fail kills mutants it never reached (recorded
 # artifacts, refusals and seeded simulations only).
