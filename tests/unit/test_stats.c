@@ -1592,6 +1592,24 @@ START_TEST(calibrate_seeded_reference)
 }
 END_TEST
 
+/* pab_calibrate's bound on the looks: PAB_CAL_MAX_LOOKS of them are
+ * valid, one more is not. */
+START_TEST(calibrate_looks_bound)
+{
+	double d[24];
+	size_t looks[PAB_CAL_MAX_LOOKS + 1], i;
+	struct pab_calibration c;
+
+	for (i = 0; i < 24; i++)
+		d[i] = ((double)((i * 7) % 11) - 5) * 0.3;
+	for (i = 0; i <= PAB_CAL_MAX_LOOKS; i++)
+		looks[i] = i + 1;
+	ck_assert_int_eq(pab_calibrate(d, NULL, 24, looks, PAB_CAL_MAX_LOOKS, 0.95, 20, 42, &c), 0);
+	ck_assert_int_eq(pab_calibrate(d, NULL, 24, looks, PAB_CAL_MAX_LOOKS + 1, 0.95, 20, 42, &c),
+			 PAB_EINVAL);
+}
+END_TEST
+
 START_TEST(judge_invalid)
 {
 	double x[REPS];
@@ -1706,6 +1724,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, equivalence_of_nothing);
 	tcase_add_test(tc, chain_steps_edges);
 	tcase_add_test(tc, calibrate_seeded_reference);
+	tcase_add_test(tc, calibrate_looks_bound);
 	tcase_add_test(tc, combine_roles_edges);
 	tcase_add_test(tc, sign_ranks_at_every_step);
 	tcase_add_test(tc, sign_interval_invalid);
