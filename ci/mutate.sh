@@ -6,9 +6,10 @@
 # comparison flipped, a condition negated, a constant moved by one or by an
 # epsilon, an error return dropped, + and - swapped), applied alone to a
 # scratch copy of the tree, rebuilt out of tree and run against the fast
-# tests of its file (for a file whose mistakes can be reads past an array,
-# also a Check case under valgrind's memcheck). A mutant some test fails on (or that hangs past the
-# timeout) is killed; one every test passes survived, unless
+# tests of its file (for a file whose mistakes can be reads past an
+# array, also a Check case under valgrind's memcheck). A mutant some test
+# fails on (or that hangs past the timeout) is killed; one every test
+# passes survived, unless
 # ci/mutate-equivalent.txt lists it as equivalent (it cannot change any
 # behaviour), with the reason. A mutant that does not compile is stillborn
 # and not counted.
