@@ -1592,21 +1592,29 @@ START_TEST(calibrate_seeded_reference)
 }
 END_TEST
 
-/* pab_calibrate's bound on the looks: PAB_CAL_MAX_LOOKS of them are
- * valid, one more is not. */
-START_TEST(calibrate_looks_bound)
+/* pab_calibrate at its edges: PAB_CAL_MAX_LOOKS looks are valid, one more
+ * is not; 2 usable pairs calibrate, 1 is no data; changes that are all 0
+ * give a tolerance of exactly 0. */
+START_TEST(calibrate_bounds)
 {
-	double d[24];
+	double d[24], z[24];
 	size_t looks[PAB_CAL_MAX_LOOKS + 1], i;
 	struct pab_calibration c;
 
-	for (i = 0; i < 24; i++)
+	for (i = 0; i < 24; i++) {
 		d[i] = ((double)((i * 7) % 11) - 5) * 0.3;
+		z[i] = 0;
+	}
 	for (i = 0; i <= PAB_CAL_MAX_LOOKS; i++)
 		looks[i] = i + 1;
 	ck_assert_int_eq(pab_calibrate(d, NULL, 24, looks, PAB_CAL_MAX_LOOKS, 0.95, 20, 42, &c), 0);
 	ck_assert_int_eq(pab_calibrate(d, NULL, 24, looks, PAB_CAL_MAX_LOOKS + 1, 0.95, 20, 42, &c),
 			 PAB_EINVAL);
+	ck_assert_int_eq(pab_calibrate(d, NULL, 2, looks, 1, 0.95, 20, 42, &c), 0);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert_int_eq(pab_calibrate(d, NULL, 1, looks, 1, 0.95, 20, 42, &c), PAB_ENODATA);
+	ck_assert_int_eq(pab_calibrate(z, NULL, 24, looks + 11, 2, 0.95, 20, 42, &c), 0);
+	ck_assert(c.tolerance == 0);
 }
 END_TEST
 
@@ -1724,7 +1732,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, equivalence_of_nothing);
 	tcase_add_test(tc, chain_steps_edges);
 	tcase_add_test(tc, calibrate_seeded_reference);
-	tcase_add_test(tc, calibrate_looks_bound);
+	tcase_add_test(tc, calibrate_bounds);
 	tcase_add_test(tc, combine_roles_edges);
 	tcase_add_test(tc, sign_ranks_at_every_step);
 	tcase_add_test(tc, sign_interval_invalid);
