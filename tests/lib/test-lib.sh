@@ -93,11 +93,10 @@ grep_out() {
 # the verdict is known, say it: expect_rc 0/1/3 (a 2x slowdown,
 # deterministic counts, a recorded artifact) or expect_not_fail.
 expect_verdict() {
-	if command -v -- "${1:-}" >/dev/null 2>&1; then
-		# An unnamed call (the old form, CMD first): still run, noted in
-		# the log so that it is found and named.
-		echo "note: expect_verdict without the property it checks: $*" >&2
-		set -- "the run reached a verdict" "$@"
+	# An unnamed call (CMD first) accepts every verdict and says nothing:
+	# refused, so that every call names what it checks.
+	if [ -z "${1:-}" ] || command -v -- "$1" >/dev/null 2>&1; then
+		fail "expect_verdict without the property it checks: $*"
 	fi
 	_property=$1
 	shift
