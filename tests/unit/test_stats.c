@@ -452,6 +452,12 @@ START_TEST(paired_changes_by_index)
 	ck_assert_double_eq_tol(out[0], 20, TOL);
 	ck_assert_double_eq(out[1], 0);
 	ck_assert(isnan(out[2]) && isnan(out[3]));
+	/* Either input missing: out is left as it was. */
+	out[0] = -7;
+	pab_paired_changes(NULL, head, 4, PAB_LOWER_IS_BETTER, out);
+	ck_assert_double_eq(out[0], -7);
+	pab_paired_changes(base, NULL, 4, PAB_LOWER_IS_BETTER, out);
+	ck_assert_double_eq(out[0], -7);
 }
 END_TEST
 
@@ -522,6 +528,9 @@ START_TEST(saved_percent)
 	/* PRODUCT.md: 200 -> 100 MiB with floor 50 closes 2/3 of the gap. */
 	ck_assert_double_eq_tol(pab_saved_percent(200, 100, 50), 200.0 / 3.0, TOL);
 	ck_assert_double_eq(pab_saved_percent(200, 20, 50), 100);  /* clamped */
+	/* Just below 100 is not clamped: 99.99995%, the clamp's edge. */
+	ck_assert_double_eq_tol(pab_saved_percent(1e8, 50, 0), 99.99995, 1e-9);
+	ck_assert(pab_saved_percent(1e8, 50, 0) < 100);
 	ck_assert_double_eq(pab_saved_percent(200, 220, 50), 0);   /* grew */
 	ck_assert_double_eq(pab_saved_percent(50, 40, 50), 0);     /* no gap */
 	ck_assert_double_eq(pab_saved_percent(40, 30, 50), 0);     /* negative gap */
