@@ -531,6 +531,7 @@ START_TEST(saved_percent)
 	/* Just below 100 is not clamped: 99.99995%, the clamp's edge. */
 	ck_assert_double_eq_tol(pab_saved_percent(1e8, 50, 0), 99.99995, 1e-9);
 	ck_assert(pab_saved_percent(1e8, 50, 0) < 100);
+	ck_assert_double_eq(pab_saved_percent(1e8, -50, 0), 100); /* just above: clamped */
 	ck_assert_double_eq(pab_saved_percent(200, 220, 50), 0);   /* grew */
 	ck_assert_double_eq(pab_saved_percent(50, 40, 50), 0);     /* no gap */
 	ck_assert_double_eq(pab_saved_percent(40, 30, 50), 0);     /* negative gap */
