@@ -58,10 +58,11 @@ extra_tests() {
 	# (memcheck:PROGRAM:CASE: that Check case under valgrind's memcheck,
 	# for a mutant whose only effect is a read past an array.)
 	stats/calibrate.c) echo tests/sim/test_calibrate_sim memcheck:tests/unit/test_stats:changes ;;
+	stats/order.c) echo memcheck:tests/unit/test_stats:order ;;
 	stats/drift.c) echo tests/sim/test_drift_sim ;;
 	stats/edivisive.c | stats/pcg32.c) echo tests/unit/test_history_stats tests/sim/test_drift_sim ;;
 	src/judge/memgate.c) echo tests/e2e/memgate_input.sh tests/e2e/memgate_pass.sh tests/e2e/memgate_filtered.sh ;;
-	ALL) for f in stats/calibrate.c stats/drift.c stats/edivisive.c src/judge/memgate.c; do
+	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c; do
 		extra_tests $f
 	     done ;;
 	esac

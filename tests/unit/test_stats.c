@@ -239,6 +239,10 @@ START_TEST(sorted_finite_copy)
 	ck_assert_uint_eq(m, 0);
 	ck_assert_ptr_null(s);
 	ck_assert_int_eq(pab_sorted_finite(x, 1, NULL, &m), PAB_EINVAL);
+	ck_assert_int_eq(pab_sorted_finite(x, 1, &s, NULL), PAB_EINVAL);
+	ck_assert_int_eq(pab_sorted_finite(NULL, 1, &s, &m), PAB_EINVAL);
+	ck_assert_int_eq(pab_sorted_finite(NULL, 0, &s, &m), 0); /* nothing to read */
+	ck_assert_uint_eq(m, 0);
 }
 END_TEST
 
