@@ -1268,8 +1268,8 @@ END_TEST
  * coverage of [min, max] is exactly 1 - 2^(1-n). */
 START_TEST(sign_ranks_at_every_step)
 {
-	size_t n, J, lo, hi;
-	double cov;
+	size_t n, J, lo, hi, steps = 0;
+	double cov, exact;
 	int ret;
 
 	for (n = 1; n <= 80; n++) {
@@ -1294,8 +1294,19 @@ START_TEST(sign_ranks_at_every_step)
 			ck_assert_msg(lo == J + 1 && hi == n - J, "n=%zu J=%zu below: %zu..%zu",
 				      n, J, lo, hi);
 			ck_assert(cov >= below);
+			/* At the step itself, where the limit is exactly the
+			 * tail (it round-trips through conf): the tail does not
+			 * exceed it, so J is still a count the interval may miss. */
+			exact = 1.0 - 2.0 * t;
+			if ((1.0 - exact) / 2.0 == t && exact > 0.0 && exact < 1.0) {
+				ck_assert_int_eq(pab_sign_ranks(n, exact, &lo, &hi, &cov), 1);
+				ck_assert_msg(lo == J + 1 && hi == n - J, "n=%zu J=%zu at the step: %zu..%zu",
+					      n, J, lo, hi);
+				steps++;
+			}
 		}
 	}
+	ck_assert_msg(steps >= 10, "only %zu steps land exactly", steps);
 	ck_assert_int_eq(pab_sign_ranks(5, 0.95, &lo, &hi, &cov), 0);
 	ck_assert_uint_eq(lo, 1);
 	ck_assert_uint_eq(hi, 5);
