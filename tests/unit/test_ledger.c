@@ -389,6 +389,20 @@ START_TEST(small_peak_drop_earns_no_credit)
 	ck_assert_double_gt(l.rows[2].saved_pct, 50);
 	ck_assert_ptr_null(l.rows[2].credit_why);
 	pab_ledger_release(&l);
+	/* The floor's edge: a drop of exactly the floor is no more than it;
+	 * with a floor one byte lower the drop clears it (and row 0's null
+	 * arm is quiet, so it earns the credit). */
+	o.floor_bytes = e.rows[0].reps[0].result[0].m[PAB_M_PEAK_RSS] -
+			e.rows[0].reps[0].result[1].m[PAB_M_PEAK_RSS];
+	build(&e, &o, &l);
+	ck_assert_double_eq(l.rows[0].saved_pct, 0);
+	ck_assert_str_eq(l.rows[0].credit_why, "the peak fell by no more than the memory floor");
+	pab_ledger_release(&l);
+	o.floor_bytes -= 1;
+	build(&e, &o, &l);
+	ck_assert_double_gt(l.rows[0].saved_pct, 0);
+	ck_assert_ptr_null(l.rows[0].credit_why);
+	pab_ledger_release(&l);
 	pab_experiment_release(&e);
 }
 END_TEST
