@@ -304,6 +304,20 @@ START_TEST(required_pass_with_undecided_guard)
 	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
 	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
 	pab_ledger_release(&l);
+	/* The same set recorded by the run (run.require) is read back. */
+	if (!e.run)
+		e.run = cJSON_CreateObject();
+	{
+		cJSON *req = cJSON_AddArrayToObject(e.run, "require");
+
+		cJSON_AddItemToArray(req, cJSON_CreateString("cpu"));
+		cJSON_AddItemToArray(req, cJSON_CreateString("minor_faults"));
+	}
+	judge_only(&e, &o, ms, 2);
+	ck_assert(o.require_given && o.required[PAB_M_CPU] && o.required[PAB_M_MINOR_FAULTS]);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
+	pab_ledger_release(&l);
 	pab_experiment_release(&e);
 }
 END_TEST
