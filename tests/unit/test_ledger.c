@@ -560,6 +560,7 @@ START_TEST(memgate_table_edges)
 	s0 = pab_memgate_scenario_index(&t, "r0");
 	s1 = pab_memgate_scenario_index(&t, "r1");
 	ck_assert(s0 == 0 && s1 == 1);
+	ck_assert_int_eq(pab_memgate_scenario_index(&t, "r2"), -1); /* the header's contract */
 	ck_assert(pab_memgate_ran(&t, 1, 1) && !pab_memgate_ran(&t, 1, 0));
 	ck_assert(isnan(pab_memgate_peak(&t, 1, 0)));
 	ck_assert_double_eq(pab_memgate_peak(&t, 1, 1), 20 * MIB);
