@@ -61,7 +61,7 @@ extra_tests() {
 	stats/order.c) echo memcheck:tests/unit/test_stats:order ;;
 	stats/drift.c) echo tests/sim/test_drift_sim ;;
 	stats/edivisive.c | stats/pcg32.c) echo tests/unit/test_history_stats tests/sim/test_drift_sim ;;
-	src/judge/memgate.c) echo tests/e2e/memgate_input.sh tests/e2e/memgate_pass.sh tests/e2e/memgate_filtered.sh ;;
+	src/judge/memgate.c) echo memcheck:tests/unit/test_ledger:core tests/e2e/memgate_input.sh tests/e2e/memgate_pass.sh tests/e2e/memgate_filtered.sh ;;
 	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c; do
 		extra_tests $f
 	     done ;;

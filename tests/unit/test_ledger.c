@@ -578,6 +578,13 @@ START_TEST(memgate_table_edges)
 	ck_assert_double_eq(pab_memgate_peak(&t, 1, 2), 30 * MIB);
 	ck_assert(isnan(pab_memgate_peak(&t, 0, 2)));
 	ck_assert_double_eq_tol(pab_memgate_spread_pct(&t, 1), 50, 1e-12);
+	/* Incomplete: the first gap, scenario by scenario, is r0 in run 2. */
+	{
+		size_t gs = 9, gr = 9;
+
+		ck_assert_int_eq(pab_memgate_table_complete(&t, &gs, &gr), 0);
+		ck_assert(gs == 0 && gr == 2);
+	}
 	pab_memgate_table_release(&t);
 	pab_experiment_release(&one);
 	pab_experiment_release(&two);
