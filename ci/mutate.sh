@@ -6,8 +6,10 @@
 # comparison flipped, a condition negated, a constant moved by one or by an
 # epsilon, an error return dropped, + and - swapped), applied alone to a
 # scratch copy of the tree, rebuilt out of tree and run against the fast
-# tests of its file. A mutant some test fails on (or that hangs past the
-# timeout) is killed; one every test passes survived, unless
+# tests of its file (for a file whose mistakes can be reads past an
+# array, also a Check case under valgrind's memcheck). A mutant some test
+# fails on (or that hangs past the timeout) is killed; one every test
+# passes survived, unless
 # ci/mutate-equivalent.txt lists it as equivalent (it cannot change any
 # behaviour), with the reason. A mutant that does not compile is stillborn
 # and not counted.
@@ -45,7 +47,7 @@ equiv=$top/ci/mutate-equivalent.txt
 
 # The fast tests every mutant runs, cheapest first (the first failure ends
 # the mutant), and the extra tests of files they do not reach.
-unit_tests="tests/unit/test_ledger tests/unit/test_pool tests/unit/test_cli_units tests/unit/test_stats"
+unit_tests="tests/unit/test_ledger tests/unit/test_pool tests/unit/test_cli_units tests/unit/test_stats tests/unit/test_simcount"
 # Only tests whose outcome does not depend on the machine: a test that a
 # loaded machine can fail kills mutants it never reached (recorded
 # artifacts, refusals and seeded simulations only).
@@ -53,18 +55,21 @@ e2e_tests="tests/e2e/cli_ledger_fixes.sh tests/e2e/pool_refuse.sh tests/e2e/ledg
 sim_tests="tests/sim/test_stats_sim"
 extra_tests() {
 	case $1 in
-	stats/calibrate.c) echo tests/sim/test_calibrate_sim ;;
+	# (memcheck:PROGRAM:CASE: that Check case under valgrind's memcheck,
+	# for a mutant whose only effect is a read past an array.)
+	stats/calibrate.c) echo tests/sim/test_calibrate_sim memcheck:tests/unit/test_stats:changes ;;
+	stats/order.c) echo memcheck:tests/unit/test_stats:order ;;
 	stats/drift.c) echo tests/sim/test_drift_sim ;;
 	stats/edivisive.c | stats/pab_pcg32.c) echo tests/unit/test_history_stats tests/sim/test_drift_sim ;;
-	src/judge/memgate.c) echo tests/e2e/memgate_input.sh tests/e2e/memgate_pass.sh tests/e2e/memgate_filtered.sh ;;
-	ALL) for f in stats/calibrate.c stats/drift.c stats/edivisive.c src/judge/memgate.c; do
+	src/judge/memgate.c) echo memcheck:tests/unit/test_ledger:core tests/e2e/memgate_input.sh tests/e2e/memgate_pass.sh tests/e2e/memgate_filtered.sh ;;
+	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c; do
 		extra_tests $f
 	     done ;;
 	esac
 }
 programs() {
 	for t in $unit_tests $sim_tests $(extra_tests "$1"); do
-		case $t in *.sh) ;; *) echo "$t" ;; esac
+		case $t in *.sh | memcheck:*) ;; *) echo "$t" ;; esac
 	done
 	echo src/perfab
 }
@@ -112,6 +117,11 @@ run_tests() {
 			rc=0
 			case $t in
 			*.sh) sh "$top_srcdir/$t" >/dev/null 2>&1 || rc=$? ;;
+			memcheck:*)
+				command -v valgrind >/dev/null || continue
+				mc=${t#memcheck:}
+				CK_RUN_CASE=${mc#*:} CK_FORK=no valgrind -q --error-exitcode=9 "./${mc%%:*}" \
+					>/dev/null 2>&1 || rc=$? ;;
 			*) "./$t" >/dev/null 2>&1 || rc=$? ;;
 			esac
 			[ "$rc" = 0 ] || [ "$rc" = 77 ] || { echo "$t"; exit 1; }

@@ -53,7 +53,8 @@ cat >cfg.json <<'CFG'
   "rows": [ { "name": "one", "argv": [] }, { "name": "two", "argv": ["extra"], "control": true } ],
   "reps": 3, "max_reps": 3, "seed": 11 }
 CFG
-expect_verdict "the arms are defined as given" "$PERFAB" run -q --config cfg.json --arms base,head --null-arm --out c.json
+# Three reps a row: INCONCLUSIVE.
+expect_rc 3 "$PERFAB" run -q --config cfg.json --arms base,head --null-arm --out c.json
 [ "$(jq -c '.arms[2] | [.name, .argv, .env, .revision]' c.json)" = '["null",["/bin/sh","-c","exit 0"],{"PAB_X":"1"},"r1"]' ] ||
 	fail "null arm must copy base's argv and env: $(jq -c '.arms[2]' c.json)"
 [ "$(jq -c '[.rows[] | [.name, .control, (.reps | length)]]' c.json)" = '[["one",false,3],["two",true,3]]' ] ||

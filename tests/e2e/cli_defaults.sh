@@ -26,12 +26,9 @@ jq -e '.rules == "perfab/2" and .fail_unguarded == false and
 
 # A/A at the default rules and null arm does not FAIL (capped at 24 reps
 # to keep the test short; the cap is not the point here).
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" run -q --no-sanity-gate --scale 0.03 --max-reps 24 \
+expect_not_fail "an A/A run at the default rules and null arm does not FAIL" \
+	"$PERFAB" run -q --no-sanity-gate --scale 0.03 --max-reps 24 \
 	--arm "base=$spin" --arm "head=$spin" --out aa.json
-if grep -q "overall: FAIL" "$T/out"; then
-	cat "$T/out" >&2
-	fail "an A/A run FAILed"
-fi
 n=$(jq '.rows[0].reps | length' aa.json)
 case $n in 12|24) ;; *) fail "an A/A row stops at a planned look, not at $n reps" ;; esac
 
@@ -48,7 +45,7 @@ grep_err "budget '5x'"
 
 # A ~1.5 MiB process against itself PASSes peak_rss: its pages move by
 # more than 2% run to run, the 128 KiB floor covers that.
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" run -q --metrics peak_rss,minor_faults --max-reps 48 \
+expect_rc 0 "$PERFAB" run -q --metrics peak_rss,minor_faults --max-reps 48 \
 	--arm "base=/bin/sleep 0" --arm "head=/bin/sleep 0" --out small.json
 expect_rc 0 "$PERFAB" ledger --format json small.json
 jq -e '(.floors == {"bytes": 131072, "count": 4}) and
@@ -56,11 +53,12 @@ jq -e '(.floors == {"bytes": 131072, "count": 4}) and
 	"$T/out" >/dev/null || fail "peak_rss of a small process must PASS on its floor: $(jq -c '.rows[0].cells' "$T/out")"
 
 # --metrics cpu judges only cpu; the rest is still measured.
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" run -q --metrics cpu --reps 6 --max-reps 6 \
+# (/bin/true against itself: cpu's verdict is noise; the ledger must repeat it.)
+expect_verdict "--metrics cpu is recorded, the rest still measured" "$PERFAB" run -q --metrics cpu --reps 6 --max-reps 6 \
 	--arm base=/bin/true --arm head=/bin/true --out cpu.json
 jq -e '.run.metrics == ["cpu"] and (.rows[0].reps[0].results.base.peak_rss > 0)' cpu.json >/dev/null ||
 	fail "--metrics cpu: $(jq -c .run.metrics cpu.json)"
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" ledger --format json cpu.json
+expect_rc "$rc" "$PERFAB" ledger --format json cpu.json
 jq -e '[.rows[0].cells[].metric] == ["cpu"] and .metrics == ["cpu"]' "$T/out" >/dev/null ||
 	fail "only cpu may be judged: $(jq -c '[.rows[0].cells[].metric]' "$T/out")"
 expect_rc 2 "$PERFAB" ledger --metrics peak_rss cpu.json
@@ -68,29 +66,32 @@ grep_err "not judged by the run"
 expect_rc 2 "$PERFAB" run -q --metrics cpu,bogus --arm base=/bin/true --arm head=/bin/true
 grep_err "unknown metric 'bogus'"
 # ledger and gate may narrow the run's set and then say so.
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" ledger --metrics minor_faults --format json small.json
+# (Both metrics PASS in small.json, so each alone does.)
+expect_rc 0 "$PERFAB" ledger --metrics minor_faults --format json small.json
 grep_err "covers only"
 jq -e '.metrics_narrowed and .metrics == ["minor_faults"] and [.rows[0].cells[].metric] == ["minor_faults"]' "$T/out" >/dev/null ||
 	fail "narrowed ledger json: $(jq -c '[.metrics_narrowed, .metrics]' "$T/out")"
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" ledger --metrics peak_rss small.json
+expect_rc 0 "$PERFAB" ledger --metrics peak_rss small.json
 grep_out "the verdict covers only: peak_rss"
 grep_err "covers only peak_rss"
 expect_rc 0 "$PERFAB" gate --metrics peak_rss small.json
 
 # Without the null arm: two arms, and perfab/2's FAIL is unguarded.
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" run -q --no-null-arm --reps 6 --max-reps 6 \
+expect_verdict "--no-null-arm runs two arms (A/A of true, unguarded: any verdict)" \
+	"$PERFAB" run -q --no-null-arm --reps 6 --max-reps 6 \
 	--arm base=/bin/true --arm head=/bin/true --out nonull.json
+nonull_rc=$rc
 [ "$(jq -c '[.arms[].name]' nonull.json)" = '["base","head"]' ] || fail "--no-null-arm"
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" ledger --format json nonull.json
+expect_rc "$nonull_rc" "$PERFAB" ledger --format json nonull.json
 jq -e '.fail_unguarded' "$T/out" >/dev/null || fail "no null arm: FAIL must be marked unguarded"
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" ledger nonull.json
+expect_rc "$nonull_rc" "$PERFAB" ledger nonull.json
 grep_out "FAIL is unguarded"
 expect_rc 2 "$PERFAB" run -q --null-arm --no-null-arm --arm base=/bin/true --arm head=/bin/true
 # rule12 without a null arm warns about its familywise false-FAIL rate.
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" run -q --no-null-arm --rules rule12 --reps 6 --max-reps 6 \
+expect_verdict "rule12 without a null arm warns" "$PERFAB" run -q --no-null-arm --rules rule12 --reps 6 --max-reps 6 \
 	--arm base=/bin/true --arm head=/bin/true --out r12.json
 grep_err "familywise false-FAIL rate"
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" ledger --rules rule12 nonull.json
+expect_verdict "rule12 without a null arm warns" "$PERFAB" ledger --rules rule12 nonull.json
 grep_err "familywise false-FAIL rate"
 
 # The config equivalents.
@@ -98,7 +99,7 @@ cat >cfg.json <<'CFG'
 { "arms": [ { "name": "base", "argv": ["/bin/true"] }, { "name": "head", "argv": ["/bin/true"] } ],
   "reps": 6, "max_reps": 6, "null_arm": false, "budget": "2m", "metrics": ["cpu", "peak_rss"] }
 CFG
-expect_verdict "the defaults are recorded in the artifact" "$PERFAB" run -q --config cfg.json --out cfg-run.json
+expect_verdict "the config's null_arm, budget and metrics are recorded" "$PERFAB" run -q --config cfg.json --out cfg-run.json
 jq -e '[.arms[].name] == ["base", "head"] and .run.budget_s == 120 and .run.metrics == ["cpu", "peak_rss"]' \
 	cfg-run.json >/dev/null || fail "config null_arm/budget/metrics: $(jq -c '[[.arms[].name], .run.budget_s, .run.metrics]' cfg-run.json)"
 echo '{ "arms": [ { "name": "base", "argv": ["/bin/true"] } ], "null_arm": "yes" }' >bad.json

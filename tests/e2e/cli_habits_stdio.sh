@@ -11,13 +11,14 @@
 require python3
 
 spin="$WL/perfab-spin work=300 drain_ms=1 release_bound_ms=2"
-expect_verdict "the stdio goes where it is told" "$PERFAB" run -q --reps 6 --max-reps 6 --no-sanity-gate --out a.json \
+expect_verdict "the exports are written at the end of the run" "$PERFAB" run -q --reps 6 --max-reps 6 --no-sanity-gate --out a.json \
 	--export-csv run.csv --export-json run.json --export-markdown run.md "$spin" "$spin slowdown_pct=50"
-expect_verdict "the stdio goes where it is told" "$PERFAB" ledger --format csv a.json
+run_rc=$rc # (1.5x slower at 6 reps: FAIL or, loaded, INCONCLUSIVE; each ledger repeats it)
+expect_rc "$run_rc" "$PERFAB" ledger --format csv a.json
 mv "$T/out" ledger.csv
-expect_verdict "the stdio goes where it is told" "$PERFAB" ledger --format json a.json
+expect_rc "$run_rc" "$PERFAB" ledger --format json a.json
 mv "$T/out" ledger.json
-expect_verdict "the stdio goes where it is told" "$PERFAB" ledger --format markdown a.json
+expect_rc "$run_rc" "$PERFAB" ledger --format markdown a.json
 mv "$T/out" ledger.md
 cmp -s ledger.csv run.csv || fail "run --export-csv differs from perfab ledger --format csv"
 cmp -s ledger.json run.json || fail "run --export-json differs from perfab ledger --format json"

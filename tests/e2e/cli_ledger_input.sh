@@ -14,7 +14,7 @@ grep_err "not valid JSON"
 echo '{"schema": "perfab-artifact/99"}' >v.json
 expect_rc 2 "$PERFAB" ledger v.json
 grep_err "unknown schema"
-expect_verdict "the ledger reads the input" "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --max-reps 6 --out ok.json
+expect_verdict "an artifact to corrupt (A/A, any verdict)" "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --max-reps 6 --out ok.json
 jq '.rows[0].reps[0].results.base.wall = "fast"' ok.json >wt.json
 expect_rc 2 "$PERFAB" ledger wt.json
 grep_err "wall"

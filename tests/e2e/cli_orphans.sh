@@ -46,10 +46,11 @@ alive() {
 	st=$(sed -n 's/^[0-9]* (.*) \([A-Z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
-# all_gone FILE: poll until no PID in FILE is alive; fail naming the first.
-all_gone() {
+# gone FILE TICKS WHAT: poll (TICKS x 0.1 s) until no PID in FILE is
+# alive; kill what is left and fail naming it.
+gone() {
 	i=0
-	while [ $i -lt 300 ]; do
+	while [ $i -lt "$2" ]; do
 		left=
 		for p in $(cat "$1"); do alive "$p" && left="$left $p"; done
 		[ -z "$left" ] && return 0
@@ -57,8 +58,10 @@ all_gone() {
 		i=$((i + 1))
 	done
 	for p in $left; do ps -o pid,ppid,pgid,sid,args -p "$p" >&2; kill -9 "$p"; done
-	fail "$2: processes of the child's tree still alive:$left"
+	fail "$3: processes of the child's tree still alive after $(($2 / 10)) s:$left"
 }
+# all_gone FILE WHAT: gone within 30 s (perfab may still be cleaning up).
+all_gone() { gone "$1" 300 "$2"; }
 # no_leftovers DIR PID WHAT: poll until perfab's scratch directory in DIR
 # and cgroups named for PID are gone.
 no_leftovers() {
@@ -77,74 +80,68 @@ no_leftovers() {
 mkdir tmp0
 : >pids0
 export PIDS="$T/pids0" TMPDIR="$T/tmp0"
-expect_verdict "$PERFAB" run -q --arm base=./tree.sh \
-	--arm head=./tree.sh --reps 2 --out normal.json
+expect_verdict "the run ends (its verdict is not the point: 2 reps of a process tree)" \
+	"$PERFAB" run -q --arm base=./tree.sh --arm head=./tree.sh --reps 2 --out normal.json
 [ "$(wc -l <pids0)" -ge 12 ] || fail "the children did not record their trees"
 all_gone pids0 "after a normal run"
 no_leftovers tmp0 0 "after a normal run"
 
-# A signal mid-child. SIGINT must not be ignored in the background job
-# (POSIX shells ignore it there), so perfab starts with it at default.
-for sig in TERM INT KILL; do
-	mkdir "tmp$sig"
-	: >"pids$sig"
-	PIDS=$T/pids$sig HOLD=1 TMPDIR=$T/tmp$sig python3 -c '
-import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execvp(sys.argv[1], sys.argv[1:])' "$PERFAB" run -q --arm base=./tree.sh \
-		--arm head=./tree.sh --reps 4 --out "sig$sig.json" >/dev/null 2>"sig$sig.err" &
-	pid=$!
-	i=0
-	while [ ! -e "pids$sig.started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -e "pids$sig.started" ] || fail "SIG$sig: the child never started"
-	kill -s "$sig" "$pid"
-	wait "$pid"
-	rc=$?
-	case $sig in TERM) want=143 ;; INT) want=130 ;; KILL) want=137 ;; esac
-	[ "$rc" = "$want" ] || { cat "sig$sig.err" >&2; fail "SIG$sig: perfab exited $rc, not $want"; }
-	all_gone "pids$sig" "after SIG$sig of perfab"
-	no_leftovers "tmp$sig" "$pid" "after SIG$sig of perfab"
-	jq -e '.complete == false' "sig$sig.json" >/dev/null || fail "SIG$sig: the checkpoint is not intact"
-	echo "SIG$sig: nothing of the child's tree alive, nothing left behind"
-done
-# gone_within FILE WHAT: no PID in FILE alive within 2 s (perfab has ended).
-gone_within() {
-	i=0
-	while [ $i -lt 20 ]; do
-		left=
-		for p in $(cat "$1"); do alive "$p" && left="$left $p"; done
-		[ -z "$left" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	for p in $left; do ps -o pid,ppid,pgid,sid,args -p "$p" >&2; kill -9 "$p"; done
-	fail "$2: alive 2 s after perfab ended:$left"
-}
-# SIGKILL to perfab's whole process group (perfab a session leader, as
-# under setsid(1)): perfab and anything in its group die at once; the
-# guard, in a session of its own, kills what is left.
-group_kill() { # NAME ESCAPE PERFAB-OPTION...
-	name=$1 esc=$2
-	shift 2
+# interrupt NAME SIG GROUP ESCAPE PERFAB-OPTION...: a run of tree.sh
+# children that hold (HOLD=1), given SIG once its first child runs: to
+# perfab alone (GROUP 0; SIGINT set to default first, as POSIX shells
+# ignore it in a background job), or (GROUP 1) to perfab's whole process
+# group, perfab a session leader as under setsid(1). perfab must die of
+# the signal; nothing of the run may be left behind.
+interrupt() {
+	name=$1 sig=$2 group=$3 esc=$4
+	shift 4
 	mkdir "tmp$name"
 	: >"pids$name"
 	PIDS=$T/pids$name HOLD=1 ESCAPE=$esc TMPDIR=$T/tmp$name python3 -c '
-import os, sys
-os.setsid()
-os.execvp(sys.argv[1], sys.argv[1:])' "$PERFAB" run -q --arm base=./tree.sh \
+import os, signal, sys
+if sys.argv[1] == "1":
+    os.setsid()
+else:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[2], sys.argv[2:])' "$group" "$PERFAB" run -q --arm base=./tree.sh \
 		--arm head=./tree.sh --reps 4 --out "$name.json" "$@" >/dev/null 2>"$name.err" &
 	pid=$!
 	i=0
 	while [ ! -e "pids$name.started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -e "pids$name.started" ] || { cat "$name.err" >&2; fail "$name: the child never started"; }
-	[ "$(sed 's/^.*) . [0-9]* \([0-9]*\) .*/\1/' "/proc/$pid/stat")" = "$pid" ] ||
-		fail "$name: perfab does not lead its own process group"
-	kill -s KILL -- "-$pid"
+	if [ "$group" = 1 ]; then
+		[ "$(sed 's/^.*) . [0-9]* \([0-9]*\) .*/\1/' "/proc/$pid/stat")" = "$pid" ] ||
+			fail "$name: perfab does not lead its own process group"
+		kill -s "$sig" -- "-$pid"
+	else
+		kill -s "$sig" "$pid"
+	fi
 	wait "$pid"
 	rc=$?
-	[ "$rc" = 137 ] || { cat "$name.err" >&2; fail "$name: perfab exited $rc, not 137"; }
-	gone_within "pids$name" "$name"
-	no_leftovers "tmp$name" "$(cat "pids$name.perfab")" "$name"
+	case $sig in TERM) want=143 ;; INT) want=130 ;; KILL) want=137 ;; esac
+	[ "$rc" = "$want" ] || { cat "$name.err" >&2; fail "$name: perfab exited $rc, not $want"; }
+	if [ "$group" = 1 ]; then
+		# The guard, in a session of its own, kills what is left at once.
+		gone "pids$name" 20 "$name (perfab has ended)"
+		no_leftovers "tmp$name" "$(cat "pids$name.perfab")" "$name"
+	else
+		all_gone "pids$name" "after SIG$sig of perfab"
+		no_leftovers "tmp$name" "$pid" "after SIG$sig of perfab"
+	fi
+}
+
+# A signal mid-child, to perfab: the checkpoint stays intact.
+for sig in TERM INT KILL; do
+	interrupt "sig$sig" "$sig" 0 0
+	jq -e '.complete == false' "sig$sig.json" >/dev/null || fail "SIG$sig: the checkpoint is not intact"
+	echo "SIG$sig: nothing of the child's tree alive, nothing left behind"
+done
+# SIGKILL to perfab's whole process group: perfab and anything in its
+# group die at once; the guard kills what is left.
+group_kill() { # NAME ESCAPE PERFAB-OPTION...
+	name=$1 esc=$2
+	shift 2
+	interrupt "$name" KILL 1 "$esc" "$@"
 	echo "$name: nothing of the run alive after SIGKILL to perfab's process group"
 }
 group_kill groupkill 0
@@ -163,8 +160,8 @@ fi
 grep -q "interrupted by signal 15" sigTERM.err || { cat sigTERM.err >&2; fail "no note of the signal"; }
 # What the signal interrupted resumes.
 export PIDS="$T/pidsR" TMPDIR="$T/tmp0"
-expect_verdict "$PERFAB" run -q --resume sigTERM.json \
-	--arm base=./tree.sh --arm head=./tree.sh
+expect_verdict "what SIGTERM interrupted resumes to the end (4 reps of a process tree, any verdict)" \
+	"$PERFAB" run -q --resume sigTERM.json --arm base=./tree.sh --arm head=./tree.sh
 all_gone pidsR "after the resumed run"
 [ "$escaped_rc" = 0 ] || skip "a child that leaves its cgroups needs root and a writable root cgroup (the rest passed)"
 exit 0

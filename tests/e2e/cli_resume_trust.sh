@@ -13,7 +13,7 @@
 cp /bin/true ./mytrue
 arms="--arm base=./mytrue --arm head=./mytrue"
 # shellcheck disable=SC2086 # $arms is a list of options
-expect_verdict "$PERFAB" run -q $arms --reps 6 --out done.json
+expect_verdict "a complete artifact to forge (A/A of true, any verdict)" "$PERFAB" run -q $arms --reps 6 --out done.json
 jq '.complete = false | .rows[0].reps |= .[0:2]' done.json >part.json
 
 # Forged: head runs sh -c '...' and its digest says /bin/sh.
@@ -36,7 +36,7 @@ grep_err "trust-artifact"
 [ ! -e pwned ] || fail "the forged command ran"
 # The genuine one resumes with its own arms.
 # shellcheck disable=SC2086
-expect_verdict "$PERFAB" run -q --resume part.json $arms
+expect_verdict "the genuine artifact resumes with its own arms" "$PERFAB" run -q --resume part.json $arms
 jq -e '.complete' part.json >/dev/null || fail "the genuine resume did not complete"
 
 # Two built-in rows with different programs: the second row's program
@@ -47,7 +47,7 @@ cat >rows.json <<'CFG'
 { "arms": [ { "name": "base" }, { "name": "head" } ],
   "workloads": "=small/8|=spin", "reps": 2, "max_reps": 2, "scale": 0.001 }
 CFG
-PERFAB_WORKLOAD_DIR=$T/wl expect_verdict "$PERFAB" run -q --no-sanity-gate --config rows.json \
+PERFAB_WORKLOAD_DIR=$T/wl expect_verdict "each row records its own program" "$PERFAB" run -q --no-sanity-gate --config rows.json \
 	--out rows-done.json
 [ "$(jq -r '[.rows[].program] | join(",")' rows-done.json)" = "perfab-alloc,perfab-spin" ] ||
 	fail "expected rows small/8 (perfab-alloc) then spin (perfab-spin)"
@@ -67,7 +67,7 @@ export PERFAB_WORKLOAD_DIR="$WL"
 printf '#!/bin/sh\nexit 0\n' >bench.sh
 # srun OPTION...: perfab run with the script arms.
 srun() { "$PERFAB" run -q --arm "base=/bin/sh ./bench.sh" --arm "head=/bin/sh ./bench.sh" --no-null-arm "$@"; }
-expect_verdict srun --reps 6 --out script.json
+expect_verdict "the script argument is digested" srun --reps 6 --out script.json
 old=$(sha256sum bench.sh | cut -d' ' -f1)
 jq -e --arg s "$old" '.rows[0].executables.head.inputs == [{"path": "./bench.sh", "role": "argument", "sha256": $s}]' \
 	script.json >/dev/null || fail "the script argument is not recorded: $(jq -c .rows[0].executables.head script.json)"
@@ -81,7 +81,8 @@ expect_rc 4 "$PERFAB" run -q --resume script-part.json --trust-artifact
 grep_err "(sha256 $new, recorded $old)"
 # Restored, it resumes.
 printf '#!/bin/sh\nexit 0\n' >bench.sh
-expect_verdict srun --resume script-part2.json
+expect_verdict "the restored script resumes" srun --resume script-part2.json
+jq -e '.complete' script-part2.json >/dev/null || fail "the restored script did not resume to the end"
 
 # An LD_PRELOAD library (a copy of libm, harmless to preload) rebuilt.
 lib=
@@ -95,7 +96,7 @@ if [ -n "$lib" ]; then
 { "arms": [ { "name": "base", "argv": ["./mytrue"], "env": { "LD_PRELOAD": "$T/libpre.so" } },
             { "name": "head", "argv": ["./mytrue"], "env": { "LD_PRELOAD": "$T/libpre.so" } } ] }
 CFG
-	expect_verdict "$PERFAB" run -q --config pre.json --no-null-arm --reps 6 --out pre-done.json
+	expect_verdict "the LD_PRELOAD library is digested" "$PERFAB" run -q --config pre.json --no-null-arm --reps 6 --out pre-done.json
 	old=$(sha256sum libpre.so | cut -d' ' -f1)
 	jq -e --arg s "$old" '.rows[0].executables.base.inputs[0] | .role == "LD_PRELOAD" and .sha256 == $s' \
 		pre-done.json >/dev/null || fail "the LD_PRELOAD library is not recorded"

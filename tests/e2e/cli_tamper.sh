@@ -9,7 +9,7 @@
 
 arms="--arm base=/bin/true --arm head=/bin/true --no-null-arm"
 # shellcheck disable=SC2086 # $arms is a list of options
-expect_verdict "the loader checks the protocol" "$PERFAB" run -q $arms --reps 6 --max-reps 6 --out ok.json
+expect_verdict "an artifact to tamper with (A/A, any verdict)" "$PERFAB" run -q $arms --reps 6 --max-reps 6 --out ok.json
 expect_rc 0 "$PERFAB" memgate record ok.json -o baseline.json --arm head
 
 # every_command FILE REASON: each command refuses FILE with exit 4 and REASON.

@@ -25,14 +25,15 @@ check() { # WHAT FILE...: no raw control character, no injected line
 		if grep -q '^overall: PASS.*title' "$f"; then cat "$f" >&2; fail "$what: the name printed a line of its own"; fi
 	done
 }
-expect_verdict "names reach the terminal escaped" "$PERFAB" run --config cfg.json --out a.json
+# Two reps a row: no interval yet, so INCONCLUSIVE (exit 3).
+expect_rc 3 "$PERFAB" run --config cfg.json --out a.json
 check run "$T/out" "$T/err"
 grep_err 'row 1/1 evil\\noverall: PASS\\x1b\]0;title\\x07\\x1b\[31m'
 grep_out 'evil\\noverall: PASS\\x1b'
-expect_verdict "names reach the terminal escaped" "$PERFAB" ledger a.json
+expect_rc 3 "$PERFAB" ledger a.json
 check ledger "$T/out" "$T/err"
 grep_out 'evil\\noverall: PASS\\x1b\]0;title\\x07\\x1b\[31m · head vs base'
-expect_verdict "names reach the terminal escaped" "$PERFAB" gate a.json
+expect_rc 3 "$PERFAB" gate a.json
 check gate "$T/out" "$T/err"
 "$PERFAB" ledger a.json --format markdown >"$T/out" 2>"$T/err"
 check markdown "$T/out"
@@ -46,8 +47,8 @@ grep_err "row 'evil\\\\noverall: PASS"
 # it on the terminal: escaped byte by byte in the text ledger.
 sed 's/"evil/"rtl\\u202eSSAP/' cfg.json >rtl.json
 grep -q 'u202e' rtl.json || exit 99
-expect_verdict "names reach the terminal escaped" "$PERFAB" run -q --config rtl.json --out rtl-a.json
-expect_verdict "names reach the terminal escaped" "$PERFAB" ledger rtl-a.json
+expect_rc 3 "$PERFAB" run -q --config rtl.json --out rtl-a.json
+expect_rc 3 "$PERFAB" ledger rtl-a.json
 rlo=$(printf '\342\200\256')
 if grep -q "$rlo" "$T/out"; then fail "a raw U+202E reached the text ledger"; fi
 grep_out 'rtl\\xe2\\x80\\xaeSSAP'

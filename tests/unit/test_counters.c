@@ -126,8 +126,13 @@ static double ru_cpu_ns(const struct rusage *ru)
 	       (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1e3;
 }
 
-/* The hardware counters either count (PMU) or say why not (no PMU). */
-static void check_hardware(struct pab_counters *c, const char *name)
+/*
+ * The hardware counters either count (PMU) or say why not (no PMU). Without
+ * a PMU (or libpfm4) only the reason is checked, never a count: the case
+ * TCASE reports SKIP for that half (unit_skip), not PASS; a NULL TCASE
+ * (a second counter of a case that already said so) reports nothing.
+ */
+static void check_hardware(const char *tcase, struct pab_counters *c, const char *name)
 {
 	const char *why = NULL;
 	double v = -12345;
@@ -136,6 +141,9 @@ static void check_hardware(struct pab_counters *c, const char *name)
 	if (!built_with_libpfm()) {
 		ck_assert_int_eq(rc, -1);
 		ck_assert_ptr_nonnull(strstr(why, "not built in"));
+		if (tcase)
+			unit_skip(tcase, "libpfm4 not built in: the hardware counters say why, "
+				  "their counts are not checked");
 	} else if (machine_has_pmu()) {
 		ck_assert_msg(rc == 0, "'%s' unreadable on a machine with a PMU: %s",
 			      name, why);
@@ -145,6 +153,9 @@ static void check_hardware(struct pab_counters *c, const char *name)
 		ck_assert_double_eq(v, -12345); /* untouched, not zeroed */
 		ck_assert_msg(why && strstr(why, "PMU"), "reason '%s' does not name the PMU",
 			      why ? why : "(null)");
+		if (tcase)
+			unit_skip(tcase, "no hardware PMU here: the hardware counters say why, "
+				  "their counts are not checked");
 	}
 }
 
@@ -163,8 +174,8 @@ START_TEST(defaults_on_true)
 	for (i = 0; i < NELEMS(want); i++)
 		ck_assert_str_eq(pab_counters_name(c, i), want[i]);
 	release_and_reap(&h, &ru);
-	check_hardware(c, "instructions");
-	check_hardware(c, "cycles");
+	check_hardware("defaults_on_true", c, "instructions");
+	check_hardware(NULL, c, "cycles");
 	ck_assert(must_read(c, "task_clock") > 0);
 	/* exec alone maps and touches pages: a true program faults. */
 	ck_assert(must_read(c, "page_faults") > 0);
@@ -199,7 +210,7 @@ START_TEST(burn_in_grandchild_is_counted)
 	ck_assert_msg(faults >= 0.5 * (double)(ru.ru_minflt + ru.ru_majflt),
 		      "page_faults %.0f vs rusage %ld", faults,
 		      ru.ru_minflt + ru.ru_majflt);
-	check_hardware(c, "instructions");
+	check_hardware("burn_in_grandchild_is_counted", c, "instructions");
 	pab_counters_close(c);
 }
 END_TEST
@@ -379,8 +390,8 @@ int main(void)
 	Suite *s = suite_create("counters");
 	TCase *tc = tcase_create("core");
 
-	fprintf(stderr, "test_counters: this machine %s a hardware PMU; libpfm4 %s\n",
-		machine_has_pmu() ? "has" : "has no",
+	fprintf(stderr, "test_counters: this machine has %s hardware PMU; libpfm4 %s\n",
+		machine_has_pmu() ? "a" : "no",
 		built_with_libpfm() ? "built in" : "not built in");
 	tcase_add_test(tc, defaults_on_true);
 	tcase_add_test(tc, burn_in_grandchild_is_counted);

@@ -172,6 +172,10 @@ START_TEST(edivisive_finds_two_steps)
 	ck_assert_int_eq(edivisive(x, NELEMS(x), cp, p, 4, 1), 2);
 	ck_assert(cp[0] >= 19 && cp[0] <= 21);
 	ck_assert(cp[1] >= 44 && cp[1] <= 46);
+	/* Each its own p-value, kept at the 1% level: at least 1/500 with
+	 * 499 permutations (whichever split was found first). */
+	ck_assert_msg(p[0] >= 1.0 / 500 && p[0] <= 0.01, "p[0] = %g", p[0]);
+	ck_assert_msg(p[1] >= 1.0 / 500 && p[1] <= 0.01, "p[1] = %g", p[1]);
 }
 END_TEST
 

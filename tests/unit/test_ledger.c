@@ -305,6 +305,20 @@ START_TEST(required_pass_with_undecided_guard)
 	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
 	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
 	pab_ledger_release(&l);
+	/* The same set recorded by the run (run.require) is read back. */
+	if (!e.run)
+		e.run = cJSON_CreateObject();
+	{
+		cJSON *req = cJSON_AddArrayToObject(e.run, "require");
+
+		cJSON_AddItemToArray(req, cJSON_CreateString("cpu"));
+		cJSON_AddItemToArray(req, cJSON_CreateString("minor_faults"));
+	}
+	judge_only(&e, &o, ms, 2);
+	ck_assert(o.require_given && o.required[PAB_M_CPU] && o.required[PAB_M_MINOR_FAULTS]);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
+	pab_ledger_release(&l);
 	pab_experiment_release(&e);
 }
 END_TEST
@@ -389,6 +403,20 @@ START_TEST(small_peak_drop_earns_no_credit)
 	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_CPU), PAB_FAIL);
 	ck_assert_double_gt(l.rows[2].saved_pct, 50);
 	ck_assert_ptr_null(l.rows[2].credit_why);
+	pab_ledger_release(&l);
+	/* The floor's edge: a drop of exactly the floor is no more than it;
+	 * with a floor one byte lower the drop clears it (and row 0's null
+	 * arm is quiet, so it earns the credit). */
+	o.floor_bytes = e.rows[0].reps[0].result[0].m[PAB_M_PEAK_RSS] -
+			e.rows[0].reps[0].result[1].m[PAB_M_PEAK_RSS];
+	build(&e, &o, &l);
+	ck_assert_double_eq(l.rows[0].saved_pct, 0);
+	ck_assert_str_eq(l.rows[0].credit_why, "the peak fell by no more than the memory floor");
+	pab_ledger_release(&l);
+	o.floor_bytes -= 1;
+	build(&e, &o, &l);
+	ck_assert_double_gt(l.rows[0].saved_pct, 0);
+	ck_assert_ptr_null(l.rows[0].credit_why);
 	pab_ledger_release(&l);
 	pab_experiment_release(&e);
 }
@@ -525,6 +553,7 @@ START_TEST(memgate_table_edges)
 	s0 = pab_memgate_scenario_index(&t, "r0");
 	s1 = pab_memgate_scenario_index(&t, "r1");
 	ck_assert(s0 == 0 && s1 == 1);
+	ck_assert_int_eq(pab_memgate_scenario_index(&t, "r2"), -1); /* the header's contract */
 	ck_assert(pab_memgate_ran(&t, 1, 1) && !pab_memgate_ran(&t, 1, 0));
 	ck_assert(isnan(pab_memgate_peak(&t, 1, 0)));
 	ck_assert_double_eq(pab_memgate_peak(&t, 1, 1), 20 * MIB);
@@ -542,6 +571,13 @@ START_TEST(memgate_table_edges)
 	ck_assert_double_eq(pab_memgate_peak(&t, 1, 2), 30 * MIB);
 	ck_assert(isnan(pab_memgate_peak(&t, 0, 2)));
 	ck_assert_double_eq_tol(pab_memgate_spread_pct(&t, 1), 50, 1e-12);
+	/* Incomplete: the first gap, scenario by scenario, is r0 in run 2. */
+	{
+		size_t gs = 9, gr = 9;
+
+		ck_assert_int_eq(pab_memgate_table_complete(&t, &gs, &gr), 0);
+		ck_assert(gs == 0 && gr == 2);
+	}
 	pab_memgate_table_release(&t);
 	pab_experiment_release(&one);
 	pab_experiment_release(&two);

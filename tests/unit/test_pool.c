@@ -385,6 +385,9 @@ static const struct pool_case cases[] = {
 	  edit_no_digest, 0, POOLS, { NULL } },
 	{ "a digest in one only", "a.json", "a.json", "b.json", "nodigest.json", NULL, NULL,
 	  edit_no_digest, 0, REFUSED, { "arm 'base': executable differs: sha256 87c3", "(none)" } },
+	{ "another run input", "a.json", "a.json", "b.json", "inp.json", "run.input",
+	  "\"in.txt\"", NULL, 0, REFUSED,
+	  { "input differs: '(none)' in 'a.json', 'in.txt' in 'inp.json'" } },
 	{ "another prepare", "a.json", "a.json", "b.json", "prep.json", "arms[1].prepare",
 	  "\"make -j2\"", NULL, 0, REFUSED,
 	  { "arm 'head': prepare differs between 'a.json' and 'prep.json'" } },
@@ -635,6 +638,30 @@ START_TEST(shard_order)
 }
 END_TEST
 
+/* A part overlap is named by the bigger input's first row the other
+ * lacks, also when that is its very first row (r1, against r2 alone). */
+START_TEST(part_overlap_names_the_first_row)
+{
+	cJSON *full = fixture("two-rows.json");
+	char *tf = cJSON_PrintUnformatted(full), *t2 = shard_of(1, "2/2"), *why = NULL;
+	struct pab_experiment ef, e2, out;
+	const struct pab_experiment *in[2] = { &ef, &e2 };
+	const char *labels[2] = { "full.json", "r2.json" };
+
+	cJSON_Delete(full);
+	ck_assert_msg(!parse_text(tf, &ef, &why), "%s", why);
+	ck_assert_msg(!parse_text(t2, &e2, &why), "%s", why);
+	ck_assert_int_eq(pab_pool(in, labels, 2, &out, &why), -1);
+	ck_assert_msg(strstr(why, "rows overlap only in part: row 'r1' is in 'full.json' but not "
+			      "in 'r2.json'"), "%s", why);
+	free(why);
+	pab_experiment_release(&ef);
+	pab_experiment_release(&e2);
+	free(tf);
+	free(t2);
+}
+END_TEST
+
 /* Pooling nothing is refused, not a crash or an empty artifact. */
 START_TEST(nothing_to_pool)
 {
@@ -791,6 +818,7 @@ int main(void)
 	tcase_add_loop_test(tc, edits_alone_are_valid, 0, (int)NELEMS(cases));
 	tcase_add_test(tc, fixtures_are_as_described);
 	tcase_add_test(tc, shard_order);
+	tcase_add_test(tc, part_overlap_names_the_first_row);
 	tcase_add_test(tc, nothing_to_pool);
 	tcase_add_test(tc, unlabelled_inputs);
 	tcase_add_test(tc, pool_with_its_source);

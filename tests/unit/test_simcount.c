@@ -196,6 +196,7 @@ START_TEST(exact_cells)
 	const double up1[] = { 1.01e8, 1.01e8, 1.01e8 };
 	const double near[] = { 1e8, 1e8 + 5, 1e8 - 3 };  /* moves 8 ppb-ish: exact */
 	const double moved[] = { 1e8, 1.002e8, 0.999e8 }; /* 0.3%: not exact */
+	const double gap[] = { 1e8, NAN, 1e8 };
 	struct pab_cell_result r;
 
 	judge(b, same, same, 3, &r);
@@ -217,6 +218,9 @@ START_TEST(exact_cells)
 	ck_assert(fabs(r.spread_pct - 0.3) < 1e-6);
 	judge(b, same, moved, 3, &r); /* a null arm that moves: no exact guard */
 	ck_assert(!r.exact);
+	judge(gap, same, same, 3, &r); /* a missing value: its pair is left out, two decide */
+	ck_assert_int_eq(r.verdict, PAB_PASS);
+	ck_assert(r.exact && r.change.n == 2 && r.change.lo == 0 && r.change.hi == 0);
 	judge(b, same, same, 1, &r); /* one pair is not enough */
 	ck_assert(!r.exact);
 	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);

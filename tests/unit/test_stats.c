@@ -239,6 +239,10 @@ START_TEST(sorted_finite_copy)
 	ck_assert_uint_eq(m, 0);
 	ck_assert_ptr_null(s);
 	ck_assert_int_eq(pab_sorted_finite(x, 1, NULL, &m), PAB_EINVAL);
+	ck_assert_int_eq(pab_sorted_finite(x, 1, &s, NULL), PAB_EINVAL);
+	ck_assert_int_eq(pab_sorted_finite(NULL, 1, &s, &m), PAB_EINVAL);
+	ck_assert_int_eq(pab_sorted_finite(NULL, 0, &s, &m), 0); /* nothing to read */
+	ck_assert_uint_eq(m, 0);
 }
 END_TEST
 
@@ -452,6 +456,12 @@ START_TEST(paired_changes_by_index)
 	ck_assert_double_eq_tol(out[0], 20, TOL);
 	ck_assert_double_eq(out[1], 0);
 	ck_assert(isnan(out[2]) && isnan(out[3]));
+	/* Either input missing: out is left as it was. */
+	out[0] = -7;
+	pab_paired_changes(NULL, head, 4, PAB_LOWER_IS_BETTER, out);
+	ck_assert_double_eq(out[0], -7);
+	pab_paired_changes(base, NULL, 4, PAB_LOWER_IS_BETTER, out);
+	ck_assert_double_eq(out[0], -7);
 }
 END_TEST
 
@@ -522,6 +532,10 @@ START_TEST(saved_percent)
 	/* doc/method.md §5: 200 -> 100 MiB with floor 50 closes 2/3 of the gap. */
 	ck_assert_double_eq_tol(pab_saved_percent(200, 100, 50), 200.0 / 3.0, TOL);
 	ck_assert_double_eq(pab_saved_percent(200, 20, 50), 100);  /* clamped */
+	/* Just below 100 is not clamped: 99.99995%, the clamp's edge. */
+	ck_assert_double_eq_tol(pab_saved_percent(1e8, 50, 0), 99.99995, 1e-9);
+	ck_assert(pab_saved_percent(1e8, 50, 0) < 100);
+	ck_assert_double_eq(pab_saved_percent(1e8, -50, 0), 100); /* just above: clamped */
 	ck_assert_double_eq(pab_saved_percent(200, 220, 50), 0);   /* grew */
 	ck_assert_double_eq(pab_saved_percent(50, 40, 50), 0);     /* no gap */
 	ck_assert_double_eq(pab_saved_percent(40, 30, 50), 0);     /* negative gap */
@@ -1254,8 +1268,8 @@ END_TEST
  * coverage of [min, max] is exactly 1 - 2^(1-n). */
 START_TEST(sign_ranks_at_every_step)
 {
-	size_t n, J, lo, hi;
-	double cov;
+	size_t n, J, lo, hi, steps = 0;
+	double cov, exact;
 	int ret;
 
 	for (n = 1; n <= 80; n++) {
@@ -1280,8 +1294,19 @@ START_TEST(sign_ranks_at_every_step)
 			ck_assert_msg(lo == J + 1 && hi == n - J, "n=%zu J=%zu below: %zu..%zu",
 				      n, J, lo, hi);
 			ck_assert(cov >= below);
+			/* At the step itself, where the limit is exactly the
+			 * tail (it round-trips through conf): the tail does not
+			 * exceed it, so J is still a count the interval may miss. */
+			exact = 1.0 - 2.0 * t;
+			if ((1.0 - exact) / 2.0 == t && exact > 0.0 && exact < 1.0) {
+				ck_assert_int_eq(pab_sign_ranks(n, exact, &lo, &hi, &cov), 1);
+				ck_assert_msg(lo == J + 1 && hi == n - J, "n=%zu J=%zu at the step: %zu..%zu",
+					      n, J, lo, hi);
+				steps++;
+			}
 		}
 	}
+	ck_assert_msg(steps >= 10, "only %zu steps land exactly", steps);
 	ck_assert_int_eq(pab_sign_ranks(5, 0.95, &lo, &hi, &cov), 0);
 	ck_assert_uint_eq(lo, 1);
 	ck_assert_uint_eq(hi, 5);
@@ -1592,6 +1617,32 @@ START_TEST(calibrate_seeded_reference)
 }
 END_TEST
 
+/* pab_calibrate at its edges: PAB_CAL_MAX_LOOKS looks are valid, one more
+ * is not; 2 usable pairs calibrate, 1 is no data; changes that are all 0
+ * give a tolerance of exactly 0. */
+START_TEST(calibrate_bounds)
+{
+	double d[24], z[24];
+	size_t looks[PAB_CAL_MAX_LOOKS + 1], i;
+	struct pab_calibration c;
+
+	for (i = 0; i < 24; i++) {
+		d[i] = ((double)((i * 7) % 11) - 5) * 0.3;
+		z[i] = 0;
+	}
+	for (i = 0; i <= PAB_CAL_MAX_LOOKS; i++)
+		looks[i] = i + 1;
+	ck_assert_int_eq(pab_calibrate(d, NULL, 24, looks, PAB_CAL_MAX_LOOKS, 0.95, 20, 42, &c), 0);
+	ck_assert_int_eq(pab_calibrate(d, NULL, 24, looks, PAB_CAL_MAX_LOOKS + 1, 0.95, 20, 42, &c),
+			 PAB_EINVAL);
+	ck_assert_int_eq(pab_calibrate(d, NULL, 2, looks, 1, 0.95, 20, 42, &c), 0);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert_int_eq(pab_calibrate(d, NULL, 1, looks, 1, 0.95, 20, 42, &c), PAB_ENODATA);
+	ck_assert_int_eq(pab_calibrate(z, NULL, 24, looks + 11, 2, 0.95, 20, 42, &c), 0);
+	ck_assert(c.tolerance == 0);
+}
+END_TEST
+
 START_TEST(judge_invalid)
 {
 	double x[REPS];
@@ -1706,6 +1757,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, equivalence_of_nothing);
 	tcase_add_test(tc, chain_steps_edges);
 	tcase_add_test(tc, calibrate_seeded_reference);
+	tcase_add_test(tc, calibrate_bounds);
 	tcase_add_test(tc, combine_roles_edges);
 	tcase_add_test(tc, sign_ranks_at_every_step);
 	tcase_add_test(tc, sign_interval_invalid);
