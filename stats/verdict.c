@@ -535,6 +535,15 @@ out_clear_result:
 	return ret;
 }
 
+/* x rounded up to a multiple of block (> 0); the largest multiple that
+ * fits when that does not. */
+static size_t round_up_to(size_t x, size_t block)
+{
+	if (x > SIZE_MAX - (block - 1))
+		return SIZE_MAX / block * block;
+	return (x + block - 1) / block * block;
+}
+
 size_t pab_looks_plan(size_t first, size_t max, size_t block, size_t *looks,
 		      size_t cap)
 {
@@ -542,15 +551,16 @@ size_t pab_looks_plan(size_t first, size_t max, size_t block, size_t *looks,
 
 	if (!looks || !first || !block || max < first)
 		return 0;
-	top = (max + block - 1) / block * block;
-	n = (first + block - 1) / block * block;
+	top = round_up_to(max, block);
+	n = round_up_to(first, block);
 	while (k < cap) {
 		if (n >= top) {
 			looks[k++] = top;
 			break;
 		}
 		looks[k++] = n;
-		if (n > SIZE_MAX / 2)
+		/* The next look, 2n rounded up to a block, must fit. */
+		if (n > (SIZE_MAX - (block - 1)) / 2)
 			break;
 		n = (2 * n + block - 1) / block * block;
 	}

@@ -29,9 +29,8 @@ int pab_ledger_base_arm(const struct pab_experiment *e)
 void pab_ledger_opts_init(struct pab_ledger_opts *o,
 			  const struct pab_experiment *e)
 {
-	size_t i;
-
 	const struct pab_judged_set *j = &e->judged;
+	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	o->rules = e->rules;

@@ -306,14 +306,8 @@ START_TEST(required_pass_with_undecided_guard)
 	ck_assert_int_eq(l.disposition.kind, PAB_DISP_FOLLOW_UP);
 	pab_ledger_release(&l);
 	/* The same set recorded by the run (run.require) is read back. */
-	if (!e.run)
-		e.run = cJSON_CreateObject();
-	{
-		cJSON *req = cJSON_AddArrayToObject(e.run, "require");
-
-		cJSON_AddItemToArray(req, cJSON_CreateString("cpu"));
-		cJSON_AddItemToArray(req, cJSON_CreateString("minor_faults"));
-	}
+	e.judged.recorded |= PAB_JUDGED_REQUIRE;
+	e.judged.require[PAB_M_CPU] = e.judged.require[PAB_M_MINOR_FAULTS] = 1;
 	judge_only(&e, &o, ms, 2);
 	ck_assert(o.require_given && o.required[PAB_M_CPU] && o.required[PAB_M_MINOR_FAULTS]);
 	build(&e, &o, &l);

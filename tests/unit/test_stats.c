@@ -1365,12 +1365,26 @@ END_TEST
 /* pab_looks_plan near SIZE_MAX: it doubles while that cannot overflow. */
 START_TEST(looks_plan_near_size_max)
 {
-	size_t looks[8];
+	size_t looks[8], i;
 
 	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 3 + 1, SIZE_MAX, 1, looks, 8), 2);
 	ck_assert_uint_eq(looks[0], SIZE_MAX / 3 + 1);
 	ck_assert_uint_eq(looks[1], 2 * (SIZE_MAX / 3 + 1));
 	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 2 + 1, SIZE_MAX, 1, looks, 8), 1);
+	/* At exactly SIZE_MAX / 2 the doubling still fits. */
+	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 2, SIZE_MAX, 1, looks, 8), 2);
+	ck_assert_uint_eq(looks[1], SIZE_MAX - 1);
+	/* A block of 7 (SIZE_MAX / 2 is a multiple of it): neither the cap
+	 * rounded up nor the next look wraps round to a small number. */
+	ck_assert_uint_eq((SIZE_MAX / 2) % 7, 0);
+	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 2, SIZE_MAX, 7, looks, 8), 1);
+	ck_assert_uint_eq(looks[0], SIZE_MAX / 2);
+	ck_assert_uint_eq(pab_looks_plan(SIZE_MAX / 4 - 5, SIZE_MAX, 7, looks, 8), 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(looks[i] % 7, 0);
+		ck_assert(looks[i] <= SIZE_MAX / 7 * 7);
+		ck_assert(!i || looks[i] > looks[i - 1]);
+	}
 }
 END_TEST
 
