@@ -7,7 +7,8 @@
 # epsilon, an error return dropped, + and - swapped), applied alone to a
 # scratch copy of the tree, rebuilt out of tree and run against the fast
 # tests of its file (for a file whose mistakes can be reads past an
-# array, also a Check case under valgrind's memcheck). A mutant some test
+# array, also a Check case under valgrind's memcheck, or for one with
+# stack arrays, a unit test built with AddressSanitizer). A mutant some test
 # fails on (or that hangs past the timeout) is killed; one every test
 # passes survived, unless
 # ci/mutate-equivalent.txt lists it as equivalent (it cannot change any
@@ -56,20 +57,24 @@ sim_tests="tests/sim/test_stats_sim"
 extra_tests() {
 	case $1 in
 	# (memcheck:PROGRAM:CASE: that Check case under valgrind's memcheck,
-	# for a mutant whose only effect is a read past an array.)
+	# for a mutant whose only effect is a read past an array; asan:PROGRAM:
+	# that program built with AddressSanitizer, which also sees the stack.)
 	stats/calibrate.c) echo tests/sim/test_calibrate_sim memcheck:tests/unit/test_stats:changes ;;
 	stats/order.c) echo memcheck:tests/unit/test_stats:order ;;
 	stats/drift.c) echo tests/sim/test_drift_sim ;;
 	stats/edivisive.c | stats/pab_pcg32.c) echo tests/unit/test_history_stats tests/sim/test_drift_sim ;;
 	src/judge/memgate.c) echo memcheck:tests/unit/test_ledger:core tests/e2e/memgate_input.sh tests/e2e/memgate_pass.sh tests/e2e/memgate_filtered.sh ;;
-	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c; do
+	# Loops over the metric table's stack arrays: a bound moved by one
+	# reads or writes past them, which only AddressSanitizer sees.
+	src/judge/ledger.c) echo asan:tests/unit/test_ledger ;;
+	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c src/judge/ledger.c; do
 		extra_tests $f
 	     done ;;
 	esac
 }
 programs() {
 	for t in $unit_tests $sim_tests $(extra_tests "$1"); do
-		case $t in *.sh | memcheck:*) ;; *) echo "$t" ;; esac
+		case $t in *.sh | memcheck:* | asan:*) ;; *) echo "$t" ;; esac
 	done
 	echo src/perfab
 }
@@ -98,6 +103,14 @@ setup_tree() {
 	# shellcheck disable=SC2046
 	make -C "$bld" -s -j"$JOBS" $(programs stats/drift.c) $(programs src/judge/memgate.c) \
 		$(programs stats/calibrate.c) $(programs stats/edivisive.c) >/dev/null 2>&1
+	# The AddressSanitizer build of the same sources, for the asan: tests.
+	if [ ! -f "$work/asan$j/Makefile" ]; then
+		mkdir -p "$work/asan$j"
+		(cd "$work/asan$j" && "$src/configure" ${PERFAB_CONFIGURE_FLAGS:-} \
+			CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" \
+			LDFLAGS="-fsanitize=address" >/dev/null)
+	fi
+	make -C "$work/asan$j" -s -j"$JOBS" tests/unit/test_ledger >/dev/null 2>&1
 	# A mutation run means nothing if the tests fail without a mutant.
 	if by=$(sh "$top/ci/mutate.sh" --run-tests "$work" "$j" ALL); then :; else
 		echo "mutate: $by fails on the unmutated tree; fix that first" >&2
@@ -117,6 +130,10 @@ run_tests() {
 			rc=0
 			case $t in
 			*.sh) sh "$top_srcdir/$t" >/dev/null 2>&1 || rc=$? ;;
+			asan:*)
+				make -C "$work/asan$1" -s -j1 "${t#asan:}" >/dev/null 2>&1 &&
+					ASAN_OPTIONS=detect_leaks=0 CK_FORK=no "$work/asan$1/${t#asan:}" \
+					>/dev/null 2>&1 || rc=$? ;;
 			memcheck:*)
 				command -v valgrind >/dev/null || continue
 				mc=${t#memcheck:}
