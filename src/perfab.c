@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 #include <gsl/gsl_version.h>
 #include <hwloc.h>
 
@@ -18,6 +17,7 @@
 #include "model/metrics.h"
 #include "probe/counters.h"
 #include "store/history_db.h"
+#include "store/json_in.h"
 #include "util.h"
 
 static void usage(FILE *f);
@@ -137,9 +137,9 @@ static void version(void)
 	       "License GPL-3.0-or-later: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
 	       "This is free software: you are free to change and redistribute it.\n"
 	       "There is NO WARRANTY, to the extent permitted by law.\n");
-	printf("Features: gsl/%s libcjson/%d.%d.%d hwloc/%s sqlite/%s %s\n", GSL_VERSION,
-	       CJSON_VERSION_MAJOR, CJSON_VERSION_MINOR, CJSON_VERSION_PATCH,
-	       HWLOC_VERSION, pab_history_sqlite_version(), pab_counters_feature());
+	printf("Features: gsl/%s libcjson/%s hwloc/%s sqlite/%s %s\n", GSL_VERSION,
+	       pab_json_version(), HWLOC_VERSION, pab_history_sqlite_version(),
+	       pab_counters_feature());
 	printf("Protocols: rotate-reverse/1 perfab-artifact/1 perfab-workload/1\n");
 	printf("Rules: perfab/2 (default) perfab/1 rule12\n");
 }

@@ -509,3 +509,12 @@ int pab_json_in_known_keys(struct pab_json_in *in, const cJSON *obj,
 	}
 	return 0;
 }
+
+#define JSON_STR_(x) #x
+#define JSON_STR(x) JSON_STR_(x)
+
+const char *pab_json_version(void)
+{
+	return JSON_STR(CJSON_VERSION_MAJOR) "." JSON_STR(CJSON_VERSION_MINOR) "."
+		JSON_STR(CJSON_VERSION_PATCH);
+}

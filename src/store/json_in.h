@@ -223,4 +223,7 @@ int pab_json_in_strings(struct pab_json_in *in, const cJSON *obj,
 int pab_json_in_known_keys(struct pab_json_in *in, const cJSON *obj,
 			   const char *const *known);
 
+/* The JSON library's version ("1.7.15"), as built against, for --version. */
+const char *pab_json_version(void);
+
 #endif /* PAB_JSON_IN_H */
