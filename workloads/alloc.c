@@ -28,6 +28,9 @@
  */
 #include "pab_pcg32.h"
 #include "wl.h"
+#include "wl_params.h"
+#include "wl_proc.h"
+#include "wl_report.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -12,7 +12,8 @@ pkglibexec_PROGRAMS += workloads/perfab-alloc workloads/perfab-spin
 
 workloads_common_sources = \
 	common/suite.c common/suite.h common/numparse.c common/numparse.h common/banned.h \
-	workloads/wl.h workloads/wl_params.c workloads/wl_proc.c \
+	workloads/wl.h workloads/wl_params.c workloads/wl_params.h \
+	workloads/wl_proc.c workloads/wl_proc.h workloads/wl_report.h \
 	workloads/wl_report.c
 
 workloads_perfab_alloc_SOURCES = workloads/alloc.c \

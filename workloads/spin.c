@@ -15,6 +15,9 @@
  * deterministic count that tests check independently of time.
  */
 #include "wl.h"
+#include "wl_params.h"
+#include "wl_proc.h"
+#include "wl_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

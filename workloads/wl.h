@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * wl.h — the runtime shared by the workload programs (perfab-alloc,
- * perfab-spin): the perfab-workload/1 protocol's inputs (argv and
- * PERFAB_* environment resolved against the suite table), checked number
- * parsing, /proc readings, the post-work drain window and the JSON report.
+ * wl.h — the types of the runtime shared by the workload programs
+ * (perfab-alloc, perfab-spin): the resolved inputs of a run and its
+ * report, the exit codes, the checksum step. The functions are in
+ * wl_params.h (the perfab-workload/1 protocol's inputs: argv and PERFAB_*
+ * environment resolved against the suite table, checked number parsing),
+ * wl_proc.h (/proc readings, the clock, the post-work drain window) and
+ * wl_report.h (the JSON report, the usage).
  *
  * This is program code, not library code: on bad input the functions print
  * one error to stderr (lowercase, the subject in quotes, the reason, what
@@ -47,67 +50,6 @@ struct pab_wl {
 	const char *report_path;
 };
 
-/*
- * Resolve the run from argv and the environment: the row is PERFAB_ROW,
- * or else argv[1] when it is not a key=value argument, or else
- * `default_row` (NULL: none, an error). Then the row's defaults are
- * overridden by PERFAB_PARAMS, then by key=value arguments. The row must
- * be run by `program`. Returns 0, or -1 after printing the reason.
- * On success, call pab_wl_release() when done.
- */
-int pab_wl_init(struct pab_wl *wl, const char *program, const char *default_row,
-		int argc, char **argv);
-void pab_wl_release(struct pab_wl *wl);
-
-/*
- * The parameter `key` as an unsigned integer in [min, max]. Accepts
- * decimal digits with an optional K, M or G suffix (powers of 1024) when
- * `sizes` is non-zero. Returns 0 and sets *out, or -1 after printing why.
- * A key the row does not have is a bug in the program (abort).
- */
-int pab_wl_param_u64(const struct pab_wl *wl, const char *key, uint64_t min,
-		     uint64_t max, int sizes, uint64_t *out);
-
-/* The index of the parameter's value in the NULL-terminated list
- * `choices`, or -1 after printing why. */
-int pab_wl_param_choice(const struct pab_wl *wl, const char *key,
-			const char *const *choices);
-
-/* The parameter's raw value string (owned by wl). */
-const char *pab_wl_param_str(const struct pab_wl *wl, const char *key);
-
-/* n × scale rounded, at least 1 when n > 0; -1 after printing why when the
- * result does not fit `max`. */
-int pab_wl_scaled(const struct pab_wl *wl, const char *what, uint64_t n,
-		  uint64_t max, uint64_t *out);
-
-/* Checked parsers for whole strings: 0 on success, -1 on empty input,
- * trailing junk, a sign, or a value outside [min, max]. Nothing printed.
- * The workloads' syntax of common/numparse.h: a digit first (sizes: a K,
- * M or G suffix allowed); a double with no leading space or tab. */
-int pab_parse_u64(const char *s, uint64_t min, uint64_t max, int sizes,
-		  uint64_t *out);
-int pab_parse_double(const char *s, double min, double max, double *out);
-
-/* Monotonic clock in nanoseconds. */
-uint64_t pab_wl_now_ns(void);
-
-/* Resident set size from /proc/self/statm (field 2 × page size), or
- * PAB_WL_NONE when it cannot be read. */
-int64_t pab_wl_rss_bytes(void);
-
-/* The process's own RSS high-water mark (VmHWM of /proc/self/status) in
- * bytes, or PAB_WL_NONE when it cannot be read. */
-int64_t pab_wl_vmhwm_bytes(void);
-
-/* Physical memory of the machine in bytes, or 0 when unknown: parameters
- * whose working set exceeds it are refused as absurd. */
-uint64_t pab_wl_phys_bytes(void);
-
-/* Smallest power of two s >= min_stride such that ceil(n / s) <=
- * PAB_LATENCY_MAX_SAMPLES; min_stride 0 means 1. */
-uint64_t pab_wl_latency_stride(uint64_t n, uint64_t min_stride);
-
 /* Order-dependent 64-bit hash step for operation checksums. */
 static inline uint64_t pab_wl_mix(uint64_t h, uint64_t v)
 {
@@ -137,27 +79,5 @@ struct pab_wl_report {
 	const uint64_t *latency_ns;
 	size_t n_latency;
 };
-
-/* Set every measured field of r to "not measured". */
-void pab_wl_report_init(struct pab_wl_report *r);
-
-/*
- * The drain window, starting now (call it right after everything was
- * freed): samples RSS every 10 ms up to release_bound_ms, and at
- * drain_ms; fills drain_rss_bytes, release_bound_rss_bytes and
- * release_ms. Then reads VmHWM into vmhwm_bytes.
- */
-void pab_wl_drain(uint64_t drain_ms, uint64_t release_bound_ms,
-		  struct pab_wl_report *r);
-
-/*
- * Write the report: to wl->report_path through a temporary file in the
- * same directory and rename(2), or to stdout when there is no path.
- * Returns 0, or -1 after printing why.
- */
-int pab_wl_report_write(const struct pab_wl *wl, const struct pab_wl_report *r);
-
-/* Print the usage of `program` and the suite rows it runs, to stdout. */
-void pab_wl_usage(const char *program, const char *synopsis);
 
 #endif /* PAB_WL_H */

@@ -9,7 +9,7 @@
  * something to ignore, because a silently ignored override makes two arms
  * that look different run the same work (or the reverse).
  */
-#include "wl.h"
+#include "wl_params.h"
 
 #include <math.h>
 #include <stdio.h>

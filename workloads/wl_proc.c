@@ -9,7 +9,7 @@
  * that fail are PAB_WL_NONE, reported as null: a missing /proc must look
  * unmeasured, never like zero memory.
  */
-#include "wl.h"
+#include "wl_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>

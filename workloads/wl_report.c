@@ -10,7 +10,8 @@
  * number, null, or a string from the suite table or the command line
  * (escaped).
  */
-#include "wl.h"
+#include "wl_params.h"
+#include "wl_report.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -37,29 +37,16 @@
 
 require python3
 
-# Headers known to declare other files' functions, being fixed: HEADER
-# (every declaration of it) or HEADER:FUNCTION. report.h declares the
-# renderers' functions (report/ is being split into report.c, format.c
-# and one header per file); builtin.h the pool loaders of cmd_pool.c
-# (moving to store/); workloads/wl.h the functions of wl_params.c,
-# wl_proc.c and wl_report.c (its number parsers are moving to common/).
-# An entry that no longer applies is noted on stderr.
-DECL_PENDING="
-	workloads/wl.h
-"
-
 # Headers that declare the functions of a whole wing, by design: HEADER=DIR.
 DECL_UMBRELLA="
 	stats/pab_stats.h=stats
 "
 
 check_tree() { # ROOT: prints the violations, exits 1 when there are any
-	DECL_PENDING=$DECL_PENDING \
 	DECL_UMBRELLA=$DECL_UMBRELLA python3 - "$1" <<'PY'
 import os, re, sys
 
 root = sys.argv[1]
-decl_pending = set(os.environ["DECL_PENDING"].split())
 decl_umbrella = dict(e.split("=", 1) for e in os.environ["DECL_UMBRELLA"].split())
 
 # Where an include is looked for, in order: the includer's directory (for
@@ -253,8 +240,6 @@ for f in sorted(files):
 # Every function a header declares is defined in the header's own .c.
 for h, lineno, name in declared:
     where = defined.get(name, [])
-    if h in decl_pending or "%s:%s" % (h, name) in decl_pending:
-        continue
     own = module(h) + ".c"
     if h == "src/builtin.h":
         if name.startswith("cmd_") and any(wing(d) == "cmd" for d in where):
@@ -270,16 +255,6 @@ for h, lineno, name in declared:
         why = "not in %s: a header declares only its own .c's functions" % own
     bad.append("%s:%d: declares %s(), defined in %s, %s"
                % (h, lineno, name, ", ".join(where) or "no file of the tree", why))
-
-# A pending entry whose header now declares only its own functions (or is
-# gone) is stale: noted, so that the list can be emptied.
-for key in sorted(decl_pending):
-    h, _, name = key.partition(":")
-    if not any(dh == h and (not name or dn == name) and
-               module(dh) + ".c" not in defined.get(dn, [])
-               for dh, _, dn in declared):
-        print("layering: note: DECL_PENDING names %s, which no longer declares "
-              "another file's function" % key, file=sys.stderr)
 
 # A circle among modules (a .c and its .h are one module).
 state, stack = {}, []

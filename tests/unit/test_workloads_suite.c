@@ -7,6 +7,7 @@
  */
 #include "common/suite.h"
 #include "wl.h"
+#include "wl_params.h"
 
 #include <stdio.h>
 #include <string.h>
