@@ -36,8 +36,6 @@
 #include "term.h"
 #include "util.h"
 
-#define MIB 1048576.0
-
 /*
  * Load the runs and fill t. Returns 0, or the exit code after saying why
  * on stderr. *arm_used gets the arm name (static or from arm_opt).
@@ -196,7 +194,7 @@ out_release:
 static void print_mib(double v, int mark)
 {
 	if (isfinite(v))
-		printf(" %10.2f%s", v / MIB, mark ? "*" : " ");
+		printf(" %10.2f%s", pab_bytes_mib(v), mark ? "*" : " ");
 	else
 		printf(" %10s ", "-");
 }
@@ -276,8 +274,9 @@ static int print_check(const struct pab_memgate_table *t,
 		printf("%-28s", pab_term_safe(b->name[s]));
 		for (r = 0; r < t->n_runs; r++)
 			print_mib(pab_memgate_peak(t, k, r), pab_memgate_peak(t, k, r) > res[s].limit);
-		printf(" %10.2f  %10.2f  %10.2f  %+7.1f%%  %s\n", res[s].min / MIB, b->bytes[s] / MIB,
-		       res[s].limit / MIB, res[s].change_pct, res[s].over ? "REGRESSION" : "ok");
+		printf(" %10.2f  %10.2f  %10.2f  %+7.1f%%  %s\n", pab_bytes_mib(res[s].min),
+		       pab_bytes_mib(b->bytes[s]), pab_bytes_mib(res[s].limit), res[s].change_pct,
+		       res[s].over ? "REGRESSION" : "ok");
 	}
 	free(res);
 	if (regressions) {

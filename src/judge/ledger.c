@@ -235,8 +235,8 @@ static char *gate_note(const struct pab_experiment *e, const struct pab_row *row
 		return xasprintf("the head's %s %.1f MiB > %.1f x %.1f MiB + %.0f MiB at rep 1; "
 				 "if the head is meant to use more memory, run with "
 				 "--no-sanity-gate or set \"sanity_gate\": false",
-				 m->label, h / 1048576.0, PAB_SANITY_FACTOR, b / 1048576.0,
-				 PAB_SANITY_SLACK_BYTES / 1048576.0);
+				 m->label, pab_bytes_mib(h), PAB_SANITY_FACTOR, pab_bytes_mib(b),
+				 pab_bytes_mib(PAB_SANITY_SLACK_BYTES));
 	}
 	return NULL;
 }

@@ -21,7 +21,9 @@
 #define NANOSECONDS .unit = "ns", .kind = PAB_KIND_TIME, .per_second = 1e9, \
 	.plot_div = 1e3, .plot_unit = "\xc2\xb5s"
 #define COUNT .unit = "count", .kind = PAB_KIND_COUNT, .plot_div = 1, .plot_unit = "count"
-#define BYTES .unit = "bytes", .kind = PAB_KIND_BYTES, .plot_div = 1048576.0, \
+/* Bytes are shown in MiB: the plots, the reports and every message. */
+#define MIB 1048576.0
+#define BYTES .unit = "bytes", .kind = PAB_KIND_BYTES, .plot_div = MIB, \
 	.plot_unit = "MiB"
 #define LOW .better = PAB_LOWER_IS_BETTER
 #define HIGH .better = PAB_HIGHER_IS_BETTER
@@ -232,4 +234,9 @@ double pab_metric_aggregate(enum pab_metric_id m, const double *x, size_t n)
 		return pab_median(x, n, &out) ? NAN : out;
 	}
 	BUG("metric '%s' has no aggregate", pab_metrics[m].name);
+}
+
+double pab_bytes_mib(double bytes)
+{
+	return bytes / MIB;
 }

@@ -101,6 +101,9 @@ extern const struct pab_metric pab_metrics[PAB_M_COUNT];
 double pab_metric_default_tolerance(enum pab_metric_id m);
 
 /* The metric called name, or NULL. */
+/* bytes in MiB, the unit the table's byte metrics are shown in (plot_unit). */
+double pab_bytes_mib(double bytes);
+
 const struct pab_metric *pab_metric_find(const char *name);
 
 /*

@@ -637,7 +637,7 @@ static void print_sanity(const struct pab_experiment *e, size_t from)
 		fprintf(stderr, "perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
 			"(more than 1.5x base + 8 MiB)\n",
 			c->arm, pab_term_safe(c->row), c->metric,
-			c->base / 1048576.0, c->head / 1048576.0);
+			pab_bytes_mib(c->base), pab_bytes_mib(c->head));
 	}
 }
 

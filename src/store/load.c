@@ -104,7 +104,7 @@ static int check_judgeable(const char *path, struct pab_experiment *e, int alone
 				pab_strbuf_addf(&sb, "  [%s] %s: %s %.1f -> %.1f MiB (more than 1.5x base + 8 MiB)\n",
 						pab_term_safe(c->arm), pab_term_safe(c->row),
 						pab_term_safe(c->metric),
-						c->base / 1048576.0, c->head / 1048576.0);
+						pab_bytes_mib(c->base), pab_bytes_mib(c->head));
 		}
 		pab_strbuf_addstr(&sb, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway");
 		*why = pab_strbuf_detach(&sb);
