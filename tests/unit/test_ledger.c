@@ -261,6 +261,41 @@ END_TEST
  * every cell is required (perfab/1) the same data stays INCONCLUSIVE; a
  * guard that proves a regression FAILs the row.
  */
+/*
+ * --metrics on a recorded run narrows its judged set: what is left keeps
+ * its required flag, what is dropped is neither judged nor required, and
+ * a metric the run did not judge is refused.
+ */
+START_TEST(opts_narrow_keeps_the_required_within)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	char *why = NULL;
+	size_t i;
+
+	pab_experiment_init(&e);
+	pab_ledger_opts_init(&o, &e);
+	ck_assert_int_eq(pab_ledger_opts_require(&o, "cpu,minor_faults", &why), 0);
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "cpu,throughput", &why), 0);
+	ck_assert_ptr_null(why);
+	ck_assert_int_eq(o.narrowed, 1);
+	ck_assert_int_eq(o.require_given, 1);
+	for (i = 0; i < PAB_M_COUNT; i++) {
+		ck_assert_int_eq(o.judged[i], i == PAB_M_CPU || i == PAB_M_THROUGHPUT);
+		ck_assert_int_eq(o.required[i], i == PAB_M_CPU);
+	}
+	/* Narrowed to cells none of which is required: no declared set. */
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "throughput", &why), 0);
+	ck_assert_int_eq(o.require_given, 0);
+	ck_assert_int_eq(o.required[PAB_M_CPU], 0);
+	/* cpu is no longer judged: it cannot come back by narrowing. */
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "cpu", &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "'cpu' was not judged by the run"));
+	free(why);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 START_TEST(required_pass_with_undecided_guard)
 {
 	static const enum pab_metric_id ms[] = { PAB_M_CPU, PAB_M_MINOR_FAULTS };
@@ -929,6 +964,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, equal_arms_accept);
+	tcase_add_test(tc, opts_narrow_keeps_the_required_within);
 	tcase_add_test(tc, cpu_regression_rejects);
 	tcase_add_test(tc, memory_regression_rejects_other);
 	tcase_add_test(tc, cpu_gain_accepts_gain);
