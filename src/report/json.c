@@ -340,11 +340,29 @@ static cJSON *json_cps(const struct pab_history_series *s, const size_t *cp,
 	return arr;
 }
 
+/* The points idx[0..n) of series s: each merge, its commit and its own
+ * change. */
+static cJSON *json_merges(const struct pab_history_series *s, const size_t *idx, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct pab_history_point *p = &s->pts[idx[i]];
+		cJSON *t = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(t, "merge", (double)p->merge->id);
+		json_str(t, "commit", p->merge->commit);
+		json_num(t, "change_pct", p->change_pct);
+		cJSON_AddItemToArray(arr, t);
+	}
+	return arr;
+}
+
 static cJSON *drift_json(const struct pab_drift *d)
 {
 	const struct pab_history_series *s = d->s;
-	cJSON *o = cJSON_CreateObject(), *top;
-	size_t i;
+	cJSON *o = cJSON_CreateObject();
 
 	json_str(o, "row", s->row);
 	json_str(o, "arm", s->arm);
@@ -363,26 +381,10 @@ static cJSON *drift_json(const struct pab_drift *d)
 	cJSON_AddNumberToObject(o, "fail", (double)d->fail);
 	json_str(o, "first_base", s->pts[0].merge->base);
 	json_str(o, "last_commit", s->pts[s->n - 1].merge->commit);
-	top = cJSON_AddArrayToObject(o, "top");
-	for (i = 0; i < d->n_top; i++) {
-		cJSON *t = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(t, "merge", (double)s->pts[d->top[i]].merge->id);
-		json_str(t, "commit", s->pts[d->top[i]].merge->commit);
-		json_num(t, "change_pct", s->pts[d->top[i]].change_pct);
-		cJSON_AddItemToArray(top, t);
-	}
+	cJSON_AddItemToObject(o, "top", json_merges(s, d->top, d->n_top));
 	cJSON_AddItemToObject(o, "change_points",
 			      json_cps(s, d->cp_step, d->p_step, d->n_cp_step));
-	top = cJSON_AddArrayToObject(o, "steps");
-	for (i = 0; i < d->n_jump; i++) {
-		cJSON *t = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(t, "merge", (double)s->pts[d->jump[i]].merge->id);
-		json_str(t, "commit", s->pts[d->jump[i]].merge->commit);
-		json_num(t, "change_pct", s->pts[d->jump[i]].change_pct);
-		cJSON_AddItemToArray(top, t);
-	}
+	cJSON_AddItemToObject(o, "steps", json_merges(s, d->jump, d->n_jump));
 	return o;
 }
 
