@@ -220,6 +220,7 @@ static int guard_listen(pid_t worker, struct told *t)
 		pab_strbuf_add(&in, buf, (size_t)got);
 		guard_take_lines(&in, t);
 	}
+	pab_strbuf_release(&in);
 	return starter_gone;
 }
 
