@@ -65,6 +65,13 @@ START_TEST(pcg32_bounded_and_double_exact)
 	for (i = 0; i < 64; i++)
 		seen[pab_pcg32_bounded(&rng, 2)]++;
 	ck_assert(seen[0] > 0 && seen[1] > 0);
+	/* A bound of 2^31 + 1 rejects the outputs below 2^32 mod bound =
+	 * 2^31 - 1: the stream's first is taken, its second (0x7b47f409) is
+	 * below the threshold and drawn again, its third taken. */
+	pab_pcg32_seed(&rng, 42u, 54u);
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 0x80000001u), 0xa15c02b7u - 0x80000001u);
+	ck_assert_uint_eq(pab_pcg32_bounded(&rng, 0x80000001u), 0xba1d3330u - 0x80000001u);
+	ck_assert_uint_eq(pab_pcg32_next(&rng), 0x83d2f293u);
 }
 END_TEST
 
