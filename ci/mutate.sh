@@ -67,7 +67,10 @@ extra_tests() {
 	# Loops over the metric table's stack arrays: a bound moved by one
 	# reads or writes past them, which only AddressSanitizer sees.
 	src/judge/ledger.c) echo asan:tests/unit/test_ledger ;;
-	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c src/judge/ledger.c; do
+	# The history's cells and drift: the history commands on databases and
+	# artifacts that are recorded, not measured.
+	src/judge/history.c) echo tests/e2e/history_record.sh tests/e2e/history_html.sh tests/e2e/history_migrate.sh ;;
+	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c src/judge/ledger.c src/judge/history.c; do
 		extra_tests $f
 	     done ;;
 	esac

@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "judge/history.h"
 #include "judge/ledger.h"
 #include "model/experiment.h"
 #include "util.h"
@@ -266,6 +267,50 @@ END_TEST
  * its required flag, what is dropped is neither judged nor required, and
  * a metric the run did not judge is refused.
  */
+/*
+ * The history's cells of a ledger: a judged cell keeps its change and
+ * interval, a cell with nothing measured has none (NaN), and each names
+ * its row, arm and metric.
+ */
+START_TEST(history_cells_of_a_ledger)
+{
+	static const enum pab_metric_id ms[] = { PAB_M_CPU, PAB_M_PEAK_RSS };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	struct pab_history_cell *v;
+	size_t i, n, judged = 0, unmeasured = 0;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 1.0, 30, 0.01); /* peak_rss left unmeasured */
+	judge_only(&e, &o, ms, 2);
+	build(&e, &o, &l);
+	v = pab_history_cells_of(&e, &l, &n);
+	ck_assert_uint_eq(n, l.n_cells);
+	for (i = 0; i < n; i++) {
+		const struct pab_cell_result *r = &l.cells[i].res;
+
+		ck_assert_str_eq(v[i].row, "r0");
+		ck_assert_str_eq(v[i].metric, pab_metrics[l.cells[i].metric].name);
+		if (r->verdict == PAB_NOT_MEASURED) {
+			ck_assert(isnan(v[i].change_pct) && isnan(v[i].lo_pct) && isnan(v[i].coverage));
+			unmeasured++;
+		} else {
+			ck_assert(v[i].change_pct == r->change.median);
+			ck_assert(v[i].lo_pct == r->change.lo && v[i].hi_pct == r->change.hi);
+			ck_assert(v[i].change_pct > 20.0);
+			ck_assert_str_eq(v[i].verdict, "FAIL");
+			judged++;
+		}
+	}
+	ck_assert_uint_gt(judged, 0);
+	ck_assert_uint_gt(unmeasured, 0);
+	free(v);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 START_TEST(opts_narrow_keeps_the_required_within)
 {
 	struct pab_experiment e;
@@ -965,6 +1010,7 @@ int main(void)
 
 	tcase_add_test(tc, equal_arms_accept);
 	tcase_add_test(tc, opts_narrow_keeps_the_required_within);
+	tcase_add_test(tc, history_cells_of_a_ledger);
 	tcase_add_test(tc, cpu_regression_rejects);
 	tcase_add_test(tc, memory_regression_rejects_other);
 	tcase_add_test(tc, cpu_gain_accepts_gain);
