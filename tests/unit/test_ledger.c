@@ -311,6 +311,45 @@ START_TEST(history_cells_of_a_ledger)
 }
 END_TEST
 
+/* A series' drift counts each verdict once: PASS, FAIL, INCONCLUSIVE,
+ * and a shown cell as none of them. */
+START_TEST(drift_counts_the_verdicts)
+{
+	static const char *const v[] = { "PASS", "FAIL", "INCONCLUSIVE", "PASS", "SHOWN" };
+	struct pab_history_merge_row mr[5];
+	struct pab_history_point pts[5];
+	struct pab_history_series s;
+	struct pab_drift d;
+	size_t i;
+
+	memset(mr, 0, sizeof(mr));
+	memset(pts, 0, sizeof(pts));
+	for (i = 0; i < 5; i++) {
+		mr[i].id = (int64_t)i + 1;
+		pts[i].merge = &mr[i];
+		pts[i].verdict = v[i];
+		pts[i].n = 12;
+		pts[i].change_pct = 1.0;
+		pts[i].lo_pct = -1.0;
+		pts[i].hi_pct = 3.0;
+		pts[i].coverage = 0.95;
+		pts[i].tolerance_pct = 2.0;
+	}
+	memset(&s, 0, sizeof(s));
+	s.row = (char *)"r";
+	s.arm = (char *)"head";
+	s.metric = (char *)"cpu";
+	s.pts = pts;
+	s.n = 5;
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.pass, 2);
+	ck_assert_uint_eq(d.fail, 1);
+	ck_assert_uint_eq(d.inconclusive, 1);
+	ck_assert_uint_eq(d.chain.n, 5);
+	ck_assert_double_eq(d.tolerance, 2.0);
+}
+END_TEST
+
 START_TEST(opts_narrow_keeps_the_required_within)
 {
 	struct pab_experiment e;
@@ -348,6 +387,7 @@ START_TEST(required_pass_with_undecided_guard)
 	struct pab_ledger_opts o;
 	struct pab_ledger l;
 	const struct pab_ledger_cell *c;
+	size_t i;
 
 	make_experiment(&e, 2, 12, 1);
 	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
@@ -390,6 +430,8 @@ START_TEST(required_pass_with_undecided_guard)
 	e.judged.require[PAB_M_CPU] = e.judged.require[PAB_M_MINOR_FAULTS] = 1;
 	judge_only(&e, &o, ms, 2);
 	ck_assert(o.require_given && o.required[PAB_M_CPU] && o.required[PAB_M_MINOR_FAULTS]);
+	for (i = 0; i < PAB_M_COUNT; i++) /* the recorded set, nothing more */
+		ck_assert_int_eq(o.required[i], i == PAB_M_CPU || i == PAB_M_MINOR_FAULTS);
 	build(&e, &o, &l);
 	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
 	pab_ledger_release(&l);
@@ -1011,6 +1053,7 @@ int main(void)
 	tcase_add_test(tc, equal_arms_accept);
 	tcase_add_test(tc, opts_narrow_keeps_the_required_within);
 	tcase_add_test(tc, history_cells_of_a_ledger);
+	tcase_add_test(tc, drift_counts_the_verdicts);
 	tcase_add_test(tc, cpu_regression_rejects);
 	tcase_add_test(tc, memory_regression_rejects_other);
 	tcase_add_test(tc, cpu_gain_accepts_gain);

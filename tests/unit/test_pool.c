@@ -738,6 +738,54 @@ START_TEST(pool_with_its_source)
 }
 END_TEST
 
+/*
+ * A pool pooled again after a plain run: the seeds are the run's, then
+ * the pool's, in order (a pool's seeds appended after others'); and a run
+ * without a journal id leaves the pool's runs unnamed, whichever input
+ * it is.
+ */
+START_TEST(pool_after_a_run_keeps_seeds_and_names)
+{
+	struct pab_experiment ea, eb, ex, pooled, out;
+	const struct pab_experiment *in[2];
+	char *why = NULL;
+
+	ck_assert(!parse_fixture("a.json", &ea, &why));
+	ck_assert(!parse_fixture("b.json", &eb, &why));
+	{
+		cJSON *b = fixture("b.json");
+		char *text;
+
+		edit_walls_1ns(b); /* its own measurements */
+		text = cJSON_PrintUnformatted(b);
+		ck_assert(!parse_text(text, &ex, &why));
+		free(text);
+		cJSON_Delete(b);
+	}
+	free(ex.journal_id);
+	ex.journal_id = NULL; /* an artifact of before the journal */
+	ex.seed = 4242;
+	in[0] = &ea;
+	in[1] = &eb;
+	ck_assert_msg(!pab_pool(in, NULL, 2, &pooled, &why), "%s", why);
+	ck_assert_uint_eq(pooled.pool.n_seeds, 2);
+	ck_assert_int_eq(pooled.pool.runs_named, 1);
+	in[0] = &ex;
+	in[1] = &pooled;
+	ck_assert_msg(!pab_pool(in, NULL, 2, &out, &why), "%s", why);
+	ck_assert_uint_eq(out.pool.n_seeds, 3);
+	ck_assert_double_eq(out.pool.seeds[0], 4242);
+	ck_assert_double_eq(out.pool.seeds[1], (double)ea.seed);
+	ck_assert_double_eq(out.pool.seeds[2], (double)eb.seed);
+	ck_assert_int_eq(out.pool.runs_named, 0);
+	pab_experiment_release(&out);
+	pab_experiment_release(&pooled);
+	pab_experiment_release(&ex);
+	pab_experiment_release(&eb);
+	pab_experiment_release(&ea);
+}
+END_TEST
+
 /* The typed records (run.metrics, require, floors; sanity; host) read
  * back typed, and saved again as the artifact has them: a value this
  * perfab cannot say again exactly (an unknown metric name, a key floors
@@ -822,6 +870,7 @@ int main(void)
 	tcase_add_test(tc, nothing_to_pool);
 	tcase_add_test(tc, unlabelled_inputs);
 	tcase_add_test(tc, pool_with_its_source);
+	tcase_add_test(tc, pool_after_a_run_keeps_seeds_and_names);
 	tcase_add_test(tc, typed_records_round_trip);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
