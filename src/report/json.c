@@ -409,26 +409,24 @@ void pab_report_history_drift_json(FILE *f, const struct pab_drift *d, size_t n_
 /* ------------------------------------------------------------------ */
 /* JSON text for the other renderers                                  */
 
-void pab_report_json_number(FILE *f, double v)
+/* item, unformatted, to f; item deleted. */
+static void print_unformatted(FILE *f, cJSON *item)
 {
-	cJSON *n = cJSON_CreateNumber(v);
-	char *text = n ? cJSON_PrintUnformatted(n) : NULL;
+	char *text = item ? cJSON_PrintUnformatted(item) : NULL;
 
 	if (!text)
 		BUG("out of memory");
 	fputs(text, f);
 	cJSON_free(text);
-	cJSON_Delete(n);
+	cJSON_Delete(item);
+}
+
+void pab_report_json_number(FILE *f, double v)
+{
+	print_unformatted(f, cJSON_CreateNumber(v));
 }
 
 void pab_report_json_string(FILE *f, const char *s)
 {
-	cJSON *str = cJSON_CreateString(s);
-	char *text = str ? cJSON_PrintUnformatted(str) : NULL;
-
-	if (!text)
-		BUG("out of memory");
-	fputs(text, f);
-	cJSON_free(text);
-	cJSON_Delete(str);
+	print_unformatted(f, cJSON_CreateString(s));
 }
