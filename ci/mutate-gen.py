@@ -77,8 +77,9 @@ INT = re.compile(r"(?<![\w.])(\d+)([uUlL]*)(?![\w.])")
 FLT = re.compile(r"(?<![\w.])(\d+\.\d*(?:[eE][-+]?\d+)?|\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?![\w.])")
 
 
-def sites(op, code):
-    """(start, end, replacement) for each place OP applies in CODE."""
+def sites(op, code, line):
+    """(start, end, replacement) for each place OP applies in CODE, the
+    masked copy of LINE (a replacement keeps LINE's own string literals)."""
     res = []
 
     def lit(pat, rep, ok=None):
@@ -111,8 +112,7 @@ def sites(op, code):
                 elif code[j] == ")":
                     depth -= 1
                     if depth == 0:
-                        cond = code[m.end():j]
-                        res.append((m.start(), j + 1, "if (!(" + cond + "))"))
+                        res.append((m.start(), j + 1, "if (!(" + line[m.end():j] + "))"))
                         break
     elif op in ("add-sub", "sub-add"):
         sym, rep = ("+", "-") if op == "add-sub" else ("-", "+")
@@ -148,7 +148,7 @@ def mutants(path):
         if re.match(r"\s*(static\s+)?(const\s+)?(struct|enum|union)\s+\w+\s*\{", code):
             continue
         for op in OPS:
-            for nth, (s, e, rep) in enumerate(sites(op, code)):
+            for nth, (s, e, rep) in enumerate(sites(op, code, line)):
                 new = line[:s] + rep + line[e:]
                 yield no, op, nth, line, new
 
