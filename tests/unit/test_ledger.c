@@ -350,6 +350,193 @@ START_TEST(drift_counts_the_verdicts)
 }
 END_TEST
 
+/* A series of n points with the given changes, each point's interval
+ * the change +- half, at 95%, and the given tolerance. */
+static void drift_series(struct pab_history_series *s, struct pab_history_merge_row *mr,
+			 struct pab_history_point *pts, const double *change, size_t n,
+			 double tolerance)
+{
+	size_t i;
+
+	memset(mr, 0, n * sizeof(*mr));
+	memset(pts, 0, n * sizeof(*pts));
+	for (i = 0; i < n; i++) {
+		mr[i].id = (int64_t)i + 1;
+		pts[i].merge = &mr[i];
+		pts[i].verdict = "PASS";
+		pts[i].n = 12;
+		pts[i].change_pct = change[i];
+		pts[i].lo_pct = change[i] - 0.5;
+		pts[i].hi_pct = change[i] + 0.5;
+		pts[i].coverage = 0.95;
+		pts[i].tolerance_pct = tolerance;
+	}
+	memset(s, 0, sizeof(*s));
+	s->row = (char *)"r";
+	s->arm = (char *)"head";
+	s->metric = (char *)"cpu";
+	s->pts = pts;
+	s->n = n;
+}
+
+/* The series' tolerance is its last merge's: set every point's. */
+static void drift_tolerance(struct pab_history_series *s, double tolerance)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		s->pts[i].tolerance_pct = tolerance;
+}
+
+/*
+ * Drift beyond the tolerance is a chained interval wholly beyond it: at
+ * exactly the tolerance it is not (lo = +tolerance, hi = -tolerance), one
+ * ulp inside it is. The chain does not depend on the tolerance, so the
+ * edge is the chain's own bound.
+ */
+START_TEST(drift_beyond_and_better_at_the_edge)
+{
+	static const double up[] = { 1.0, 1.0, 1.0, 1.0, 1.0 };
+	static const double down[] = { -1.0, -1.0, -1.0, -1.0, -1.0 };
+	struct pab_history_merge_row mr[5];
+	struct pab_history_point pts[5];
+	struct pab_history_series s;
+	struct pab_drift d;
+	double edge;
+
+	drift_series(&s, mr, pts, up, 5, 50.0);
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.chain.n, 5);
+	ck_assert(d.chain.lo_pct > 0.0 && d.chain.hi_pct > d.chain.lo_pct);
+	ck_assert_int_eq(d.beyond, 0);
+	ck_assert_int_eq(d.better, 0);
+	edge = d.chain.lo_pct;
+	drift_tolerance(&s, edge);
+	pab_drift_of(&s, &d);
+	ck_assert(d.chain.lo_pct == edge);
+	ck_assert_int_eq(d.beyond, 0);
+	drift_tolerance(&s, nextafter(edge, 0.0));
+	pab_drift_of(&s, &d);
+	ck_assert_int_eq(d.beyond, 1);
+	ck_assert_int_eq(d.better, 0);
+	/* No tolerance recorded: neither. */
+	drift_tolerance(&s, NAN);
+	pab_drift_of(&s, &d);
+	ck_assert(isnan(d.tolerance));
+	ck_assert_int_eq(d.beyond, 0);
+
+	drift_series(&s, mr, pts, down, 5, 50.0);
+	pab_drift_of(&s, &d);
+	ck_assert(d.chain.hi_pct < 0.0);
+	ck_assert_int_eq(d.better, 0);
+	edge = -d.chain.hi_pct;
+	drift_tolerance(&s, edge);
+	pab_drift_of(&s, &d);
+	ck_assert_int_eq(d.better, 0);
+	drift_tolerance(&s, nextafter(edge, 0.0));
+	pab_drift_of(&s, &d);
+	ck_assert_int_eq(d.better, 1);
+	ck_assert_int_eq(d.beyond, 0);
+}
+END_TEST
+
+/*
+ * The merges that pushed the chain furthest, largest first: three of
+ * them when more than three pushed it, none pushing the other way, and
+ * an unchainable point (NaN) is skipped without shifting the others.
+ */
+START_TEST(drift_top_three)
+{
+	static const double change[] = { 1.0, 5.0, NAN, 2.0, 4.0, -6.0, 3.0, 0.5 };
+	struct pab_history_merge_row mr[8];
+	struct pab_history_point pts[8];
+	struct pab_history_series s;
+	struct pab_drift d;
+
+	drift_series(&s, mr, pts, change, 8, 2.0);
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.chain.n, 7);
+	ck_assert_uint_eq(d.chain.skipped, 1);
+	ck_assert_uint_eq(d.n_top, 3);
+	ck_assert_uint_eq(d.top[0], 1);
+	ck_assert_uint_eq(d.top[1], 4);
+	ck_assert_uint_eq(d.top[2], 6);
+	/* Two that push it: two. */
+	drift_series(&s, mr, pts, change, 2, 2.0);
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.n_top, 2);
+	ck_assert_uint_eq(d.top[0], 1);
+	ck_assert_uint_eq(d.top[1], 0);
+}
+END_TEST
+
+/*
+ * Steps of the level: every merge whose own interval lies wholly beyond
+ * its tolerance, the last PAB_DRIFT_MAX of them in order; a merge whose
+ * interval touches the tolerance is not one.
+ */
+START_TEST(drift_jumps_keep_the_last)
+{
+	enum { N = PAB_DRIFT_MAX + 5 };
+	struct pab_history_merge_row mr[N];
+	struct pab_history_point pts[N];
+	struct pab_history_series s;
+	struct pab_drift d;
+	double change[N];
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		change[i] = i % 2 ? 10.0 : -10.0; /* lo 9.5, or hi -9.5 */
+	drift_series(&s, mr, pts, change, N, 9.0);
+	pts[2].lo_pct = 9.0; /* touches +tolerance: no step */
+	pts[2].change_pct = 9.5;
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.n_jump, PAB_DRIFT_MAX);
+	for (i = 0; i < PAB_DRIFT_MAX; i++)
+		ck_assert_uint_eq(d.jump[i], N - PAB_DRIFT_MAX + i);
+	/* Fewer than the most: each in order, the touching one left out. */
+	drift_series(&s, mr, pts, change, 6, 9.0);
+	pts[2].hi_pct = -9.0;
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.n_jump, 5);
+	ck_assert_uint_eq(d.jump[0], 0);
+	ck_assert_uint_eq(d.jump[1], 1);
+	ck_assert_uint_eq(d.jump[2], 3);
+	ck_assert_uint_eq(d.jump[4], 5);
+}
+END_TEST
+
+/*
+ * A step in the series' level is a change point at the first merge after
+ * it, named by its index in the series (unchainable merges before it
+ * counted), with its p-value; a flat series has none.
+ */
+START_TEST(drift_change_point_at_the_step)
+{
+	enum { N = 24 };
+	struct pab_history_merge_row mr[N];
+	struct pab_history_point pts[N];
+	struct pab_history_series s;
+	struct pab_drift d;
+	double change[N];
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		change[i] = (i < 14 ? 0.1 : 4.0) + 0.01 * (double)(i % 3);
+	change[5] = NAN;
+	drift_series(&s, mr, pts, change, N, 2.0);
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.n_cp_step, 1);
+	ck_assert_uint_eq(d.cp_step[0], 14);
+	ck_assert(d.p_step[0] >= 0.0 && d.p_step[0] <= 0.01);
+	for (i = 0; i < N; i++)
+		change[i] = 1.0 + 0.01 * (double)(i % 3);
+	drift_series(&s, mr, pts, change, N, 2.0);
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.n_cp_step, 0);
+}
+END_TEST
+
 START_TEST(opts_narrow_keeps_the_required_within)
 {
 	struct pab_experiment e;
@@ -1054,6 +1241,10 @@ int main(void)
 	tcase_add_test(tc, opts_narrow_keeps_the_required_within);
 	tcase_add_test(tc, history_cells_of_a_ledger);
 	tcase_add_test(tc, drift_counts_the_verdicts);
+	tcase_add_test(tc, drift_beyond_and_better_at_the_edge);
+	tcase_add_test(tc, drift_top_three);
+	tcase_add_test(tc, drift_jumps_keep_the_last);
+	tcase_add_test(tc, drift_change_point_at_the_step);
 	tcase_add_test(tc, cpu_regression_rejects);
 	tcase_add_test(tc, memory_regression_rejects_other);
 	tcase_add_test(tc, cpu_gain_accepts_gain);
