@@ -580,19 +580,28 @@ START_TEST(fixtures_are_as_described)
 }
 END_TEST
 
-/* two-rows.json cut to one row (keep 0 or 1) and marked shard spec. */
+/* two-rows.json cut to one row (keep 0 or 1) and marked shard spec (NULL:
+ * "shard": null, as a pool of shards records it). */
 static char *shard_of(int keep, const char *spec)
 {
 	cJSON *b = fixture("two-rows.json");
 	char *text, json[64];
 
 	cJSON_DeleteItemFromArray(at(b, "rows"), keep ? 0 : 1);
-	snprintf(json, sizeof(json), "\"%s\"", spec);
+	if (spec)
+		snprintf(json, sizeof(json), "\"%s\"", spec);
+	else
+		snprintf(json, sizeof(json), "null");
 	set(b, "run.shard", json);
 	set(b, "seed", keep ? "424242" : "434343");
 	text = cJSON_PrintUnformatted(b);
 	cJSON_Delete(b);
 	return text;
+}
+
+static const char *spec_name(const char *spec)
+{
+	return spec ? spec : "null";
 }
 
 /* The shards of a run pool back in the unsharded row order when every
@@ -611,6 +620,8 @@ START_TEST(shard_order)
 		{ "3/2", "1/2", 0 },     /* I > N */
 		{ "2/2", "0/2", 0 },     /* I = 0 */
 		{ "2/1001", "1/1001", 0 }, /* N > 1000 */
+		{ NULL, "1/2", 0 },      /* a shard recorded as null: not one */
+		{ "2/2", NULL, 0 },
 	};
 	size_t i;
 
@@ -620,14 +631,14 @@ START_TEST(shard_order)
 		const struct pab_experiment *in[2] = { &e2, &e1 };
 		const char *labels[2] = { "r2.json", "r1.json" };
 
-		ck_assert_msg(!parse_text(t2, &e2, &why), "%s: %s", c[i].first, why);
-		ck_assert_msg(!parse_text(t1, &e1, &why), "%s: %s", c[i].second, why);
-		ck_assert_msg(!pab_pool(in, labels, 2, &out, &why), "%s + %s: %s", c[i].first,
-			      c[i].second, why);
+		ck_assert_msg(!parse_text(t2, &e2, &why), "%s: %s", spec_name(c[i].first), why);
+		ck_assert_msg(!parse_text(t1, &e1, &why), "%s: %s", spec_name(c[i].second), why);
+		ck_assert_msg(!pab_pool(in, labels, 2, &out, &why), "%s + %s: %s",
+			      spec_name(c[i].first), spec_name(c[i].second), why);
 		ck_assert_uint_eq(out.n_rows, 2);
 		ck_assert_msg(!strcmp(out.rows[0].name, c[i].r1_first ? "r1" : "r2"),
-			      "%s + %s: the union starts with %s", c[i].first, c[i].second,
-			      out.rows[0].name);
+			      "%s + %s: the union starts with %s", spec_name(c[i].first),
+			      spec_name(c[i].second), out.rows[0].name);
 		ck_assert(!out.rows[0].failed && !out.rows[1].failed);
 		pab_experiment_release(&out);
 		pab_experiment_release(&e1);
