@@ -20,6 +20,8 @@
 #            src/model/pool.c src/model/rotation.c)
 #   MAX      at most this many mutants per file, a stable sample spread by
 #            a hash of each mutant's text (default 12; 0 = every mutant)
+#   SKIP     leave out the first SKIP mutants of each file's hash order
+#            before taking MAX (default 0; SKIP=12 is the next sample)
 #   JOBS     mutants run at once, each in its own scratch tree (default 1,
 #            at most 2: the machine is shared)
 #   TIMEOUT  seconds a mutant's build and tests may take (default 300)
@@ -37,9 +39,12 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 FILES=${FILES:-"$(cd "$top" && echo stats/*.c src/judge/*.c) src/model/pool.c src/model/rotation.c"}
 MAX=${MAX:-12}
+SKIP=${SKIP:-0}
 JOBS=${JOBS:-1}
 TIMEOUT=${TIMEOUT:-300}
 MIN_SCORE=${MIN_SCORE:-95}
+[ "$SKIP" -ge 0 ] 2>/dev/null || { echo "mutate: SKIP '$SKIP' is not a count" >&2; exit 2; }
+[ "$MAX" -ge 0 ] 2>/dev/null || { echo "mutate: MAX '$MAX' is not a count" >&2; exit 2; }
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 [ "$JOBS" -le 2 ] || JOBS=2
 gen="python3 $top/ci/mutate-gen.py"
@@ -212,7 +217,8 @@ for f in $FILES; do
 	(cd "$top" && $gen list "$f") |
 		while IFS= read -r m; do
 			printf '%s\t%s\n' "$(printf '%s' "$m" | cut -f1,3,4,5 | cksum | cut -d' ' -f1)" "$m"
-		done | sort -n | { if [ "$MAX" -gt 0 ]; then head -n "$MAX"; else cat; fi; } |
+		done | sort -n | tail -n +"$((SKIP + 1))" |
+		{ if [ "$MAX" -gt 0 ]; then head -n "$MAX"; else cat; fi; } |
 		cut -f2- | sort -t '	' -k2,2n >>"$list"
 done
 total=$(wc -l <"$list")
