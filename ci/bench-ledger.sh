@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ci/bench-ledger.sh — the ledger on a generated artifact of about 1,000,000
 # samples (20 rows x 3 arms x 1002 reps x 16 metrics): wall time and peak
-# RSS (issue #3's benchmark; targets <= 1 s and <= 256 MiB). Prints figures,
+# RSS (targets <= 1 s and <= 256 MiB). Prints figures,
 # asserts nothing.
 # Usage: ci/bench-ledger.sh [BUILD_DIR]
 set -eu

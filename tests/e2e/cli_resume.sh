@@ -6,23 +6,27 @@
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
 cp /bin/true ./mytrue
-expect_verdict "a complete A/A artifact to cut (any verdict)" "$PERFAB" run -q --arm base=./mytrue --arm head=./mytrue --reps 6 --max-reps 6 --out done.json
+# A complete artifact to cut: two blocks of base and head, the second in
+# reversed order; 4 reps are fewer than 6 pairs, INCONCLUSIVE.
+expect_rc 3 "$PERFAB" run -q --no-null-arm --arm base=./mytrue --arm head=./mytrue --reps 4 --max-reps 4 --out done.json
 expect_rc 2 "$PERFAB" run --resume done.json
 grep_err "already complete"
-jq '.complete = false | .rows[0].reps |= .[0:4]' done.json >part.json
+# Cut inside the reversed block: the resume must continue its order.
+jq '.complete = false | .rows[0].reps |= .[0:3]' done.json >part.json
 expect_rc 2 "$PERFAB" run --resume part.json --reps 9
 grep_err "its own settings"
 # Neither the arms again nor --trust-artifact: refused, the plan shown.
 expect_rc 2 "$PERFAB" run --resume part.json
 grep_err "trust-artifact"
 grep_err "arm head: './mytrue'"
-expect_verdict "the resumed run completes" "$PERFAB" run -q --resume part.json --arm base=./mytrue --arm head=./mytrue
-resumed_rc=$rc
-[ "$(jq '.rows[0].reps | length' part.json)" = 6 ] || fail "resume did not finish the reps"
+# The resumed run keeps the artifact's 4 reps: INCONCLUSIVE.
+expect_rc 3 "$PERFAB" run -q --resume part.json --no-null-arm --arm base=./mytrue --arm head=./mytrue
+[ "$(jq '.rows[0].reps | length' part.json)" = 4 ] || fail "resume did not finish the reps"
 jq -e '.complete' part.json >/dev/null || fail "resume did not complete"
-# The balance survives: orders continue the rotation.
-expect_rc "$resumed_rc" "$PERFAB" ledger part.json
-jq '.complete = false | .rows[0].reps |= .[0:4]' done.json >changed.json
+# The balance survives: orders continue the rotation (an order out of it
+# is refused, exit 4), and the ledger repeats the run's INCONCLUSIVE.
+expect_rc 3 "$PERFAB" ledger part.json
+jq '.complete = false | .rows[0].reps |= .[0:3]' done.json >changed.json
 printf '\n' >>mytrue
 expect_rc 4 "$PERFAB" run --resume changed.json --trust-artifact
 grep_err "changed since the run started"

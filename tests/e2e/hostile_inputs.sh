@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Hostile inputs (issue #6, item 4): malformed JSON, wrong types, absurd
+# Hostile inputs: malformed JSON, wrong types, absurd
 # numbers, NaN/Inf spellings, missing fields, unknown schema versions, a
 # very large artifact, deep nesting, an empty file, a directory and binary
 # garbage, given to `perfab ledger` (artifacts) and `perfab run --config`
@@ -70,9 +70,10 @@ mutate() {
 # ------------------------------------------------------------------
 # Artifacts: perfab ledger
 
-expect_verdict "an A/A artifact to mutate (any verdict)" "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 6 --max-reps 6 --no-null-arm --out ok.json
-ok_rc=$rc
-expect_rc "$ok_rc" "$PERFAB" ledger ok.json # the base of every mutation loads
+# The artifact every mutation starts from: two blocks of base and head,
+# 4 reps, fewer than 6 pairs: INCONCLUSIVE, in the run and its ledger.
+expect_rc 3 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 4 --max-reps 4 --no-null-arm --out ok.json
+expect_rc 3 "$PERFAB" ledger ok.json # the base of every mutation loads
 
 # Malformed JSON.
 printf '{"schema": "perfab-artifact/1",' >trunc.json
@@ -172,9 +173,9 @@ mutate ok.json m1.json 'del(.arms[1].name)'
 bad_ledger m1.json "arms\[1\]: missing field 'name'"
 mutate ok.json m2.json 'del(.arms[0].argv)'
 bad_ledger m2.json "arms\[0\]: missing field 'argv'"
-mutate ok.json m3.json 'del(.rows[0].reps[4].results)'
-bad_ledger m3.json "reps\[4\]: missing field 'results'"
-mutate ok.json m4.json 'del(.rows[0].reps[4].results.head)'
+mutate ok.json m3.json 'del(.rows[0].reps[3].results)'
+bad_ledger m3.json "reps\[3\]: missing field 'results'"
+mutate ok.json m4.json 'del(.rows[0].reps[3].results.head)'
 bad_ledger m4.json "missing object for arm 'head'"
 mutate ok.json m5.json 'del(.rows[0].control)'
 bad_ledger m5.json "missing field 'control'"
@@ -205,7 +206,7 @@ bad_ledger deephost.json "not valid JSON"
 # 900 levels are legal JSON: the artifact loads and is judged.
 awk 'BEGIN { for (i = 0; i < 900; i++) printf "["; for (i = 0; i < 900; i++) printf "]"; }' >nest.txt
 mutate ok.json okdeep.json '.host.deep = "@@"' "$(cat nest.txt)"
-expect_rc "$ok_rc" "$PERFAB" ledger okdeep.json # judged as ok.json
+expect_rc 3 "$PERFAB" ledger okdeep.json # judged as ok.json
 
 # Empty file, a directory, /dev/null, binary garbage.
 : >empty.json
@@ -222,20 +223,20 @@ bad_ledger utf8.json "unknown schema"
 
 # A very large artifact (about 50 MB): valid, it is judged (it is not bad
 # input); with one bad value at its very end, it is refused with the path
-# of that value. Neither may crash or take long.
-# Two blocks copied 6000 times, renumbered: the protocol holds.
+# of that value. Neither may crash (how long the ledger of a large
+# artifact takes is ci/bench-ledger.sh's to print, not a test's to time).
+# Two blocks copied 6000 times, renumbered: the protocol holds. Head's
+# results are base's in every rep, so every change is exactly 0: PASS.
 jq -c '.host.blob = ("x" * 30000000) |
-	.rows[0].reps = [range(6000) as $i | .rows[0].reps[0:4][] | .block += 2 * $i]' \
+	.rows[0].reps = [range(6000) as $i | .rows[0].reps[0:4][] | .block += 2 * $i |
+	                 .results.head = .results.base]' \
 	ok.json >big.json || exit 99
 size=$(wc -c <big.json)
 [ "$size" -gt 50000000 ] || fail "big.json is only $size bytes"
-start=$(date +%s)
-expect_verdict "a 50 MB artifact is judged (its verdict: whatever 24000 reps of ok.json say)" "$PERFAB" ledger big.json
+expect_rc 0 "$PERFAB" ledger big.json
 grep_out "n=24000"
 jq -c '.rows[0].reps[-1].results.head.wall = "slow"' big.json >bigbad.json || exit 99
 bad_ledger bigbad.json "reps\[23999\].results.head.wall must be a finite number"
-end=$(date +%s)
-[ $((end - start)) -lt 120 ] || fail "the large artifacts took $((end - start)) s"
 rm -f big.json bigbad.json
 
 # ------------------------------------------------------------------
