@@ -494,15 +494,17 @@ START_TEST(drift_jumps_keep_the_last)
 	ck_assert_uint_eq(d.n_jump, PAB_DRIFT_MAX);
 	for (i = 0; i < PAB_DRIFT_MAX; i++)
 		ck_assert_uint_eq(d.jump[i], N - PAB_DRIFT_MAX + i);
-	/* Fewer than the most: each in order, the touching one left out. */
+	/* Fewer than the most: each in order, the ones touching +tolerance
+	 * (1) and -tolerance (2) left out. */
 	drift_series(&s, mr, pts, change, 6, 9.0);
+	pts[1].lo_pct = 9.0;
 	pts[2].hi_pct = -9.0;
 	pab_drift_of(&s, &d);
-	ck_assert_uint_eq(d.n_jump, 5);
+	ck_assert_uint_eq(d.n_jump, 4);
 	ck_assert_uint_eq(d.jump[0], 0);
-	ck_assert_uint_eq(d.jump[1], 1);
-	ck_assert_uint_eq(d.jump[2], 3);
-	ck_assert_uint_eq(d.jump[4], 5);
+	ck_assert_uint_eq(d.jump[1], 3);
+	ck_assert_uint_eq(d.jump[2], 4);
+	ck_assert_uint_eq(d.jump[3], 5);
 }
 END_TEST
 
@@ -534,6 +536,33 @@ START_TEST(drift_change_point_at_the_step)
 	drift_series(&s, mr, pts, change, N, 2.0);
 	pab_drift_of(&s, &d);
 	ck_assert_uint_eq(d.n_cp_step, 0);
+}
+END_TEST
+
+/*
+ * A series longer than the window the change points are searched in (the
+ * last 500 chainable merges): a step inside the window is found at its
+ * index in the whole series, a step before the window is not.
+ */
+START_TEST(drift_change_point_in_the_window)
+{
+	enum { N = 530 };
+	struct pab_history_merge_row *mr = xcalloc(N, sizeof(*mr));
+	struct pab_history_point *pts = xcalloc(N, sizeof(*pts));
+	double *change = xcalloc(N, sizeof(*change));
+	struct pab_history_series s;
+	struct pab_drift d;
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		change[i] = (i < 10 ? 6.0 : i < 515 ? 0.1 : 4.0) + 0.01 * (double)(i % 3);
+	drift_series(&s, mr, pts, change, N, 2.0);
+	pab_drift_of(&s, &d);
+	ck_assert_uint_eq(d.n_cp_step, 1);
+	ck_assert_uint_eq(d.cp_step[0], 515);
+	free(change);
+	free(pts);
+	free(mr);
 }
 END_TEST
 
@@ -1245,6 +1274,7 @@ int main(void)
 	tcase_add_test(tc, drift_top_three);
 	tcase_add_test(tc, drift_jumps_keep_the_last);
 	tcase_add_test(tc, drift_change_point_at_the_step);
+	tcase_add_test(tc, drift_change_point_in_the_window);
 	tcase_add_test(tc, cpu_regression_rejects);
 	tcase_add_test(tc, memory_regression_rejects_other);
 	tcase_add_test(tc, cpu_gain_accepts_gain);
