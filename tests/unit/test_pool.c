@@ -249,7 +249,8 @@ struct pool_case {
 	void (*edit)(cJSON *b);  /* or edit b like this */
 	int swap;                /* pool (b, a) */
 	enum expect expect;
-	const char *reason[2];   /* substrings of the reason, in the old tests' words */
+	const char *reason[2];   /* substrings of the reason, in the old tests' words
+				  * ("!TEXT": a substring it must not have) */
 };
 
 static const struct pool_case cases[] = {
@@ -270,6 +271,21 @@ static const struct pool_case cases[] = {
 	{ "another revision", "a.json", "a.json", "b.json", "rev.json",
 	  "arms[1].revision", "\"deadbeef\"", NULL, 0, REFUSED,
 	  { "arm 'head': revision differs", "deadbeef" } },
+	/* Labels of one commit with other builds ("COMMIT files:..."): the
+	 * reason adds how to build once; another commit, or a label that
+	 * only starts like the commit, does not. */
+	{ "one commit, other builds", "a.json", "a.json", "b.json", "build.json",
+	  "arms[1].revision", "\"abc123 files:2222\"", NULL, 0, REFUSED,
+	  { "arm 'head': revision differs", "pin runs-on to one image version" } },
+	{ "one commit, one build unlabelled", "a.json", "a.json", "b.json", "build.json",
+	  "arms[1].revision", "\"abc123\"", NULL, 0, REFUSED,
+	  { "arm 'head': revision differs", "pin runs-on to one image version" } },
+	{ "another commit, labelled alike", "a.json", "a.json", "b.json", "build.json",
+	  "arms[1].revision", "\"abc124 files:1111\"", NULL, 0, REFUSED,
+	  { "arm 'head': revision differs", "!pin runs-on" } },
+	{ "a commit that only starts alike", "a.json", "a.json", "b.json", "build.json",
+	  "arms[1].revision", "\"abc1234 files:1111\"", NULL, 0, REFUSED,
+	  { "arm 'head': revision differs", "!pin runs-on" } },
 	/* pool_refuse_sha256.sh */
 	{ "another executable", "a.json", "a.json", "b.json", "sha.json", "arms[1].sha256",
 	  "\"0000000000000000000000000000000000000000000000000000000000000000\"", NULL, 0,
@@ -423,6 +439,10 @@ static const struct a_edit {
 	{ "the same parameters", "rows[0].params", "{\"work\": \"1000\"}", NULL },
 	{ "no digest, another path", NULL, NULL, edit_no_digest },
 	{ "no digest, the same path", NULL, NULL, edit_no_digest },
+	{ "one commit, other builds", "arms[1].revision", "\"abc123 files:1111\"", NULL },
+	{ "one commit, one build unlabelled", "arms[1].revision", "\"abc123 files:1111\"", NULL },
+	{ "another commit, labelled alike", "arms[1].revision", "\"abc123 files:1111\"", NULL },
+	{ "a commit that only starts alike", "arms[1].revision", "\"abc123 files:1111\"", NULL },
 };
 
 /* b of case c, edited, as text (caller frees). */
@@ -484,9 +504,14 @@ static void assert_reasons(const struct pool_case *c, const char *why)
 	size_t k;
 
 	ck_assert_msg(why != NULL, "%s: no reason given", c->name);
-	for (k = 0; k < NELEMS(c->reason) && c->reason[k]; k++)
-		ck_assert_msg(strstr(why, c->reason[k]) != NULL, "%s: the reason\n  %s\nlacks\n  %s",
-			      c->name, why, c->reason[k]);
+	for (k = 0; k < NELEMS(c->reason) && c->reason[k]; k++) {
+		if (c->reason[k][0] == '!')
+			ck_assert_msg(!strstr(why, c->reason[k] + 1), "%s: the reason\n  %s\nsays\n  %s",
+				      c->name, why, c->reason[k] + 1);
+		else
+			ck_assert_msg(strstr(why, c->reason[k]) != NULL,
+				      "%s: the reason\n  %s\nlacks\n  %s", c->name, why, c->reason[k]);
+	}
 }
 
 START_TEST(pool_table)
