@@ -37,11 +37,23 @@ const struct pab_exit_status pab_exit_statuses[PAB_EXIT_RUNTIME + 1] = {
 		"spawned or measured, another system error" },
 };
 
+static void (*before_line)(void *);
+static void *before_line_arg;
+
+void pab_diag_before_line(void (*fn)(void *), void *arg)
+{
+	before_line = fn;
+	before_line_arg = arg;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
+	if (before_line)
+		before_line(before_line_arg);
 	fprintf(stderr, "perfab: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	fflush(stderr);
 }
 
 void pab_verror(const char *fmt, va_list ap)

@@ -50,6 +50,13 @@ void pab_verror(const char *fmt, va_list ap) PAB_PRINTF(1, 0);
 _Noreturn void die(int code, const char *fmt, ...) PAB_PRINTF(2, 3);
 /* die() with ": strerror(errno)" appended; code PAB_EXIT_RUNTIME. */
 _Noreturn void die_errno(const char *fmt, ...) PAB_PRINTF(1, 2);
+/*
+ * Every message above is one whole line, flushed at once (stderr may be
+ * fully buffered during a run). pab_diag_before_line: fn(arg) is called
+ * before each, e.g. to clear a status line that would otherwise be glued
+ * to the message; NULL: none.
+ */
+void pab_diag_before_line(void (*fn)(void *), void *arg);
 /* "perfab: warning: ..." to stderr. */
 void warning(const char *fmt, ...) PAB_PRINTF(1, 2);
 /* "perfab: note: ..." to stderr. */

@@ -154,6 +154,13 @@ int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 	n = r->change.n;
 	if (r->verdict != PAB_INCONCLUSIVE || !r->change.exists || !n)
 		return 0;
+	if (r->exact) {
+		/* An exact range is known, not estimated: more reps cannot
+		 * narrow it, and only a tolerance above its upper end passes. */
+		out->resolves_pct = r->half_width;
+		out->tolerance_pct = r->change.hi > 0 ? r->change.hi : 0.0;
+		return 1;
+	}
 	out->reps_needed = r->reps_needed;
 	if (isfinite(r->half_width))
 		out->resolves_pct = r->half_width *
@@ -319,24 +326,25 @@ static int exact_range(const double *x, const double *y, size_t n,
 static void apply_exact(const struct pab_cell_input *in, struct pab_cell_result *out)
 {
 	struct pab_interval ch, nc, hn;
-	double s;
+	double s, nm;
 
 	out->spread_pct = arm_spread(in->base, in->n, out->base_median);
 	s = arm_spread(in->head, in->n, out->head_median);
 	if (isnan(out->spread_pct) || s > out->spread_pct)
 		out->spread_pct = s;
+	/* Every arm's spread, the null arm's too, whether or not the counts
+	 * are exact: it is what the ledger reports they moved by. */
+	if (out->has_null && !pab_median(in->null, in->n, &nm)) {
+		s = arm_spread(in->null, in->n, nm);
+		if (isnan(out->spread_pct) || s > out->spread_pct)
+			out->spread_pct = s;
+	}
 	if (!exact_range(in->base, in->head, in->n, in->better, &ch))
 		return;
 	if (out->has_null) {
-		double nm;
-
-		if (pab_median(in->null, in->n, &nm) ||
-		    !exact_range(in->base, in->null, in->n, in->better, &nc) ||
+		if (!exact_range(in->base, in->null, in->n, in->better, &nc) ||
 		    !exact_range(in->null, in->head, in->n, in->better, &hn))
 			return;
-		s = arm_spread(in->null, in->n, nm);
-		if (s > out->spread_pct)
-			out->spread_pct = s;
 		out->null_change = nc;
 		out->head_null = hn;
 		out->noise = pab_noise_floor(&nc);
@@ -524,7 +532,8 @@ int pab_judge_cell(const struct pab_cell_input *in,
 	out->beyond_noise = pab_beyond_noise(&out->change, out->noise);
 	out->half_width = (out->change.hi - out->change.lo) / 2.0;
 	decide(in, out);
-	if (out->verdict == PAB_INCONCLUSIVE)
+	/* An exact range is no estimate: more reps would not narrow it. */
+	if (out->verdict == PAB_INCONCLUSIVE && !out->exact)
 		out->reps_needed = estimate_reps(out);
 	ret = 0;
 out_free_changes:

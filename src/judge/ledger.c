@@ -48,7 +48,7 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 	 * required, cpu and the time cells guard (doc/method.md 8a, 13). */
 	if (!o->require_given && o->judged[PAB_M_INSTRUCTIONS] &&
 	    pab_counts_default_require(&e->settings, o->required) == 1)
-		o->require_given = 1;
+		o->require_given = o->require_from_counts = 1;
 	o->floor_bytes = j->floor_bytes;
 	o->floor_count = j->floor_count;
 }
@@ -98,6 +98,7 @@ int pab_ledger_opts_require(struct pab_ledger_opts *o, const char *list, char **
 		o->judged[i] |= want[i];
 	}
 	o->require_given = 1;
+	o->require_from_counts = 0;
 	return 0;
 }
 
@@ -311,7 +312,18 @@ static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
 			 const struct pab_ledger_row *lr, size_t first)
 {
 	size_t i, n_required = 0;
+	int require_given = o->require_given;
 
+	/* Counts' default, but this row has none (not exact, not counted):
+	 * it is judged as a run without counts is (doc/method.md). */
+	if (o->require_from_counts) {
+		int counted = 0;
+
+		for (i = first; i < l->n_cells; i++)
+			counted |= l->cells[i].metric == PAB_M_INSTRUCTIONS &&
+				l->cells[i].res.verdict != PAB_NOT_MEASURED;
+		require_given = counted;
+	}
 	for (i = first; i < l->n_cells; i++) {
 		struct pab_ledger_cell *c = &l->cells[i];
 		int req;
@@ -321,7 +333,7 @@ static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
 		/* A control must be shown unchanged in every cell. */
 		if (o->rules != PAB_RULES_PERFAB2 || lr->control)
 			req = 1;
-		else if (o->require_given)
+		else if (require_given)
 			req = o->required[c->metric];
 		else
 			req = c->metric == PAB_M_CPU ||

@@ -54,6 +54,10 @@ struct pab_ledger_opts {
 	int metrics_given;           /* the run named its judged set */
 	int required[PAB_M_COUNT];   /* the declared required set ... */
 	int require_given;           /* ... when 1; else the default */
+	int require_from_counts;     /* the required set is exact counts' default
+				      * (pab_counts_default_require): a row
+				      * whose counts were not measured takes
+				      * the default of a run without counts */
 	double floor_bytes;          /* absolute floors (0 = none), as recorded */
 	double floor_count;
 };

@@ -155,58 +155,117 @@ out_free:
 	return ret;
 }
 
-int pab_simcount_collect(const char *out_prefix, double *ir, size_t *n_files, char **why)
+/* 1 when text[0..len) has a line that is exactly line. */
+static int has_line(const char *text, size_t len, const char *line)
 {
-	char *dir = pab_dir_of(out_prefix);
+	size_t ll = strlen(line), i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		if (end - i == ll && !memcmp(text + i, line, ll))
+			return 1;
+		i = end + 1;
+	}
+	return 0;
+}
+
+/* 1 when cmd (valgrind's cmd: line, words joined by spaces) is exe, with
+ * or without arguments. */
+static int cmd_is(const char *cmd, const char *exe)
+{
+	size_t el = strlen(exe);
+
+	return !strncmp(cmd, exe, el) && (cmd[el] == ' ' || !cmd[el]);
+}
+
+/* One output file: its count into t, and what it says of its process. */
+static int collect_one(const char *path, int top, const char *top_exe,
+		       struct pab_simcount_tree *t, char **why)
+{
+	size_t len;
+	char *text = read_file_max(path, OUT_MAX_BYTES, &len), *pwhy;
+	double v;
+	int ret = -1;
+
+	if (!text) {
+		*why = xasprintf("cannot read the count '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (pab_simcount_parse(text, len, &v, &pwhy)) {
+		*why = xasprintf("the count '%s' does not read: %s", path, pwhy);
+		free(pwhy);
+		goto out;
+	}
+	t->ir += v;
+	t->n_files++;
+	/* glibc runs every new thread's function through start_thread. */
+	t->threads |= has_line(text, len, "fn=start_thread");
+	if (top) {
+		free(t->top_cmd);
+		t->top_cmd = line_after(text, len, "cmd:");
+		if (t->top_cmd) {
+			size_t sp = strspn(t->top_cmd, " ");
+
+			memmove(t->top_cmd, t->top_cmd + sp, strlen(t->top_cmd + sp) + 1);
+		}
+		t->replaced = top_exe && t->top_cmd && !cmd_is(t->top_cmd, top_exe);
+	}
+	ret = 0;
+out:
+	free(text);
+	return ret;
+}
+
+int pab_simcount_collect(const char *out_prefix, long top_pid, const char *top_exe,
+			 struct pab_simcount_tree *t, char **why)
+{
+	char *dir = pab_dir_of(out_prefix), *top_name;
 	const char *base = strrchr(out_prefix, '/') ? strrchr(out_prefix, '/') + 1 : out_prefix;
-	size_t bl = strlen(base), n = 0;
-	double total = 0;
+	size_t bl = strlen(base);
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	int ret = 0;
 
+	memset(t, 0, sizeof(*t));
 	*why = NULL;
 	if (!d) {
 		*why = xasprintf("cannot read '%s': %s", dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
+	top_name = xasprintf("%s.%ld", base, top_pid);
 	while ((de = readdir(d))) {
-		char *path, *text, *pwhy;
-		size_t len;
-		double v;
+		char *path, *owhy = NULL;
 
 		if (strncmp(de->d_name, base, bl) || de->d_name[bl] != '.')
 			continue;
 		path = xasprintf("%s/%s", dir, de->d_name);
-		text = read_file_max(path, OUT_MAX_BYTES, &len);
-		if (!text) {
+		if (collect_one(path, !strcmp(de->d_name, top_name), top_exe, t, &owhy)) {
 			if (!*why)
-				*why = xasprintf("cannot read the count '%s': %s", path,
-						 strerror(errno));
+				*why = owhy;
+			else
+				free(owhy);
 			ret = -1;
-		} else if (pab_simcount_parse(text, len, &v, &pwhy)) {
-			if (!*why)
-				*why = xasprintf("the count '%s' does not read: %s", path, pwhy);
-			free(pwhy);
-			ret = -1;
-		} else {
-			total += v;
-			n++;
 		}
-		free(text);
 		unlink(path);
 		free(path);
 	}
 	closedir(d);
 	free(dir);
-	if (!ret && !n) {
+	free(top_name);
+	if (!ret && !t->n_files) {
 		*why = xstrdup("valgrind wrote no count (it did not run the program)");
 		ret = -1;
 	}
-	if (!ret) {
-		*ir = total;
-		*n_files = n;
-	}
+	if (ret)
+		pab_simcount_tree_release(t);
 	return ret;
+}
+
+void pab_simcount_tree_release(struct pab_simcount_tree *t)
+{
+	free(t->top_cmd);
+	memset(t, 0, sizeof(*t));
 }

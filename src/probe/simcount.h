@@ -6,7 +6,7 @@
  * instruction the child and its descendants execute in user space (I
  * refs). The same binary with the same input executes the same count
  * every time, whatever the load on the machine, so a change of work shows
- * however noisy the clock is; the price is a run about 5 to 50 times
+ * however noisy the clock is; the price is a run about 5 to 20 times
  * slower, which is why the runner counts in a pass of its own, never in
  * the timed children (doc/method.md, "Exact counts").
  *
@@ -23,8 +23,13 @@
  * at a missing file); unset or empty: `valgrind` on PATH. */
 #define PAB_SIMCOUNT_ENV "PERFAB_VALGRIND"
 
-/* How much longer a counted child may run than a timed one (timeouts). */
-#define PAB_SIMCOUNT_SLOWDOWN 50
+/* A counted child may run this many times --timeout (and never past the
+ * run's budget): valgrind runs a program 5 to 20 times slower. */
+#define PAB_SIMCOUNT_SLOWDOWN 20
+/* What a count is expected to cost before one was measured: valgrind's
+ * own start-up (seconds), then this many times the timed run. */
+#define PAB_SIMCOUNT_START_S 0.6
+#define PAB_SIMCOUNT_TYPICAL_SLOWDOWN 10
 
 /*
  * pab_simcount_tool: the valgrind executable to count with, $PERFAB_VALGRIND
@@ -55,12 +60,39 @@ void pab_simcount_argv_free(char **argv, char **opts);
 int pab_simcount_parse(const char *text, size_t len, double *ir, char **why);
 
 /*
+ * What a counted tree executed, and what about it a PMU would count
+ * otherwise (doc/method.md, "Exact counts"):
+ *   replaced: the top process (the one perfab started) ended as another
+ *             program: it replaced itself with exec after it started, and
+ *             valgrind counts a process image only from its start to its
+ *             exit, so what ran before the exec is missing (a PMU counts
+ *             it). top_cmd says what it ended as.
+ *   threads:  some process started threads (glibc's start_thread ran):
+ *             valgrind runs them one at a time, so the count depends on
+ *             its schedule (spinning, work stealing).
+ */
+struct pab_simcount_tree {
+	double ir;       /* instructions of every process of the tree */
+	size_t n_files;  /* processes counted (at least 1) */
+	int replaced;
+	int threads;
+	char *top_cmd;   /* the top process's last program and arguments as
+			  * valgrind's cmd: line gives them (owned; NULL when
+			  * its file was not found) */
+};
+
+/*
  * pab_simcount_collect: the sum of the counts of every output file
  * out_prefix.PID (one per process of the counted tree), each removed
- * once read. Returns 0 with *ir and *n_files (at least 1), or -1 with
- * *why (new memory): no file (the child did not run under valgrind), or
- * one that does not parse.
+ * once read; top_pid and top_exe (the program perfab started, as given
+ * to valgrind) tell which file is the top process's and whether it
+ * replaced itself (top_exe NULL: not checked). Returns 0 with *t
+ * filled (release with pab_simcount_tree_release), or -1 with *why (new
+ * memory): no file (the child did not run under valgrind), or one that
+ * does not parse. Every file of out_prefix is removed either way.
  */
-int pab_simcount_collect(const char *out_prefix, double *ir, size_t *n_files, char **why);
+int pab_simcount_collect(const char *out_prefix, long top_pid, const char *top_exe,
+			 struct pab_simcount_tree *t, char **why);
+void pab_simcount_tree_release(struct pab_simcount_tree *t);
 
 #endif /* PAB_SIMCOUNT_H */

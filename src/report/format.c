@@ -443,6 +443,13 @@ static void add_outlook(char *buf, size_t len, const struct pab_cell_result *r,
 			 r->half_width);
 		return;
 	}
+	if (ctx->undecidable && o && r->exact) {
+		pab_fmt_pct(tol, sizeof(tol), o->tolerance_pct);
+		snprintf(buf + at, len - at, "; an exact range that straddles the tolerance "
+			 "+-%.1f%%: more reps cannot narrow it; a tolerance of %s%% or more would "
+			 "PASS it", r->allowance, tol + (*tol == '+'));
+		return;
+	}
 	if (ctx->undecidable && o) {
 		pab_fmt_pct(tol, sizeof(tol), o->tolerance_pct);
 		snprintf(buf + at, len - at, "; not decidable at +-%.1f%% on this machine within "
@@ -598,12 +605,28 @@ static void add_count_note(const struct pab_experiment *e, const struct pab_cell
 	snprintf(spread, sizeof(spread), "%.2g", r->spread_pct);
 	snprintf(buf + at, len - at, "%scounted by %s; %s%s%s", at ? "; " : "",
 		 src && !strcmp(src, "sim") ? "valgrind (sim)" : "the PMU (pmu)",
-		 r->exact && r->spread_pct == 0 ? "exact: the counts did not move" :
-		 r->exact ? "exact: the counts moved by at most " :
+		 r->exact && r->spread_pct == 0 ? "exact: each arm's count identical in every rep" :
+		 r->exact ? "exact: each arm's count moved between reps by at most " :
 		 "the counts varied across reps by up to ",
 		 r->exact && r->spread_pct == 0 ? "" : spread,
 		 r->exact && r->spread_pct == 0 ? "" : r->exact ? "%" :
 		 "%, judged by the sign test");
+}
+
+const char *pab_fmt_null_reason(const struct pab_experiment *e, const struct pab_ledger *l,
+				const struct pab_ledger_cell *c)
+{
+	const struct pab_row *row = &e->rows[c->row];
+	size_t arms[2] = { c->arm, (size_t)l->base }, k, a;
+
+	for (a = 0; a < 2; a++)
+		for (k = 0; k < row->n_reps; k++) {
+			const char *why = row->reps[k].result[arms[a]].reason[c->metric];
+
+			if (why && isnan(row->reps[k].result[arms[a]].m[c->metric]))
+				return why;
+		}
+	return NULL;
 }
 
 void pab_fmt_cell_reason(const struct pab_experiment *e,

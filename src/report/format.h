@@ -183,6 +183,11 @@ int pab_fmt_change_flags(const struct pab_ledger_cell *c);
  * --calibration raised it), "declared" or "default". */
 const char *pab_fmt_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m);
 
+/* Why cell c of l (NOT_MEASURED) has no values: the first reason its head
+ * arm, then its base arm, records for a null of its metric; NULL when
+ * none is recorded. Borrowed from e. */
+const char *pab_fmt_null_reason(const struct pab_experiment *e, const struct pab_ledger *l,
+				const struct pab_ledger_cell *c);
 /* The source of e's exact counts, "pmu" or "sim" (NULL: none made). */
 const char *pab_fmt_count_source(const struct pab_experiment *e);
 

@@ -180,8 +180,12 @@ static void md_detail_cell(FILE *f, const struct pab_experiment *e,
 	char bh[96], ch[128], why[512];
 
 	if (r->verdict == PAB_NOT_MEASURED) {
-		fprintf(f, "| %s | not measured | | | | | | |\n",
-			pab_metrics[cell->metric].name);
+		const char *null_why = pab_metrics[cell->metric].exact ?
+			pab_fmt_null_reason(e, l, cell) : NULL;
+
+		fprintf(f, "| %s | not measured | | | | | | ", pab_metrics[cell->metric].name);
+		md_escape(f, null_why ? null_why : "");
+		fputs(" |\n", f);
 		return;
 	}
 	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median,

@@ -94,6 +94,21 @@ static void text_heading(FILE *f, const struct pab_experiment *e,
 	free(line);
 }
 
+/* 1 when an exact count of lr is PASS or FAIL (it needs 2 pairs, not 6). */
+static int exact_decided(const struct pab_ledger *l, const struct pab_ledger_row *lr)
+{
+	size_t c;
+
+	for (c = 0; c < l->n_cells; c++) {
+		const struct pab_ledger_cell *cell = &l->cells[c];
+
+		if (cell->row == lr->row && cell->arm == lr->arm && cell->res.exact &&
+		    (cell->res.verdict == PAB_PASS || cell->res.verdict == PAB_FAIL))
+			return 1;
+	}
+	return 0;
+}
+
 /* One cell's line (and its reason, folded, below it). */
 static void text_cell(FILE *f, const struct pab_experiment *e,
 		      const struct pab_ledger *l, const struct pab_ledger_row *lr,
@@ -103,7 +118,14 @@ static void text_cell(FILE *f, const struct pab_experiment *e,
 	char bh[80], ch[112], why[512];
 
 	if (r->verdict == PAB_NOT_MEASURED) {
+		const char *null_why = pab_metrics[cell->metric].exact ?
+			pab_fmt_null_reason(e, l, cell) : NULL;
+
 		fprintf(f, "  %-12s not measured\n", pab_metrics[cell->metric].name);
+		if (null_why) {
+			fputs("      ", f);
+			print_folded(f, 6, 8, pab_term_safe(null_why));
+		}
 		return;
 	}
 	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median, r->head_median, 0);
@@ -177,7 +199,10 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		print_folded(f, strlen(lr->why) + 4, 4,
 			     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
 	}
-	if (lr->n < PAB_MIN_N_95 && !lr->gate_note)
+	if (lr->n < PAB_MIN_N_95 && !lr->gate_note && exact_decided(l, lr))
+		fprintf(f, "  only %zu paired reps: too few for a %s interval (%d), so only the "
+			"exact counts decide\n", lr->n, conf, PAB_MIN_N_95);
+	else if (lr->n < PAB_MIN_N_95 && !lr->gate_note)
 		fprintf(f, "  only %zu paired reps: no %s interval exists below %d, "
 			"so no PASS or FAIL\n", lr->n, conf, PAB_MIN_N_95);
 	roles = pab_fmt_roles_line(l, lr);
@@ -210,6 +235,10 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 	fprintf(f, "\noverall: ");
 	print_verdict(f, l->overall, to->color, 0);
 	fputc('\n', f);
+	if (l->overall == PAB_INCONCLUSIVE && e->settings.stop_reason == PAB_STOP_BUDGET)
+		print_folded(f, 0, 2, "the run's budget stopped it before its rows reached their "
+			     "next look: the budget, not the noise, left them undecided (raise "
+			     "--budget)");
 	line = pab_disposition_line(&l->disposition);
 	print_folded(f, 0, 2, line);
 	free(line);

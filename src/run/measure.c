@@ -444,26 +444,40 @@ static void end_child(struct gate_probes *g)
 /* ------------------------------------------------------------------ */
 /* One child                                                          */
 
+/*
+ * How every child of an arm starts, whichever pass runs it: its program,
+ * argv and environment (cmd), the run's stdin (--input), output handling,
+ * CPU binding and limits, and perfab's working directory (inherited).
+ * The counting pass wraps this same description in valgrind
+ * (count_arm), so the counted child is the timed child.
+ */
+static void child_opts(const struct pab_measure *m, const struct child_cmd *cmd,
+		       struct pab_spawn_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->exe = cmd->exe;
+	o->argv = cmd->argv;
+	o->envp = cmd->env;
+	o->pin = m->pin;
+	o->timeout_ns = m->timeout_ns;
+	o->kill_grace_ns = 2000000000;
+	o->max_procs = m->max_procs;
+	o->stdin_path = m->input;
+	o->stdout_fd = m->show_output ? STDERR_FILENO : m->stdout_fd;
+	o->echo_stderr = m->show_output;
+}
+
 /* Spawn cmd with m's limits and the probes at its gate; 0 or -1 (errno). */
 static int spawn(struct pab_measure *m, const struct child_cmd *cmd, int latency,
 		 struct gate_probes *probes, struct pab_spawn_result *sr)
 {
-	struct pab_spawn_opts o = { 0 };
+	struct pab_spawn_opts o;
 
 	unlink(m->report_path);
-	o.exe = cmd->exe;
-	o.argv = cmd->argv;
-	o.envp = cmd->env;
-	o.pin = m->pin;
+	child_opts(m, cmd, &o);
 	o.sampler = latency || pab_test_without("sampler") ? NULL : m->sampler;
-	o.timeout_ns = m->timeout_ns;
-	o.kill_grace_ns = 2000000000;
-	o.max_procs = m->max_procs;
 	o.at_gate = latency ? at_gate_group : at_gate;
 	o.at_gate_arg = probes;
-	o.stdin_path = m->input;
-	o.stdout_fd = m->show_output ? STDERR_FILENO : m->stdout_fd;
-	o.echo_stderr = m->show_output;
 	return pab_spawn_measure(&o, sr);
 }
 
@@ -562,8 +576,65 @@ static int record_latency(const struct pab_measure *m, struct pab_arm_result *re
 	return spoke;
 }
 
+/* Why a counting run that ran to its end gives no exact count, or NULL. */
+static char *count_not_exact(const struct pab_simcount_tree *t)
+{
+	if (t->replaced)
+		return xasprintf("not exact: the program replaced itself with exec (it ended as "
+				 "'%s'); valgrind counts a program only from its own start, a PMU "
+				 "counts what ran before the exec too: give the last program as the "
+				 "command, or use --counts off; judged by time instead",
+				 pab_term_safe(t->top_cmd ? t->top_cmd : "?"));
+	if (t->threads)
+		return xstrdup("not exact: the program runs threads, which valgrind runs one at a "
+			       "time, so its count depends on that schedule; judged by time "
+			       "instead (--counts pmu counts threads where a PMU exists)");
+	return NULL;
+}
+
+/* The counted child's result from how it ended and what valgrind wrote. */
+static void record_count(struct pab_measure *m, const struct pab_spawn_result *sr,
+			 const char *prefix, pid_t pid, const char *exe,
+			 struct pab_arm_result *res, struct pab_measured *out)
+{
+	struct pab_simcount_tree t;
+	char *why = NULL;
+
+	out->count_wall_s = (double)sr->wall_ns / 1e9;
+	if (sr->timed_out || sr->exit_code || sr->term_signal) {
+		why = sr->timed_out ?
+			xasprintf("the counting run passed its limit of %.0f s (%s%d) and was "
+				  "stopped", (double)m->count_timeout_ns / 1e9, m->count_limit_budget ?
+				  "what was left of the run's budget, below --timeout x " :
+				  "--timeout x ", PAB_SIMCOUNT_SLOWDOWN) :
+			sr->term_signal ? xasprintf("the counting run was killed by signal %d",
+						    sr->term_signal) :
+			xasprintf("the counting run exited %d (the timed run exited 0)",
+				  sr->exit_code);
+		out->count_stop = 1;
+	} else if (!pab_simcount_collect(prefix, (long)pid, exe, &t, &why)) {
+		why = count_not_exact(&t);
+		out->count_stop = why != NULL;
+		if (!why)
+			res->m[PAB_M_INSTRUCTIONS] = t.ir;
+		pab_simcount_tree_release(&t);
+	}
+	if (why)
+		pab_arm_result_null(res, PAB_M_INSTRUCTIONS, why);
+	else {
+		free(res->reason[PAB_M_INSTRUCTIONS]);
+		res->reason[PAB_M_INSTRUCTIONS] = NULL;
+	}
+	free(why);
+	/* Whatever a stopped run left behind goes too. */
+	if (!pab_simcount_collect(prefix, 0, NULL, &t, &why))
+		pab_simcount_tree_release(&t);
+	free(why);
+}
+
 /*
- * A counting run: cmd under the count tool, its count into res's
+ * A counting run: the arm's child as child_opts() starts it, under the
+ * count tool, bound by m->count_timeout_ns; its count into res's
  * instructions (the other slots are the timed run's). Returns 0, or -1
  * (errno) when it could not be spawned.
  */
@@ -571,12 +642,10 @@ static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t 
 		     struct pab_arm_result *res, struct pab_measured *out)
 {
 	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
-	char *prefix = xasprintf("%s/count", m->tmpdir), **opts, *why = NULL, **argv;
+	char *prefix = xasprintf("%s/count", m->tmpdir), **opts, **argv;
 	char *first = cmd->argv[0];
-	struct pab_spawn_opts o = { 0 };
+	struct pab_spawn_opts o;
 	struct pab_spawn_result sr;
-	size_t files;
-	double ir;
 	int ret;
 
 	/* valgrind runs the program the timed child ran (its resolved and
@@ -585,13 +654,10 @@ static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t 
 	argv = pab_simcount_argv(m->count_tool, prefix, cmd->argv, &opts);
 	cmd->argv[0] = first;
 	unlink(m->report_path);
+	child_opts(m, cmd, &o);
 	o.exe = m->count_tool;
 	o.argv = argv;
-	o.envp = cmd->env;
-	o.pin = m->pin;
-	o.timeout_ns = m->timeout_ns * PAB_SIMCOUNT_SLOWDOWN;
-	o.kill_grace_ns = 2000000000;
-	o.max_procs = m->max_procs;
+	o.timeout_ns = m->count_timeout_ns;
 	o.at_gate = at_gate_group;
 	o.at_gate_arg = &probes;
 	ret = pab_spawn_measure(&o, &sr);
@@ -602,28 +668,9 @@ static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t 
 		if (!ret && sr.spawn_errno)
 			pab_arm_result_null(res, PAB_M_INSTRUCTIONS, "the counting run could not "
 					    "start valgrind");
-		goto out;
-	}
-	if (sr.exit_code || sr.term_signal || sr.timed_out) {
-		why = sr.timed_out ? xasprintf("the counting run timed out (%d times --timeout)",
-					       PAB_SIMCOUNT_SLOWDOWN) :
-			sr.term_signal ? xasprintf("the counting run was killed by signal %d",
-						   sr.term_signal) :
-			xasprintf("the counting run exited %d", sr.exit_code);
-		pab_arm_result_null(res, PAB_M_INSTRUCTIONS, why);
-	} else if (pab_simcount_collect(prefix, &ir, &files, &why)) {
-		pab_arm_result_null(res, PAB_M_INSTRUCTIONS, why);
 	} else {
-		res->m[PAB_M_INSTRUCTIONS] = ir;
-		free(res->reason[PAB_M_INSTRUCTIONS]);
-		res->reason[PAB_M_INSTRUCTIONS] = NULL;
+		record_count(m, &sr, prefix, probes.pid, cmd->exe, res, out);
 	}
-	free(why);
-	why = NULL;
-	/* Whatever a failed run left behind goes too. */
-	pab_simcount_collect(prefix, &ir, &files, &why);
-	free(why);
-out:
 	pab_simcount_argv_free(argv, opts);
 	free(prefix);
 	return ret;

@@ -38,6 +38,11 @@ struct pab_measure {
 	int show_output;           /* their stdout and stderr on perfab's stderr */
 	const char *count_tool;    /* valgrind for the counting pass, or NULL
 				    * (no pass: --counts pmu or off) */
+	int64_t count_timeout_ns;  /* the next counted child's limit (0 = none),
+				    * and 1 when what is left of the run's budget
+				    * set it (else --timeout x PAB_SIMCOUNT_SLOWDOWN),
+				    * both set by the runner */
+	int count_limit_budget;
 	/* Owned, made by pab_measure_start(): */
 	char **base_env;           /* perfab's environment minus PERFAB_* */
 	size_t n_base_env;
@@ -52,6 +57,11 @@ struct pab_measured {
 	int spoke;        /* the child spoke perfab-workload/1 */
 	int interrupted;  /* a stop signal (SIGTERM, ...) ended the child: stop */
 	char *report_why; /* throughput run: its report was refused, why (owned) */
+	/* Counting run: its wall time, and 1 when counting the row further is
+	 * of no use (the count is not exact, or the run timed out or failed:
+	 * its instructions are null with the reason). */
+	double count_wall_s;
+	int count_stop;
 };
 
 /*

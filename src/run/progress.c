@@ -9,15 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "pab_stats.h"
+#include "probe/simcount.h"
 #include "report/format.h"
 #include "run/progress.h"
 #include "term.h"
 #include "util.h"
 
-/* Flush stderr when 100 ms passed since the last flush, or when the child
- * before took 50 ms or more (then a line waiting behind a long child would
- * mislead, and one write per child costs nothing). */
+/* Flush stderr (a log's lines) when 100 ms passed since the last flush,
+ * or when the child before took 50 ms or more (then a line waiting behind
+ * a long child would mislead, and one write per child costs nothing). */
 static void flush_progress(void)
 {
 	static int64_t flushed_ns, last_ns;
@@ -61,6 +63,36 @@ static size_t reps_held(const struct pab_progress *p)
 	return n;
 }
 
+/* Reps whose counting pass is still to come (under valgrind, the first
+ * count_reps of each row that is not failed); 0 without a counting pass. */
+static size_t count_reps_left(const struct pab_progress *p)
+{
+	const struct pab_experiment *e = p->e;
+	size_t i, n = 0, want;
+
+	if (e->settings.count_source != PAB_COUNT_SIM || !(e->settings.given & PAB_RUN_COUNTS))
+		return 0;
+	for (i = 0; i < e->n_rows; i++) {
+		if (e->rows[i].failed)
+			continue;
+		want = e->settings.count_reps < p->row_target[i] ? e->settings.count_reps :
+			p->row_target[i];
+		n += e->rows[i].n_reps < want ? want - e->rows[i].n_reps : 0;
+	}
+	return n;
+}
+
+/* Seconds the counting passes still to come take at the pace so far
+ * (before the first: PAB_SIMCOUNT_START_S per counted child). */
+static double count_left_s(const struct pab_progress *p)
+{
+	size_t left = count_reps_left(p);
+	double per_rep = p->count_reps_done ? p->count_s / (double)p->count_reps_done :
+		PAB_SIMCOUNT_START_S * (double)p->e->n_arms;
+
+	return per_rep * (double)left;
+}
+
 /* Reps of every row if every undecided row runs to the cap (rounded up to
  * whole blocks, as the last look is). */
 static size_t reps_worst(const struct pab_progress *p)
@@ -75,6 +107,14 @@ static size_t reps_worst(const struct pab_progress *p)
 	return n;
 }
 
+/* Seconds per timed rep so far: the counting passes are paced apart. */
+static double rep_pace_s(const struct pab_progress *p, double el)
+{
+	double timed = el - p->count_s;
+
+	return (timed > 0 ? timed : 0) / (double)p->reps_done;
+}
+
 /* Seconds left in the worst case: every look to the cap at the pace so
  * far, but never past the run's budget. NaN before a rep is done. */
 static double worst_left_s(const struct pab_progress *p, double el)
@@ -83,16 +123,17 @@ static double worst_left_s(const struct pab_progress *p, double el)
 	double left, budget = p->e->settings.budget_s;
 
 	if (!p->reps_done || worst <= have)
-		return p->reps_done ? 0 : NAN;
-	left = el / (double)p->reps_done * (double)(worst - have);
+		return p->reps_done ? count_left_s(p) : NAN;
+	left = rep_pace_s(p, el) * (double)(worst - have) + count_left_s(p);
 	if (budget > 0 && el + left > budget)
 		left = budget > el ? budget - el : 0;
 	return left;
 }
 
 /* "0:42 elapsed · ETA 1:10, at worst 4:30" (the ETA once a rep is done).
- * The ETA scales the time so far by the reps still planned for the next
- * look; the worst case by the reps to the cap (within the budget). */
+ * The ETA scales the timed reps' pace by the reps still planned for the
+ * next look, plus the counting passes still to come at their own pace;
+ * the worst case by the reps to the cap (within the budget). */
 static void elapsed_eta(const struct pab_progress *p, char *buf, size_t len)
 {
 	double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
@@ -100,7 +141,7 @@ static void elapsed_eta(const struct pab_progress *p, char *buf, size_t len)
 	int n = snprintf(buf, len, "%d:%02d elapsed", (int)el / 60, (int)el % 60);
 
 	if (p->reps_done && planned > have && n > 0 && (size_t)n < len) {
-		double eta = el / (double)p->reps_done * (double)(planned - have);
+		double eta = rep_pace_s(p, el) * (double)(planned - have) + count_left_s(p);
 		double worst = worst_left_s(p, el);
 
 		n += snprintf(buf + n, len - (size_t)n, " \u00b7 ETA %d:%02d", (int)eta / 60,
@@ -117,6 +158,12 @@ void pab_progress_clear(struct pab_progress *p)
 		fputs("\r\033[K", stderr);
 		p->status_shown = 0;
 	}
+}
+
+/* Before a note or warning (diag.h): the status line goes first. */
+static void clear_for_message(void *arg)
+{
+	pab_progress_clear(arg);
 }
 
 /*
@@ -139,6 +186,7 @@ void pab_progress_plan(struct pab_progress *p)
 
 	p->t0_ns = now_monotonic_ns();
 	set_stop_where(p, "before the next rep", reps_held(p));
+	pab_diag_before_line(clear_for_message, p);
 	if (p->quiet)
 		return;
 	if (e->max_reps > e->reps)
@@ -150,6 +198,13 @@ void pab_progress_plan(struct pab_progress *p)
 		e->n_rows == 1 ? "" : "s", e->n_arms, planned > have ?
 		(planned - have) / (e->n_rows ? e->n_rows : 1) : 0,
 		(planned - have) * e->n_arms, upto);
+	if (count_reps_left(p))
+		fprintf(stderr, "perfab: plan: and a counting pass under valgrind: each arm of the "
+			"first %zu reps of each row again, %zu counted children, each about "
+			"%.1f s plus 5 to 20 times its timed run (at least %.0f s in all)\n",
+			e->settings.count_reps, count_reps_left(p) * e->n_arms,
+			PAB_SIMCOUNT_START_S, count_left_s(p));
+	fflush(stderr);
 }
 
 void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t arm,
@@ -158,20 +213,45 @@ void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t a
 	const struct pab_experiment *e = p->e;
 	char times[64], where[512];
 
-	snprintf(where, sizeof(where), "at row %zu/%zu '%s', rep %zu/%zu, arm %s", row + 1,
+	snprintf(where, sizeof(where), "at row %zu/%zu '%s', rep %zu/%zu, arm %s%s", row + 1,
 		 e->n_rows, pab_term_safe(e->rows[row].name), rep + 1, p->row_target[row],
-		 e->arms[arm].name);
+		 e->arms[arm].name, what);
 	set_stop_where(p, where, reps_held(p) - 1);
 	if (p->quiet || !p->tty) {
 		flush_progress(); /* the per-rep lines of a log */
 		return;
 	}
 	elapsed_eta(p, times, sizeof(times));
+	/* One whole line, written at once: never a stale or half status. */
 	fprintf(stderr, "\r\033[K%srow %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 arm %s%s \u00b7 %s%s",
 		p->color ? "\033[2m" : "", row + 1, e->n_rows, pab_term_safe(e->rows[row].name),
 		rep + 1, p->row_target[row], e->arms[arm].name, what, times,
 		p->color ? "\033[0m" : "");
+	fflush(stderr);
 	p->status_shown = 1;
+}
+
+void pab_progress_counting(struct pab_progress *p, size_t row, size_t rep, double about_s)
+{
+	const struct pab_experiment *e = p->e;
+	char times[64], about[32];
+
+	if (p->quiet || p->tty)
+		return; /* a terminal's status line names each counted arm */
+	elapsed_eta(p, times, sizeof(times));
+	pab_fmt_duration(about, sizeof(about), about_s);
+	fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 counting %zu arms under valgrind, "
+		"about %s \u00b7 %s\n", row + 1, e->n_rows, pab_term_safe(e->rows[row].name),
+		rep + 1, p->row_target[row], e->n_arms, about, times);
+	fflush(stderr);
+}
+
+void pab_progress_counted(struct pab_progress *p, double secs, int counted)
+{
+	if (!counted)
+		return;
+	p->count_s += secs;
+	p->count_reps_done++;
 }
 
 void pab_progress_rep_saved(struct pab_progress *p, size_t row)
@@ -194,14 +274,16 @@ void pab_progress_rep_done(struct pab_progress *p, size_t row)
 	if (p->quiet)
 		return;
 	elapsed_eta(p, times, sizeof(times));
-	if (!p->tty)
+	if (!p->tty) {
 		fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu done \u00b7 %s\n", row + 1,
 			e->n_rows, pab_term_safe(e->rows[row].name), e->rows[row].n_reps,
 			p->row_target[row], times);
+		flush_progress();
+	}
 	if (!p->estimated && p->reps_done >= e->n_arms * e->n_rows) {
 		double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
-		double left = el / (double)p->reps_done *
-			(double)(reps_planned(p) - reps_recorded(p));
+		double left = rep_pace_s(p, el) * (double)(reps_planned(p) - reps_recorded(p)) +
+			count_left_s(p);
 		char a[32], b[32];
 
 		p->estimated = 1;

@@ -7,9 +7,13 @@
  * where the run stands, for the line an interrupted run ends with. And
  * the medians table a run prints on stdout at its end.
  *
- * stderr is fully buffered during a run (cmd_run), so progress costs no
- * write per child: it is flushed when 100 ms passed since the last flush,
- * or when the child before took 50 ms or more.
+ * stderr is fully buffered during a run (cmd_run), so every line goes out
+ * whole, in one write: a terminal's status line is flushed as it is
+ * drawn; a log's per-rep lines when 100 ms passed since the last flush,
+ * or when the child before took 50 ms or more; notes and warnings clear
+ * the status line first and are flushed at once (diag.h). A counting
+ * pass under valgrind is named in the plan, on the status line, and on a
+ * line of its own in a log, and the ETA counts it.
  */
 #ifndef PAB_RUN_PROGRESS_H
 #define PAB_RUN_PROGRESS_H
@@ -30,6 +34,8 @@ struct pab_progress {
 	int estimated;                  /* the first block's estimate was printed */
 	int64_t t0_ns;                  /* the loop's start */
 	size_t reps_done;               /* reps completed in this invocation */
+	double count_s;                 /* of the time so far, the counting passes' */
+	size_t count_reps_done;         /* counting passes (reps) so far */
 	char stop_where[512];           /* where the run stands */
 	size_t stop_completed;          /* reps the checkpoint holds there */
 };
@@ -39,6 +45,12 @@ void pab_progress_plan(struct pab_progress *p);
 /* Before a child: rep rep of row, arm arm running (what: " (latency replay)"). */
 void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t arm,
 			const char *what);
+/* The counting pass of rep rep of row begins, about about_s long: a log
+ * gets a line of it (a terminal's status line names each counted arm). */
+void pab_progress_counting(struct pab_progress *p, size_t row, size_t rep, double about_s);
+/* A rep's counting pass took secs (counted: it counted any arm): the
+ * ETA paces the counting passes apart from the timed reps. */
+void pab_progress_counted(struct pab_progress *p, double secs, int counted);
 /* Row's rep was checkpointed: the stop line moves past it. */
 void pab_progress_rep_saved(struct pab_progress *p, size_t row);
 /* After a rep of row: the line a log keeps, and the first block's estimate. */

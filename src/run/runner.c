@@ -201,6 +201,7 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	r->start_ns = now_monotonic_ns();
 	r->row_target = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_target));
 	r->row_undecidable = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_undecidable));
+	r->count_stopped = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->count_stopped));
 	for (i = 0; i < e->n_rows; i++)
 		r->row_target[i] = pab_looks_first_target(r->looks, r->n_looks, e->reps, e->n_arms,
 							  e->rows[i].n_reps);
@@ -213,6 +214,8 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 
 void pab_runner_release(struct pab_runner *r)
 {
+	size_t i;
+
 	pab_sampler_free(r->m.sampler);
 	r->m.sampler = NULL;
 	pab_measure_end(&r->m);
@@ -232,6 +235,10 @@ void pab_runner_release(struct pab_runner *r)
 	r->row_target = NULL;
 	free(r->row_undecidable);
 	r->row_undecidable = NULL;
+	for (i = 0; r->count_stopped && i < r->e->n_rows; i++)
+		free(r->count_stopped[i]);
+	free(r->count_stopped);
+	r->count_stopped = NULL;
 	pab_hooks_release(&r->hooks);
 	if (r->output_fd >= 0)
 		close(r->output_fd);
@@ -377,29 +384,31 @@ static void end_journal(struct pab_runner *r)
 
 /*
  * Arm a of row ri, rep rep_idx, into its result slot; a failed child
- * marks the row failed. Returns 0 (*spoke: it spoke the protocol), or -1
- * with f filled; a stop signal sets r->interrupted.
+ * marks the row failed. Returns 0 (*out: what the child told: whether it
+ * spoke the protocol, a counting run's outcome), or -1 with f filled; a
+ * stop signal sets r->interrupted.
  */
 static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a,
-		   enum pab_measure_pass pass, uint64_t seed, int *spoke, struct pab_failure *f)
+		   enum pab_measure_pass pass, uint64_t seed, struct pab_measured *out,
+		   struct pab_failure *f)
 {
-	static const char *const label[] = { "", " (latency replay)", " (counting pass)" };
+	static const char *const label[] = { "", " (latency replay)",
+					     " (counting under valgrind)" };
 	struct pab_row *row = &r->e->rows[ri];
 	struct pab_arm_result *res = &row->reps[rep_idx].result[a];
-	struct pab_measured out;
 	int latency = pass != PAB_MEASURE_TIMED;
 
 	pab_progress_child(&r->pg, ri, rep_idx, a, label[pass]);
 	pab_crash_point(pass == PAB_MEASURE_LATENCY ? "before a latency replay" :
 			pass == PAB_MEASURE_COUNT ? "before a counting run" : "before a child");
-	if (pab_measure_arm(&r->m, r->e, row, a, pass, seed, res, &out, f))
+	if (pab_measure_arm(&r->m, r->e, row, a, pass, seed, res, out, f))
 		return -1;
-	*spoke = out.spoke;
-	r->interrupted = out.interrupted;
-	if (out.report_why) {
+	r->interrupted = out->interrupted;
+	if (out->report_why) {
 		warning("row '%s' arm '%s': %s", pab_term_safe(row->name),
-			pab_term_safe(r->e->arms[a].name), out.report_why);
-		free(out.report_why);
+			pab_term_safe(r->e->arms[a].name), out->report_why);
+		free(out->report_why);
+		out->report_why = NULL;
 	}
 	if (!latency && res->failed) {
 		char *what = pab_progress_child_failed(&r->pg, ri, rep_idx, a, res);
@@ -451,15 +460,17 @@ static int begin_row(struct pab_runner *r, size_t ri, struct pab_failure *f)
 }
 
 /*
- * 1 when rep rep_idx of row counts (a counting pass under valgrind): the
- * first count_reps reps, and every later one of a row whose counts moved
- * (then the sign test judges them, and needs the reps).
+ * 1 when rep rep_idx of row ri counts (a counting pass under valgrind):
+ * the first count_reps reps, and every later one of a row whose counts
+ * moved (then the sign test judges them, and needs the reps); never once
+ * the row's counts were found of no use (r->count_stopped).
  */
-static int counting_rep(const struct pab_runner *r, const struct pab_row *row, size_t rep_idx)
+static int counting_rep(const struct pab_runner *r, size_t ri, size_t rep_idx)
 {
+	const struct pab_row *row = &r->e->rows[ri];
 	size_t a, k;
 
-	if (!r->m.count_tool)
+	if (!r->m.count_tool || r->count_stopped[ri])
 		return 0;
 	if (rep_idx < r->e->settings.count_reps)
 		return 1;
@@ -481,16 +492,127 @@ static int counting_rep(const struct pab_runner *r, const struct pab_row *row, s
 	return 0;
 }
 
+/*
+ * Row ri's counts are of no use (why): every count it holds becomes null
+ * with that reason, so its instructions cell is not measured and says
+ * why, and the row is counted no further (the ledger then judges it by
+ * time, doc/method.md "Exact counts").
+ */
+static void stop_counting_row(struct pab_runner *r, size_t ri, const char *why)
+{
+	struct pab_row *row = &r->e->rows[ri];
+	char *reason = xstrdup(why);
+	size_t k, a;
+
+	for (k = 0; k < row->n_reps; k++)
+		for (a = 0; a < r->e->n_arms; a++)
+			pab_arm_result_null(&row->reps[k].result[a], PAB_M_INSTRUCTIONS, reason);
+	pab_progress_clear(&r->pg);
+	if (!r->pg.quiet)
+		note("row '%s': no exact counts: %s", pab_term_safe(row->name), reason);
+	free(r->count_stopped[ri]);
+	r->count_stopped[ri] = reason; /* the row's later reps say it too */
+}
+
+/* Seconds one counted child of row ri's arm a takes, as far as known: the
+ * mean of the run's counted children so far, else the typical cost of
+ * valgrind on this arm's timed run (simcount.h). */
+static double count_cost_s(const struct pab_runner *r, size_t ri, size_t rep_idx, size_t a)
+{
+	double wall = r->e->rows[ri].reps[rep_idx].result[a].m[PAB_M_WALL];
+
+	if (r->counted_children)
+		return r->count_s / (double)r->counted_children;
+	return PAB_SIMCOUNT_START_S + PAB_SIMCOUNT_TYPICAL_SLOWDOWN * (isfinite(wall) ? wall : 0);
+}
+
+/*
+ * Before a counted child: its limit (--timeout x PAB_SIMCOUNT_SLOWDOWN,
+ * within what is left of the budget) into r->m. Returns 0, or 1 when the
+ * budget cannot cover the count (why: new memory): it is not started.
+ */
+static int count_limit(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a, char **why)
+{
+	int64_t limit = r->m.timeout_ns * PAB_SIMCOUNT_SLOWDOWN, left;
+	double cost = count_cost_s(r, ri, rep_idx, a);
+
+	r->m.count_limit_budget = 0;
+	if (r->budget_ns > 0) {
+		left = r->budget_ns - (now_monotonic_ns() - r->start_ns);
+		if ((double)left / 1e9 < cost) {
+			*why = xasprintf("not counted: the run's budget of %.0f s had %.0f s left, "
+					 "and a count takes about %.1f s (raise --budget, or "
+					 "--counts off)", (double)r->budget_ns / 1e9,
+					 left > 0 ? (double)left / 1e9 : 0.0, cost);
+			return 1;
+		}
+		if (!limit || left < limit) {
+			limit = left;
+			r->m.count_limit_budget = 1;
+		}
+	}
+	r->m.count_timeout_ns = limit;
+	return 0;
+}
+
+/*
+ * The counting pass of row ri's rep rep_idx: every arm's child again,
+ * as the timed pass started it (its prepare first), under valgrind, so
+ * no timed child is slowed. A count that is of no use stops the row's
+ * counting (stop_counting_row). Returns 0, or -1 with f filled.
+ */
+static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t seed,
+		     struct pab_failure *f)
+{
+	struct pab_row *row = &r->e->rows[ri];
+	const size_t *order = row->reps[rep_idx].order;
+	int64_t t0 = now_monotonic_ns();
+	struct pab_measured out;
+	size_t k;
+
+	for (k = 0; r->count_stopped[ri] && k < r->e->n_arms; k++)
+		pab_arm_result_null(&row->reps[rep_idx].result[k], PAB_M_INSTRUCTIONS,
+				    r->count_stopped[ri]);
+	for (k = 0; !row->failed && counting_rep(r, ri, rep_idx) && k < r->e->n_arms; k++) {
+		char *why = NULL;
+
+		if (count_limit(r, ri, rep_idx, order[k], &why)) {
+			stop_counting_row(r, ri, why);
+			free(why);
+			break;
+		}
+		if (k == 0)
+			pab_progress_counting(&r->pg, ri, rep_idx,
+					      count_cost_s(r, ri, rep_idx, 0) * (double)r->e->n_arms);
+		if (prepare_arm(r, ri, order[k], f))
+			return -1;
+		if (r->interrupted || r->rep_dropped)
+			return 0;
+		if (run_arm(r, ri, rep_idx, order[k], PAB_MEASURE_COUNT, seed, &out, f))
+			return -1;
+		if (r->interrupted)
+			return 0;
+		r->count_s += out.count_wall_s;
+		r->counted_children++;
+		if (out.count_stop)
+			stop_counting_row(r, ri, row->reps[rep_idx].result[order[k]].reason
+					  [PAB_M_INSTRUCTIONS]);
+	}
+	pab_progress_counted(&r->pg, (double)(now_monotonic_ns() - t0) / 1e9, k > 0);
+	return 0;
+}
+
 /* One rep of row ri: every arm in rotation order, then latency replays
  * (p99 from a separate replay, so the throughput run has no clocks), then
- * the counting pass (counts under valgrind, so no timed child is slowed). */
+ * the counting pass. */
 static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 {
 	struct pab_row *row = &r->e->rows[ri];
 	size_t n = r->e->n_arms, k, rep_idx = row->n_reps;
 	struct pab_rep *rep = pab_row_add_rep(row, n);
 	uint64_t seed = (r->e->seed + rep_idx) & ((1ULL << 53) - 1);
-	int spoke, all_spoke = 1;
+	struct pab_measured out;
+	int all_spoke = 1;
 
 	rep->block = pab_rotation_block(n, rep_idx);
 	pab_rotation_order(n, rep_idx, rep->order);
@@ -499,25 +621,19 @@ static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 			return -1;
 		if (r->interrupted || r->rep_dropped)
 			return 0;
-		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_TIMED, seed, &spoke, f))
+		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_TIMED, seed, &out, f))
 			return -1;
 		if (r->interrupted)
 			return 0;
-		all_spoke &= spoke;
+		all_spoke &= out.spoke;
 	}
 	for (k = 0; all_spoke && !row->failed && k < n; k++) {
-		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_LATENCY, seed, &spoke, f))
+		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_LATENCY, seed, &out, f))
 			return -1;
 		if (r->interrupted)
 			return 0;
 	}
-	for (k = 0; !row->failed && counting_rep(r, row, rep_idx) && k < n; k++) {
-		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_COUNT, seed, &spoke, f))
-			return -1;
-		if (r->interrupted)
-			return 0;
-	}
-	return 0;
+	return count_rep(r, ri, rep_idx, seed, f);
 }
 
 /*
@@ -697,10 +813,17 @@ static int run_pass(struct pab_runner *r, struct pab_failure *f)
  * undecidable, or the cap. */
 static enum pab_stop_reason stop_reason(const struct pab_runner *r)
 {
-	size_t ri, undecidable = 0;
+	size_t ri, undecidable = 0, short_of_target = 0;
 
-	for (ri = 0; ri < r->e->n_rows; ri++)
+	for (ri = 0; ri < r->e->n_rows; ri++) {
 		undecidable += r->row_undecidable[ri];
+		short_of_target += !r->e->rows[ri].failed &&
+			r->e->rows[ri].n_reps < r->row_target[ri];
+	}
+	/* The budget stopped rows before their look: it, not the rules, ended
+	 * the run, whatever their verdicts now. */
+	if (r->budget_spent && short_of_target)
+		return PAB_STOP_BUDGET;
 	if (r->undecided)
 		return r->budget_spent ? PAB_STOP_BUDGET : PAB_STOP_MAX_REPS;
 	return undecidable ? PAB_STOP_UNDECIDABLE : PAB_STOP_DECIDED;

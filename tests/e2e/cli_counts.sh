@@ -8,9 +8,12 @@
 #   - a head doing 1% more work (perfab-spin slowdown_pct=1: more
 #     iterations, not sleeps) FAILs on the count at the first look, while
 #     its time cells, with 3 reps, cannot decide anything;
-#   - a multi-threaded child whose counts move (perfab-alloc larson/8) is
-#     counted in every rep and judged by the sign test, and the ledger
-#     says the counts varied;
+#   - a child whose counts move (a loop of a random length) is counted in
+#     every rep and judged by the sign test, and the ledger says the counts
+#     varied;
+#   - a multi-threaded child (perfab-alloc larson/8) has no exact count:
+#     its instructions are null with the reason, and the row is judged by
+#     time (cpu required);
 #   - without valgrind, auto falls back to off with a note, sim is a usage
 #     error (exit 2).
 # The harness sets PERFAB_COUNTS=off for every other test; each run here
@@ -57,7 +60,7 @@ jq -e '.rows[0].required == ["instructions"] and (.rows[0].guards | index("cpu")
 	.rows[0].verdict != "FAIL"' cell.json >/dev/null ||
 	fail "the counted cell is not the row's required one: $(jq -c '.rows[0] | {required, guards, verdict}' cell.json)"
 "$PERFAB" ledger det.json >led.txt
-grep -q "counted by valgrind (sim); exact: the counts did not move" led.txt ||
+grep -q "counted by valgrind (sim); exact: each arm.s count identical in every rep" led.txt ||
 	{ cat led.txt >&2; fail "the ledger does not say the counts were exact"; }
 
 # Counts of another source are not the same metric: pooling refuses them.
@@ -80,20 +83,48 @@ pass "1% more iterations FAIL on the count at the first look (cpu cannot decide 
 
 # --- counts that move: every rep counted, judged by the sign test
 # (6 reps, so that a sign-test interval exists; A/A with the null arm,
-# which guards FAIL: the run does not FAIL.)
+# which guards FAIL: the run does not FAIL.) The loop's length comes from
+# /dev/urandom, so the count differs from rep to rep.
+cat >rnd.sh <<'EOF2'
+#!/bin/sh
+n=$(od -An -N2 -tu2 /dev/urandom)
+i=0
+while [ "$i" -lt "$n" ]; do i=$((i + 1)); done
+EOF2
+chmod +x rnd.sh
 expect_not_fail "an A/A run with its null arm does not FAIL" \
 	"$PERFAB" run -q --counts sim --reps 6 --max-reps 6 --count-reps 3 \
-	--no-sanity-gate --arm "base=$ALLOC larson/8 ops=2000 drain_ms=0 release_bound_ms=0" \
-	--arm "head=$ALLOC larson/8 ops=2000 drain_ms=0 release_bound_ms=0" --out mt.json
-n=$(jq '[.rows[0].reps[].results.base.instructions] | map(select(. != null)) | length' mt.json)
+	--no-sanity-gate ./rnd.sh ./rnd.sh --out mv.json
+n=$(jq '[.rows[0].reps[].results.base.instructions] | map(select(. != null)) | length' mv.json)
 [ "$n" = 6 ] || fail "counts that moved were counted in $n of 6 reps, not all"
-c=$(count_cell mt.json)
+c=$(count_cell mv.json)
 echo "$c" | jq -e '.exact == false and .spread_pct > 0.01 and .change.n == 6 and
 	.change.exists == true' >/dev/null ||
 	fail "varying counts were not judged by the sign test: $c"
 echo "$c" | jq -e '.reason | test("varied across reps by up to .*judged by the sign test")' \
 	>/dev/null || fail "the ledger does not say the counts varied: $c"
-pass "multi-threaded counts varied; counted in every rep, judged by the sign test"
+pass "counts that varied were counted in every rep and judged by the sign test"
+
+# --- threads: valgrind runs them one at a time, so no exact count. The
+# counting stops at the first rep; every count of the row is null with the
+# reason, and the row is judged by time as a run without counts is (cpu,
+# and the workload's own throughput, required).
+expect_not_fail "a threaded A/A run with its null arm does not FAIL" \
+	"$PERFAB" run -q --counts sim --reps 6 --max-reps 6 --count-reps 3 \
+	--no-sanity-gate --arm "base=$ALLOC larson/8 ops=2000 drain_ms=0 release_bound_ms=0" \
+	--arm "head=$ALLOC larson/8 ops=2000 drain_ms=0 release_bound_ms=0" --out mt.json
+n=$(jq '[.rows[0].reps[].results[].instructions] | map(select(. != null)) | length' mt.json)
+[ "$n" = 0 ] || fail "a threaded program kept $n counts"
+jq -e '[.rows[0].reps[].null_reasons[].instructions] | length == 18 and
+	all(test("^not exact: the program runs threads"))' mt.json >/dev/null || fail "the threaded program's counts do not say why they are null"
+"$PERFAB" ledger --format json mt.json >mtl.json
+jq -e '[.rows[0].cells[] | select(.role == "required") | .metric] | index("cpu") != null and
+	index("instructions") == null' mtl.json \
+	>/dev/null || fail "a row without exact counts is not judged by time: $(cat mtl.json)"
+"$PERFAB" ledger mt.json >mtl.txt 2>&1 || true
+grep -q "not exact: the program runs threads" mtl.txt ||
+	{ cat mtl.txt >&2; fail "the text ledger does not say why the count is missing"; }
+pass "a threaded program has no exact count, says why, and is judged by time"
 
 # --- no valgrind: auto is off with a note, sim a usage error
 # Counts off and three reps: INCONCLUSIVE.

@@ -100,32 +100,36 @@ static void write_text(const char *path, const char *text)
 START_TEST(collect_sums_the_tree)
 {
 	char dir[] = "/tmp/pab-simcount.XXXXXX", *prefix, *p1, *p2, *other, *why = NULL;
-	double ir = 0;
-	size_t n = 0;
+	struct pab_simcount_tree t;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	prefix = xasprintf("%s/count", dir);
 	p1 = xasprintf("%s.100", prefix);
 	p2 = xasprintf("%s.101", prefix);
 	other = xasprintf("%s/counter.7", dir); /* another prefix: not ours */
-	write_text(p1, "events: Ir\nsummary: 1000\n");
-	write_text(p2, "events: Ir\nsummary: 234\n");
+	write_text(p1, "cmd: /bin/prog a b\nevents: Ir\nsummary: 1000\n");
+	write_text(p2, "cmd: /bin/child\nevents: Ir\nsummary: 234\n");
 	write_text(other, "events: Ir\nsummary: 99\n");
-	ck_assert_int_eq(pab_simcount_collect(prefix, &ir, &n, &why), 0);
-	ck_assert(ir == 1234.0);
-	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	ck_assert(t.ir == 1234.0);
+	ck_assert_uint_eq(t.n_files, 2);
+	ck_assert_int_eq(t.replaced, 0); /* a child of another program is no exec */
+	ck_assert_int_eq(t.threads, 0);
+	ck_assert_str_eq(t.top_cmd, "/bin/prog a b");
+	pab_simcount_tree_release(&t);
 	ck_assert(access(p1, F_OK) && access(p2, F_OK)); /* removed */
 	ck_assert(!access(other, F_OK));
 	/* None left: the child did not run under valgrind. */
-	ck_assert_int_eq(pab_simcount_collect(prefix, &ir, &n, &why), -1);
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "no count"));
 	free(why);
 	why = NULL;
-	/* One that does not parse refuses the sum. */
+	/* One that does not parse refuses the sum, and both files go. */
 	write_text(p1, "events: Ir\nsummary: 1000\n");
 	write_text(p2, "events: Ir\n");
-	ck_assert_int_eq(pab_simcount_collect(prefix, &ir, &n, &why), -1);
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, NULL, &t, &why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "summary"));
+	ck_assert(access(p1, F_OK) && access(p2, F_OK));
 	free(why);
 	unlink(other);
 	rmdir(dir);
@@ -133,6 +137,42 @@ START_TEST(collect_sums_the_tree)
 	free(p1);
 	free(p2);
 	free(other);
+}
+END_TEST
+
+/* What valgrind cannot count as a PMU does: the top process that ended as
+ * another program (an exec after it started; a longer path that only
+ * starts alike is another program too), and threads in any process. */
+START_TEST(collect_tells_exec_and_threads)
+{
+	char dir[] = "/tmp/pab-simcount.XXXXXX", *prefix, *p1, *p2, *why = NULL;
+	struct pab_simcount_tree t;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	prefix = xasprintf("%s/count", dir);
+	p1 = xasprintf("%s.100", prefix);
+	p2 = xasprintf("%s.101", prefix);
+	write_text(p1, "cmd: /bin/prog2 x\nevents: Ir\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	ck_assert_int_eq(t.replaced, 1);
+	ck_assert_int_eq(t.threads, 0);
+	pab_simcount_tree_release(&t);
+	write_text(p1, "cmd: /bin/prog\nevents: Ir\nsummary: 10\n");
+	write_text(p2, "cmd: /bin/w\nevents: Ir\nfn=start_thread\n1 5\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	ck_assert_int_eq(t.replaced, 0);
+	ck_assert_int_eq(t.threads, 1);
+	ck_assert(t.ir == 20.0);
+	pab_simcount_tree_release(&t);
+	/* A function that only starts alike is no thread. */
+	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=start_thread_pool\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	ck_assert_int_eq(t.threads, 0);
+	pab_simcount_tree_release(&t);
+	rmdir(dir);
+	free(prefix);
+	free(p1);
+	free(p2);
 }
 END_TEST
 
@@ -218,12 +258,41 @@ START_TEST(exact_cells)
 	ck_assert(fabs(r.spread_pct - 0.3) < 1e-6);
 	judge(b, same, moved, 3, &r); /* a null arm that moves: no exact guard */
 	ck_assert(!r.exact);
+	ck_assert(fabs(r.spread_pct - 0.3) < 1e-6); /* and its spread is the cell's */
 	judge(gap, same, same, 3, &r); /* a missing value: its pair is left out, two decide */
 	ck_assert_int_eq(r.verdict, PAB_PASS);
 	ck_assert(r.exact && r.change.n == 2 && r.change.lo == 0 && r.change.hi == 0);
 	judge(b, same, same, 1, &r); /* one pair is not enough */
 	ck_assert(!r.exact);
 	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+}
+END_TEST
+
+/*
+ * An exact range that straddles the tolerance is undecidable at once:
+ * more reps cannot narrow it, so no estimate of reps, and the tolerance
+ * that would PASS it is its upper end. A head at the tolerance itself,
+ * whatever the rounding of its change, is decided or undecidable at once.
+ */
+START_TEST(exact_straddle_undecidable)
+{
+	const double b[] = { 1e8, 1e8, 1e8 };
+	const double h[] = { 1.00499e8, 1.00501e8, 1.005e8 }; /* moves 0.002%: exact */
+	const double at[] = { 1.005e8, 1.005e8, 1.005e8 };
+	struct pab_cell_result r;
+	struct pab_outlook o;
+
+	judge(b, h, b, 3, &r);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+	ck_assert(r.exact);
+	ck_assert_uint_eq(r.reps_needed, 0);
+	ck_assert_int_eq(pab_cell_outlook(&r, 96, &o), 1);
+	ck_assert_uint_eq(o.reps_needed, 0);
+	ck_assert(fabs(o.tolerance_pct - 0.501) < 1e-6);
+	ck_assert(!o.fail_reachable);
+	judge(b, at, b, 3, &r);
+	ck_assert(r.exact);
+	ck_assert(r.verdict != PAB_INCONCLUSIVE || pab_cell_outlook(&r, 96, &o) == 1);
 }
 END_TEST
 
@@ -255,6 +324,8 @@ int main(void)
 	tcase_add_test(tc, parse_ir_column);
 	tcase_add_test(tc, parse_refusals);
 	tcase_add_test(tc, collect_sums_the_tree);
+	tcase_add_test(tc, collect_tells_exec_and_threads);
+	tcase_add_test(tc, exact_straddle_undecidable);
 	tcase_add_test(tc, tool_missing);
 	tcase_add_test(tc, argv_wraps_the_command);
 	tcase_add_test(tc, exact_cells);
