@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# cli_counts_child.sh — the counted child is the timed child (doc/method.md,
+# "Exact counts"), on the default counting path (counts auto: valgrind here,
+# where no PMU counts), as a user runs perfab:
+#   - gzip -1 vs -9 through --input FAILs on instructions with the change
+#     valgrind gives by hand for the same stdin (to 0.1 points), and an
+#     identical stdin-fed pair PASSes on it;
+#   - what the timed child gets, the counted child gets: an arm's
+#     environment, perfab's working directory, a file --setup made, a file
+#     --prepare made before each measured run (the head consumes it);
+#   - a counted child that hangs only under valgrind is stopped by its
+#     limit (--timeout x 20) and the cell says so;
+#   - a budget that cannot cover a count: the count is not started, the
+#     cell names the budget and so does the ledger;
+#   - a command that replaces itself with exec after work has no exact
+#     count (valgrind would count only the last program) and says why.
+. "${top_srcdir}/tests/lib/test-lib.sh"
+require valgrind gzip
+unset PERFAB_COUNTS # the default path: counts auto
+
+# The instructions cell of artifact $1 (row 0 × head) as JSON.
+count_cell() {
+	"$PERFAB" ledger --format json "$1" >cell.json
+	jq -c '[.rows[0].cells[] | select(.metric == "instructions")][0]' cell.json
+}
+
+# Instructions valgrind counts for "$@" with stdin from in.txt, by hand.
+by_hand() {
+	valgrind -q --tool=cachegrind --cache-sim=no --branch-sim=no \
+		--cachegrind-out-file="$T/hand.out" "$@" <in.txt >/dev/null 2>&1 ||
+		hard_error "valgrind by hand failed: $*"
+	awk '/^summary:/ { print $2 }' "$T/hand.out"
+}
+
+# --- gzip through --input: counted on the input, as timed
+awk 'BEGIN { x = 7; for (i = 0; i < 30000; i++) { x = (x * 7919 + 13) % 10007; print i, x } }' \
+	>in.txt
+expect_rc 1 "$PERFAB" run -q --reps 2 --max-reps 2 --no-null-arm --input in.txt \
+	--out gz.json 'gzip -1 -c' 'gzip -9 -c'
+[ "$(jq -r '.run.counts.source' gz.json)" = sim ] || fail "the default did not count with valgrind"
+c=$(count_cell gz.json)
+echo "$c" | jq -e '.verdict == "FAIL" and .exact == true and .role == "required"' >/dev/null ||
+	fail "gzip -9 against -1 on the input is not an exact FAIL: $c"
+h1=$(by_hand gzip -1 -c)
+h9=$(by_hand gzip -9 -c)
+want=$(echo "$h1 $h9" | awk '{ printf "%.6f", ($2 - $1) / $1 * 100 }')
+got=$(echo "$c" | jq '.change.median')
+echo "$got $want" | awk '{ d = $1 - $2; exit !(d < 0.1 && d > -0.1) }' ||
+	fail "counted change $got% is not valgrind's by hand $want% (gzip -1: $h1, -9: $h9)"
+pass "gzip -9 vs -1 through --input: exact FAIL at $got% (by hand $want%)"
+
+expect_rc 0 "$PERFAB" run -q --reps 2 --max-reps 2 --no-null-arm --input in.txt \
+	--out same.json 'gzip -6 -c' 'gzip -6 -c'
+c=$(count_cell same.json)
+echo "$c" | jq -e '.verdict == "PASS" and .exact == true and .change.lo == 0 and
+	.change.hi == 0' >/dev/null || fail "an identical stdin-fed pair is not an exact PASS: $c"
+# The same count as by hand, to 0.1% (perfab's child has its own argv[0]
+# and environment, which move a count by a few thousand instructions).
+b=$(jq '.rows[0].reps[0].results.base.instructions' same.json)
+h=$(by_hand gzip -6 -c)
+echo "$b $h" | awk '{ d = ($1 - $2) / $2; exit !(d < 0.001 && d > -0.001) }' ||
+	fail "gzip -6's count $b is not valgrind's by hand ($h)"
+pass "an identical stdin-fed pair PASSes on exact counts equal to valgrind's by hand"
+
+# --- the environment, the working directory, --setup and --prepare
+# work.sh loops WORK_N (default 2000) times, plus the number in file $1
+# when it can read it; with --consume it removes that file.
+cat >work.sh <<'EOF'
+#!/bin/sh
+n=${WORK_N:-2000}
+if [ -n "${1:-}" ] && [ -r "$1" ]; then
+	n=$((n + $(cat "$1")))
+	[ "${2:-}" != --consume ] || rm -f "$1"
+fi
+i=0
+while [ "$i" -lt "$n" ]; do i=$((i + 1)); done
+EOF
+chmod +x work.sh
+echo 0 >a.len
+echo 6000 >b.len
+# Each head differs from its base only through one thing the child gets;
+# a counted child without it would count the base's work: an exact PASS.
+fails_on_count() {
+	what=$1
+	shift
+	expect_rc 1 "$PERFAB" run -q --reps 2 --max-reps 2 --no-null-arm --out "$what.json" "$@"
+	c=$(count_cell "$what.json")
+	echo "$c" | jq -e '.verdict == "FAIL" and .exact == true' >/dev/null ||
+		fail "$what: the counted child did not get it: $c"
+	pass "the counted child gets $what"
+}
+fails_on_count "the arm's environment" --head-env 'WORK_N=8000' ./work.sh ./work.sh
+fails_on_count "perfab's working directory" './work.sh a.len' './work.sh b.len'
+fails_on_count "a file --setup made" --setup "sh -c 'echo 6000 >s.len'" \
+	'./work.sh none.len' './work.sh s.len'
+fails_on_count "a file --prepare made before each run" --prepare "sh -c 'echo 6000 >t.len'" \
+	'./work.sh none.len' './work.sh t.len --consume'
+
+# --- a counted child that hangs only under valgrind: --timeout x 20
+cat >hang.sh <<'EOF'
+#!/bin/sh
+case "${LD_PRELOAD:-}" in *vgpreload*) exec sleep 1000 ;; esac
+exit 0
+EOF
+chmod +x hang.sh
+# Three reps of time alone decide nothing: INCONCLUSIVE.
+expect_rc 3 "$PERFAB" run --reps 3 --max-reps 3 --timeout 1 --out hang.json ./hang.sh ./hang.sh
+grep_out "the counting run passed its limit of 20 s (--timeout x 20) and was stopped"
+n=$(jq '[.rows[0].reps[].results[].instructions] | map(select(. != null)) | length' hang.json)
+[ "$n" = 0 ] || fail "a row whose count hung kept $n counts"
+pass "a counted child that hangs is stopped by --timeout x 20, and the ledger says so"
+
+# --- a budget that cannot cover the count: not started, and said
+cat >slow.sh <<'EOF'
+#!/bin/sh
+i=0
+while [ "$i" -lt 150000 ]; do i=$((i + 1)); done
+EOF
+chmod +x slow.sh
+expect_rc 3 "$PERFAB" run --budget 1s --out budget.json ./slow.sh ./slow.sh
+grep_out "not counted: the run's budget of 1 s had"
+grep_out "the budget, not the noise, left"
+[ "$(jq -r '.run.stop_reason' budget.json)" = budget ] ||
+	fail "stop_reason is $(jq -r '.run.stop_reason' budget.json), not budget"
+pass "a count the budget cannot cover is not started; the cell and the ledger name the budget"
+
+# --- an exec after work: valgrind would count only the last program
+expect_rc 3 "$PERFAB" run --reps 3 --max-reps 3 --out exec.json \
+	"sh -c 'i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done; exec /bin/true'" /bin/true
+grep_out "not exact: the program replaced itself with exec"
+n=$(jq '[.rows[0].reps[].results[].instructions] | map(select(. != null)) | length' exec.json)
+[ "$n" = 0 ] || fail "a row with an exec after work kept $n counts"
+"$PERFAB" ledger --format json exec.json >exl.json
+jq -e '[.rows[0].cells[] | select(.role == "required") | .metric] | index("cpu") != null' \
+	exl.json >/dev/null || fail "a row without exact counts is not judged by time"
+pass "an exec after work has no exact count, says why, and is judged by time"
