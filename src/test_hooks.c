@@ -43,6 +43,9 @@ const struct pab_test_hook_def pab_test_hooks[PAB_TEST_HOOK_COUNT] = {
 	[PAB_TEST_HISTORY_HOLD] = { "PERFAB_TEST_HISTORY_HOLD",
 		"FILE: a history record holds its write lock until FILE is removed",
 		"tests/e2e/history_concurrent.sh" },
+	[PAB_TEST_GATE_SWAP] = { "PERFAB_TEST_GATE_SWAP",
+		"FILE: at each child's gate, after the program's check, rename FILE.swap over FILE",
+		"tests/e2e/cli_exec_window.sh" },
 };
 
 const char *pab_test_hook(enum pab_test_hook hook)

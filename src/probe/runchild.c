@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
@@ -17,6 +18,7 @@
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -120,7 +122,30 @@ struct child_args {
 	int close_fds[4];
 	pid_t parent;
 	int max_fd;    /* highest descriptor to mark close-on-exec without close_range */
+	int exe_fd;    /* o->exe opened before the clone (O_PATH), or -1 */
 };
+
+/*
+ * Exec o->exe through the descriptor opened on it before the clone, so
+ * the file that runs is the file opened right after the caller checked
+ * it, whatever the gate's wait let happen to the path (doc/perfab.1,
+ * TRUST MODEL). Falls back to the path where the kernel cannot: no
+ * execveat (ENOSYS), no descriptor, or a #! script, whose interpreter
+ * opens the script by name and so cannot be handed a close-on-exec
+ * descriptor (ENOENT). Returns only on failure, errno set.
+ */
+__attribute__((no_sanitize("address", "undefined")))
+static void exec_checked(const struct child_args *c)
+{
+#ifdef SYS_execveat
+	if (c->exe_fd >= 0) {
+		syscall(SYS_execveat, c->exe_fd, "", c->o->argv, c->o->envp, AT_EMPTY_PATH);
+		if (errno != ENOSYS && errno != ENOENT)
+			return;
+	}
+#endif
+	execve(c->o->exe, c->o->argv, c->o->envp);
+}
 
 /*
  * The child, cloned with CLONE_VM: it shares perfab's memory until its
@@ -167,7 +192,7 @@ static int child_main(void *arg)
 		;
 	if (go != 'g')
 		_exit(126);
-	execve(c->o->exe, c->o->argv, c->o->envp);
+	exec_checked(c);
 	err = errno;
 	while (write(c->errfd, &err, sizeof(err)) < 0 && errno == EINTR)
 		;
@@ -206,6 +231,23 @@ static void test_exit_hold(void)
 	ts.tv_nsec = (long)(ms % 1000) * 1000000;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/*
+ * Test hook (tests/e2e/cli_exec_window.sh): PERFAB_TEST_GATE_SWAP=FILE
+ * renames FILE.swap over FILE at every child's gate, after the caller
+ * checked the program and before its exec, as a rival could.
+ */
+static void test_gate_swap(void)
+{
+	const char *s = pab_test_hook(PAB_TEST_GATE_SWAP);
+	char *from;
+
+	if (!s || !*s)
+		return;
+	from = xasprintf("%s.swap", s);
+	rename(from, s); /* gone after the first swap: nothing more to do */
+	free(from);
 }
 
 static int64_t ns_left(int64_t deadline)
@@ -333,6 +375,9 @@ static int spawn_clone(struct spawn *sp)
 	ca->parent = getpid();
 	ca->max_fd = (int)(sysconf(_SC_OPEN_MAX) > 0 && sysconf(_SC_OPEN_MAX) < 65536 ?
 			   sysconf(_SC_OPEN_MAX) : 65536);
+	/* The program, pinned before the gate: the child execs this very
+	 * file (exec_checked). Unopenable: the exec by path says why. */
+	ca->exe_fd = open(sp->o->exe, O_PATH | O_CLOEXEC);
 	if (under_valgrind()) {
 		/* valgrind refuses general clone(): a plain fork does the same
 		 * job, only with a dearer exec. */
@@ -343,6 +388,9 @@ static int spawn_clone(struct spawn *sp)
 		sp->pid = clone(child_main, (char *)sp->stack + CHILD_STACK_BYTES,
 				CLONE_VM | SIGCHLD, ca);
 	}
+	/* The child has its own copy (its descriptor table is its own). */
+	if (ca->exe_fd >= 0)
+		close(ca->exe_fd);
 	if (sp->pid < 0)
 		return -1;
 	close(sp->gate[0]);
@@ -373,6 +421,7 @@ static void spawn_attach(struct spawn *sp)
 		warning("cannot bind the child to its CPUs: %s", strerror(errno));
 	if (o->at_gate)
 		o->at_gate(sp->pid, o->at_gate_arg);
+	test_gate_swap();
 }
 
 /* Open the gate: the clock starts; the exec's outcome, the sampler, the

@@ -4,7 +4,9 @@
  *
  * The child is forked, put in its own process group, held at a gate while
  * perfab attaches (ptrace exit stop, CPU binding), then released into
- * execve — never through a shell. perfab waits with wait4 for the child's
+ * the exec — never through a shell — of the program opened before the
+ * clone (execveat on that descriptor; by path where the kernel cannot),
+ * so the file the caller checked just before is the file that runs. perfab waits with wait4 for the child's
  * rusage; ptrace's exit stop lets it read the child's OWN VmHWM while the
  * process still exists (ru_maxrss would carry the parent's peak across
  * exec). The wall time runs from the gate's release to the reap, less the
