@@ -7,7 +7,8 @@ unit_tests += tests/unit/test_simcount
 tests_unit_test_simcount_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_simcount_LDADD = $(UNIT_LDADD)
 
-counts_tests = tests/e2e/cli_counts.sh tests/e2e/cli_counts_child.sh tests/e2e/cli_calibrate.sh
+counts_tests = tests/e2e/cli_counts.sh tests/e2e/cli_counts_child.sh \
+	tests/e2e/cli_progress_tty.sh tests/e2e/cli_calibrate.sh
 TESTS += $(counts_tests)
 dist_noinst_SCRIPTS += $(counts_tests)
 
