@@ -61,6 +61,16 @@ struct judge_args {
 	struct pab_strlist pos;
 };
 
+/* 1 when the row selection sel has a term: something besides blanks and
+ * '|' (an empty sel would select every row, common/suite.h). */
+static int selection_has_term(const char *sel)
+{
+	for (; *sel; sel++)
+		if (!strchr(" \t\n|", *sel))
+			return 1;
+	return 0;
+}
+
 /* Parse and check the options (a usage error exits). */
 static void parse_judge_args(int argc, char **argv, int gate, struct judge_args *a)
 {
@@ -115,6 +125,10 @@ static void parse_judge_args(int argc, char **argv, int gate, struct judge_args 
 				a->junit_inconclusive);
 	if (a->junit_inconclusive && a->fmt != PAB_REPORT_JUNIT)
 		pab_usage_error(NULL, usage, "--junit-inconclusive applies to --format junit only");
+	if (a->controls && !selection_has_term(a->controls))
+		pab_usage_error(NULL, usage, "--controls '%s' names no row: give row names, or "
+				"parts of them, separated by '|' (=NAME matches NAME exactly)",
+				pab_term_safe(a->controls));
 }
 
 /* The ledger options for e from the command line (bad ones exit). */

@@ -40,6 +40,7 @@ cli_tests = \
 	tests/e2e/cli_report_reader.sh \
 	tests/e2e/cli_small_hardening.sh \
 	tests/e2e/cli_exec_window.sh \
+	tests/e2e/cli_ledger_controls.sh \
 	tests/e2e/ledger_corpus.sh
 
 TESTS += $(cli_tests)
