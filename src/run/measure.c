@@ -744,6 +744,32 @@ out:
 	return ret;
 }
 
+char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,
+			   const struct pab_row *row, size_t arm_idx, uint64_t seed)
+{
+	const struct pab_arm *arm = &e->arms[arm_idx];
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	struct child_cmd cmd = { 0 };
+	char *why, **p;
+
+	cmd.exe = pab_arm_exe(arm, row, &why);
+	if (!cmd.exe) {
+		free(why);
+		return NULL;
+	}
+	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
+	make_env(m, row, arm, "throughput", seed, &cmd);
+	/* The program, its digest, argv and environment, one per line; the
+	 * input, the working directory and the limits are the run's own. */
+	pab_strbuf_addf(&sb, "exe %s\nsha256 %s\n", cmd.exe, arm->sha256 ? arm->sha256 : "-");
+	for (p = cmd.argv; *p; p++)
+		pab_strbuf_addf(&sb, "arg %zu %s\n", strlen(*p), *p);
+	for (p = cmd.env; *p; p++)
+		pab_strbuf_addf(&sb, "env %zu %s\n", strlen(*p), *p);
+	child_cmd_release(&cmd);
+	return pab_strbuf_detach(&sb);
+}
+
 /* ------------------------------------------------------------------ */
 /* Unmeasured commands                                                */
 

@@ -200,8 +200,9 @@ void pab_progress_plan(struct pab_progress *p)
 		(planned - have) * e->n_arms, upto);
 	if (count_reps_left(p))
 		fprintf(stderr, "perfab: plan: and a counting pass under valgrind: each arm of the "
-			"first %zu reps of each row again, %zu counted children, each about "
-			"%.1f s plus 5 to 20 times its timed run (at least %.0f s in all)\n",
+			"first %zu reps of each row again, at most %zu counted children (arms "
+			"running the same program share one), each about %.1f s plus 5 to 20 "
+			"times its timed run (at most %.0f s in all before the first)\n",
 			e->settings.count_reps, count_reps_left(p) * e->n_arms,
 			PAB_SIMCOUNT_START_S, count_left_s(p));
 	fflush(stderr);
@@ -240,9 +241,9 @@ void pab_progress_counting(struct pab_progress *p, size_t row, size_t rep, doubl
 		return; /* a terminal's status line names each counted arm */
 	elapsed_eta(p, times, sizeof(times));
 	pab_fmt_duration(about, sizeof(about), about_s);
-	fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 counting %zu arms under valgrind, "
-		"about %s \u00b7 %s\n", row + 1, e->n_rows, pab_term_safe(e->rows[row].name),
-		rep + 1, p->row_target[row], e->n_arms, about, times);
+	fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 counting under valgrind, about %s "
+		"a child \u00b7 %s\n", row + 1, e->n_rows, pab_term_safe(e->rows[row].name),
+		rep + 1, p->row_target[row], about, times);
 	fflush(stderr);
 }
 

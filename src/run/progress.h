@@ -45,8 +45,9 @@ void pab_progress_plan(struct pab_progress *p);
 /* Before a child: rep rep of row, arm arm running (what: " (latency replay)"). */
 void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t arm,
 			const char *what);
-/* The counting pass of rep rep of row begins, about about_s long: a log
- * gets a line of it (a terminal's status line names each counted arm). */
+/* The counting pass of rep rep of row begins, about about_s a counted
+ * child: a log gets a line of it (a terminal's status line names each
+ * counted arm). */
 void pab_progress_counting(struct pab_progress *p, size_t row, size_t rep, double about_s);
 /* A rep's counting pass took secs (counted: it counted any arm): the
  * ETA paces the counting passes apart from the timed reps. */

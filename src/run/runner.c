@@ -556,50 +556,97 @@ static int count_limit(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a
 }
 
 /*
+ * An arm counted earlier in this rep (order[0..k)) whose child is the same
+ * program as order[k]'s (ids: pab_measure_identity), with a count: its
+ * index, or -1.
+ */
+static int counted_twin(const struct pab_runner *r, const struct pab_rep *rep, char **ids,
+			size_t k)
+{
+	size_t j;
+
+	if (!ids[k])
+		return -1;
+	for (j = 0; j < k; j++)
+		if (ids[j] && !strcmp(ids[j], ids[k]) &&
+		    !isnan(rep->result[rep->order[j]].m[PAB_M_INSTRUCTIONS]))
+			return (int)rep->order[j];
+	return -1;
+}
+
+/*
+ * Arm a takes the count of its twin (an arm of the rep with the same
+ * identity): no child runs; the artifact's value is that count.
+ */
+static void take_twin_count(struct pab_rep *rep, size_t a, int twin)
+{
+	struct pab_arm_result *res = &rep->result[a];
+
+	res->m[PAB_M_INSTRUCTIONS] = rep->result[twin].m[PAB_M_INSTRUCTIONS];
+	free(res->reason[PAB_M_INSTRUCTIONS]);
+	res->reason[PAB_M_INSTRUCTIONS] = NULL;
+}
+
+/*
  * The counting pass of row ri's rep rep_idx: every arm's child again,
  * as the timed pass started it (its prepare first), under valgrind, so
- * no timed child is slowed. A count that is of no use stops the row's
+ * no timed child is slowed; an arm whose child is the same program as
+ * one already counted in this rep (the null arm and base, an A/A head)
+ * takes that count instead. A count that is of no use stops the row's
  * counting (stop_counting_row). Returns 0, or -1 with f filled.
  */
 static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t seed,
 		     struct pab_failure *f)
 {
 	struct pab_row *row = &r->e->rows[ri];
-	const size_t *order = row->reps[rep_idx].order;
+	struct pab_rep *rep = &row->reps[rep_idx];
+	size_t n = r->e->n_arms, k, counted = 0;
+	char **ids = xcalloc(n, sizeof(*ids));
 	int64_t t0 = now_monotonic_ns();
 	struct pab_measured out;
-	size_t k;
+	int ret = 0, twin;
 
-	for (k = 0; r->count_stopped[ri] && k < r->e->n_arms; k++)
-		pab_arm_result_null(&row->reps[rep_idx].result[k], PAB_M_INSTRUCTIONS,
-				    r->count_stopped[ri]);
-	for (k = 0; !row->failed && counting_rep(r, ri, rep_idx) && k < r->e->n_arms; k++) {
+	for (k = 0; r->count_stopped[ri] && k < n; k++)
+		pab_arm_result_null(&rep->result[k], PAB_M_INSTRUCTIONS, r->count_stopped[ri]);
+	for (k = 0; !row->failed && counting_rep(r, ri, rep_idx) && k < n; k++) {
+		size_t a = rep->order[k];
 		char *why = NULL;
 
-		if (count_limit(r, ri, rep_idx, order[k], &why)) {
+		ids[k] = pab_measure_identity(&r->m, r->e, row, a, seed);
+		twin = counted_twin(r, rep, ids, k);
+		if (twin >= 0) {
+			take_twin_count(rep, a, twin);
+			continue;
+		}
+		if (count_limit(r, ri, rep_idx, a, &why)) {
 			stop_counting_row(r, ri, why);
 			free(why);
 			break;
 		}
-		if (k == 0)
-			pab_progress_counting(&r->pg, ri, rep_idx,
-					      count_cost_s(r, ri, rep_idx, 0) * (double)r->e->n_arms);
-		if (prepare_arm(r, ri, order[k], f))
-			return -1;
+		if (!counted++)
+			pab_progress_counting(&r->pg, ri, rep_idx, count_cost_s(r, ri, rep_idx, a));
+		if (prepare_arm(r, ri, a, f)) {
+			ret = -1;
+			break;
+		}
 		if (r->interrupted || r->rep_dropped)
-			return 0;
-		if (run_arm(r, ri, rep_idx, order[k], PAB_MEASURE_COUNT, seed, &out, f))
-			return -1;
+			break;
+		if (run_arm(r, ri, rep_idx, a, PAB_MEASURE_COUNT, seed, &out, f)) {
+			ret = -1;
+			break;
+		}
 		if (r->interrupted)
-			return 0;
+			break;
 		r->count_s += out.count_wall_s;
 		r->counted_children++;
 		if (out.count_stop)
-			stop_counting_row(r, ri, row->reps[rep_idx].result[order[k]].reason
-					  [PAB_M_INSTRUCTIONS]);
+			stop_counting_row(r, ri, rep->result[a].reason[PAB_M_INSTRUCTIONS]);
 	}
-	pab_progress_counted(&r->pg, (double)(now_monotonic_ns() - t0) / 1e9, k > 0);
-	return 0;
+	pab_progress_counted(&r->pg, (double)(now_monotonic_ns() - t0) / 1e9, counted > 0);
+	for (k = 0; k < n; k++)
+		free(ids[k]);
+	free(ids);
+	return ret;
 }
 
 /* One rep of row ri: every arm in rotation order, then latency replays

@@ -97,6 +97,26 @@ fails_on_count "a file --setup made" --setup "sh -c 'echo 6000 >s.len'" \
 fails_on_count "a file --prepare made before each run" --prepare "sh -c 'echo 6000 >t.len'" \
 	'./work.sh none.len' './work.sh t.len --consume'
 
+# --- one count per program and rep: arms whose child is the same program
+# (same digest, argv, environment; the null arm is base's) share it.
+cat >vg.sh <<EOF
+#!/bin/sh
+echo x >>"$T/vg.calls"
+exec valgrind "\$@"
+EOF
+chmod +x vg.sh
+: >vg.calls
+PERFAB_VALGRIND=$T/vg.sh expect_rc 0 "$PERFAB" run -q --reps 3 --max-reps 3 --out aa.json \
+	./work.sh ./work.sh
+[ "$(wc -l <vg.calls)" = 3 ] || fail "an A/A run of 3 reps started $(wc -l <vg.calls) valgrinds, not 3"
+jq -e '[.rows[0].reps[].results[].instructions] | length == 9 and all(. != null)' aa.json \
+	>/dev/null || fail "an arm that shared a count has none in the artifact"
+: >vg.calls
+PERFAB_VALGRIND=$T/vg.sh expect_rc 1 "$PERFAB" run -q --reps 3 --max-reps 3 --out ab.json \
+	--head-env 'WORK_N=8000' ./work.sh ./work.sh
+[ "$(wc -l <vg.calls)" = 6 ] || fail "an A/B run of 3 reps started $(wc -l <vg.calls) valgrinds, not 6"
+pass "one count per program and rep: A/A 3 valgrind children, A/B 6 (the null arm shares base's)"
+
 # --- a counted child that hangs only under valgrind: --timeout x 20
 cat >hang.sh <<'EOF'
 #!/bin/sh

@@ -25,7 +25,7 @@ chmod +x work.sh
 # Identical arms, counted exactly: PASS at 3 reps.
 expect_rc 0 "$PERFAB" run --reps 3 --max-reps 3 --out log.json ./work.sh ./work.sh
 grep_err "plan: and a counting pass under valgrind"
-grep_err "counting 3 arms under valgrind"
+grep_err "rep 1/3 · counting under valgrind, about"
 if grep -q "$(printf '\r')" "$T/err"; then
 	fail "a log got a carriage return"
 fi
