@@ -126,29 +126,40 @@ static void column(const struct pab_row *row, size_t arm,
 }
 
 /*
- * The null arm's noise on peak RSS in percent of base (pab_noise_floor of
- * base vs null), 0 without a null arm or its pairs. b holds base's peaks;
- * nu and ch are scratch.
+ * The kernel's RSS counter slack: Linux keeps up to max(32, 2 x CPUs)
+ * pages per CPU in per-CPU counters not yet folded into the total that
+ * VmHWM and statm read (doc/workload-protocol.md), 2 x 32 pages of 4 KiB
+ * on 2 CPUs. A peak that fell by no more than this may not have fallen.
  */
-static double peak_noise(const struct pab_row *row, int null_arm, double conf,
-			 const double *b, double *nu, double *ch)
+#define CREDIT_SLACK_BYTES (2 * 32 * 4096.0)
+
+/*
+ * The null arm's observed spread on peak RSS: the largest |base - null|
+ * of a rep, in bytes; 0 without a null arm or a rep that measured both.
+ * b holds base's peaks; nu is scratch.
+ */
+static double peak_spread(const struct pab_row *row, int null_arm, const double *b,
+			  double *nu)
 {
-	struct pab_interval iv;
+	double spread = 0;
+	size_t r;
 
 	if (null_arm < 0)
 		return 0;
 	column(row, (size_t)null_arm, PAB_M_PEAK_RSS, nu);
-	pab_paired_changes(b, nu, row->n_reps, PAB_LOWER_IS_BETTER, ch);
-	if (pab_sign_interval(ch, row->n_reps, conf, &iv))
-		return 0;
-	return pab_noise_floor(&iv);
+	for (r = 0; r < row->n_reps; r++)
+		if (isfinite(b[r]) && isfinite(nu[r]) && fabs(b[r] - nu[r]) > spread)
+			spread = fabs(b[r] - nu[r]);
+	return spread;
 }
 
 /*
  * Memory credit for (row, head arm); sets floor fields on lr. A saving
- * counts only when the peak fell by more than the byte floor and by more
- * than the null arm's noise (doc/method.md, memory credit): a drop inside
- * the kernel's RSS-counter slack is no saving. bufs holds 4 columns.
+ * counts only when the median peak fell by more than the byte floor and
+ * the kernel's RSS counter slack, and by more than the null arm's
+ * observed spread plus that slack (doc/method.md §5): a dip that the
+ * counters or the null arm show between runs of one binary is no saving.
+ * bufs holds 4 columns.
  */
 static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 			 int null_arm, const struct pab_ledger_opts *o,
@@ -156,7 +167,8 @@ static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 {
 	double *b = bufs, *h = bufs + row->n_reps, *ch = bufs + 2 * row->n_reps;
 	double *nu = bufs + 3 * row->n_reps;
-	double floor_bytes = o->floor_bytes > 0 ? o->floor_bytes : PAB_FLOOR_BYTES;
+	double floor_bytes = fmax(o->floor_bytes > 0 ? o->floor_bytes : PAB_FLOOR_BYTES,
+				  CREDIT_SLACK_BYTES);
 	struct pab_interval peak;
 	double bmed, hmed, lowest, saved;
 
@@ -180,11 +192,13 @@ static double row_credit(const struct pab_row *row, size_t base, size_t arm,
 	if (saved <= 0)
 		return 0;
 	if (bmed - hmed <= floor_bytes) {
-		lr->credit_why = "the peak fell by no more than the memory floor";
+		lr->credit_why = "the peak fell by no more than the memory floor "
+				 "(at least the kernel's RSS counter slack, 256 KiB)";
 		return 0;
 	}
-	if (100.0 * (bmed - hmed) / bmed <= peak_noise(row, null_arm, o->conf, b, nu, ch)) {
-		lr->credit_why = "the peak fell by no more than the null arm's noise";
+	if (bmed - hmed <= peak_spread(row, null_arm, b, nu) + CREDIT_SLACK_BYTES) {
+		lr->credit_why = "the peak fell by no more than the null arm's spread "
+				 "plus the kernel's RSS counter slack";
 		return 0;
 	}
 	return saved;

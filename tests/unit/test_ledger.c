@@ -699,10 +699,36 @@ START_TEST(plain_command_shows_wall)
 }
 END_TEST
 
+/* Row ri's peak RSS: base, head and null in every rep, exactly. */
+static void set_peaks(struct pab_experiment *e, size_t ri, double base, double head,
+		      double null)
+{
+	size_t r;
+
+	for (r = 0; r < e->rows[ri].n_reps; r++) {
+		e->rows[ri].reps[r].result[0].m[PAB_M_PEAK_RSS] = base;
+		e->rows[ri].reps[r].result[1].m[PAB_M_PEAK_RSS] = head;
+		e->rows[ri].reps[r].result[2].m[PAB_M_PEAK_RSS] = null;
+	}
+}
+
+#define KIB 1024.0
+#define SLACK (256 * KIB) /* the kernel's RSS counter slack on 2 CPUs */
+#define FLOOR_WHY "the peak fell by no more than the memory floor (at least the kernel's " \
+	"RSS counter slack, 256 KiB)"
+#define SPREAD_WHY "the peak fell by no more than the null arm's spread plus the kernel's " \
+	"RSS counter slack"
+
 /*
- * Memory credit needs a real saving: a 0.1 MiB drop (below the 128 KiB
- * floor) earns none, a 0.2 MiB drop inside the null arm's noise none, a
- * 30 MiB drop the credit.
+ * Memory credit needs a real saving: the median peak must fall by more
+ * than the byte floor and the kernel's RSS counter slack (256 KiB on 2
+ * CPUs, doc/workload-protocol.md), and by more than the null arm's
+ * largest difference from base plus that slack. A 0.1 MiB drop earns
+ * none; a 224 KiB dip of a 64 MiB process whose floor is near its peak
+ * (saved 100%, a 33% cpu allowance, before the slack was counted) none;
+ * a 600 KiB drop where one rep of the null arm sits 400 KiB off base
+ * (its sign-test interval still 0) none; a 30 MiB drop the credit. Each
+ * refusal keeps a +8% cpu FAIL.
  */
 START_TEST(small_peak_drop_earns_no_credit)
 {
@@ -711,45 +737,91 @@ START_TEST(small_peak_drop_earns_no_credit)
 	struct pab_ledger l;
 	size_t r;
 
-	make_experiment(&e, 3, 12, 1);
-	for (r = 0; r < 3; r++) {
+	make_experiment(&e, 4, 12, 1);
+	for (r = 0; r < 4; r++) {
 		set_metric(&e, r, PAB_M_CPU, 0.5, 8, 0.002);
 		set_metric(&e, r, PAB_M_RSS_FLOOR, 10 * MIB, 0, 0);
 	}
-	/* 0.1 MiB of 64 MiB: below the byte floor. */
-	set_metric(&e, 0, PAB_M_PEAK_RSS, 64 * MIB, -0.1 / 64 * 100, 0);
-	/* 0.2 MiB of 64 MiB (0.3%), base and null 0.6% apart: inside the noise. */
-	set_metric(&e, 1, PAB_M_PEAK_RSS, 64 * MIB, -0.2 / 64 * 100, 0);
-	for (r = 0; r < 12; r++)
-		e.rows[1].reps[r].result[2].m[PAB_M_PEAK_RSS] *= r % 2 ? 1.006 : 0.994;
-	/* 30 MiB: a saving. */
-	set_metric(&e, 2, PAB_M_PEAK_RSS, 64 * MIB, -30.0 / 64 * 100, 0);
+	set_peaks(&e, 0, 64 * MIB, 64 * MIB - 0.1 * MIB, 64 * MIB);
+	set_peaks(&e, 1, 64 * MIB, 64 * MIB - 224 * KIB, 64 * MIB);
+	set_metric(&e, 1, PAB_M_RSS_FLOOR, 64 * MIB - 100 * KIB, 0, 0);
+	set_peaks(&e, 2, 64 * MIB, 64 * MIB - 600 * KIB, 64 * MIB);
+	e.rows[2].reps[5].result[2].m[PAB_M_PEAK_RSS] = 64 * MIB - 400 * KIB;
+	set_peaks(&e, 3, 64 * MIB, 34 * MIB, 64 * MIB);
 	judge_only(&e, &o, cpu_peak, 2);
-	o.floor_bytes = 128 * 1024;
+	o.floor_bytes = 128 * KIB;
+	build(&e, &o, &l);
+	for (r = 0; r < 3; r++) {
+		ck_assert_double_eq(l.rows[r].saved_pct, 0);
+		ck_assert_int_eq(cell_verdict(&l, r, PAB_M_CPU), PAB_FAIL);
+	}
+	ck_assert_str_eq(l.rows[0].credit_why, FLOOR_WHY);
+	ck_assert_str_eq(l.rows[1].credit_why, FLOOR_WHY);
+	ck_assert_str_eq(l.rows[2].credit_why, SPREAD_WHY);
+	ck_assert_double_gt(l.rows[3].saved_pct, 50);
+	ck_assert_ptr_null(l.rows[3].credit_why);
+	ck_assert_int_eq(cell_verdict(&l, 3, PAB_M_CPU), PAB_PASS);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * The credit's edges, each one byte either side: a drop of exactly the
+ * slack is no more than it, one byte more clears it (a quiet null arm);
+ * a recorded floor above the slack takes its place; and with the null
+ * arm 100 KiB off base in one rep, a drop of exactly that plus the slack
+ * is no saving, one byte more is.
+ */
+START_TEST(memory_credit_edges)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	int side;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 8, 0.002);
+	set_metric(&e, 0, PAB_M_RSS_FLOOR, 10 * MIB, 0, 0);
+	judge_only(&e, &o, cpu_peak, 2);
+	o.floor_bytes = 128 * KIB;
+	set_peaks(&e, 0, 64 * MIB, 64 * MIB - SLACK, 64 * MIB);
 	build(&e, &o, &l);
 	ck_assert_double_eq(l.rows[0].saved_pct, 0);
-	ck_assert_str_eq(l.rows[0].credit_why, "the peak fell by no more than the memory floor");
-	ck_assert_double_eq(l.rows[1].saved_pct, 0);
-	ck_assert_str_eq(l.rows[1].credit_why, "the peak fell by no more than the null arm's noise");
-	ck_assert_int_eq(cell_verdict(&l, 0, PAB_M_CPU), PAB_FAIL);
-	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_CPU), PAB_FAIL);
-	ck_assert_double_gt(l.rows[2].saved_pct, 50);
-	ck_assert_ptr_null(l.rows[2].credit_why);
+	ck_assert_str_eq(l.rows[0].credit_why, FLOOR_WHY);
 	pab_ledger_release(&l);
-	/* The floor's edge: a drop of exactly the floor is no more than it;
-	 * with a floor one byte lower the drop clears it (and row 0's null
-	 * arm is quiet, so it earns the credit). */
-	o.floor_bytes = e.rows[0].reps[0].result[0].m[PAB_M_PEAK_RSS] -
-			e.rows[0].reps[0].result[1].m[PAB_M_PEAK_RSS];
-	build(&e, &o, &l);
-	ck_assert_double_eq(l.rows[0].saved_pct, 0);
-	ck_assert_str_eq(l.rows[0].credit_why, "the peak fell by no more than the memory floor");
-	pab_ledger_release(&l);
-	o.floor_bytes -= 1;
+	set_peaks(&e, 0, 64 * MIB, 64 * MIB - SLACK - 1, 64 * MIB);
 	build(&e, &o, &l);
 	ck_assert_double_gt(l.rows[0].saved_pct, 0);
 	ck_assert_ptr_null(l.rows[0].credit_why);
 	pab_ledger_release(&l);
+	/* A floor of 1 MiB: the slack no longer decides. */
+	o.floor_bytes = MIB;
+	set_peaks(&e, 0, 64 * MIB, 63 * MIB, 64 * MIB);
+	build(&e, &o, &l);
+	ck_assert_double_eq(l.rows[0].saved_pct, 0);
+	ck_assert_str_eq(l.rows[0].credit_why, FLOOR_WHY);
+	pab_ledger_release(&l);
+	set_peaks(&e, 0, 64 * MIB, 63 * MIB - 1, 64 * MIB);
+	build(&e, &o, &l);
+	ck_assert_double_gt(l.rows[0].saved_pct, 0);
+	pab_ledger_release(&l);
+	/* The null arm's spread, above or below base alike. */
+	o.floor_bytes = 128 * KIB;
+	for (side = -1; side <= 1; side += 2) {
+		set_peaks(&e, 0, 64 * MIB, 64 * MIB - 100 * KIB - SLACK, 64 * MIB);
+		e.rows[0].reps[7].result[2].m[PAB_M_PEAK_RSS] = 64 * MIB + side * 100 * KIB;
+		build(&e, &o, &l);
+		ck_assert_double_eq(l.rows[0].saved_pct, 0);
+		ck_assert_str_eq(l.rows[0].credit_why, SPREAD_WHY);
+		pab_ledger_release(&l);
+		set_peaks(&e, 0, 64 * MIB, 64 * MIB - 100 * KIB - SLACK - 1, 64 * MIB);
+		e.rows[0].reps[7].result[2].m[PAB_M_PEAK_RSS] = 64 * MIB + side * 100 * KIB;
+		build(&e, &o, &l);
+		ck_assert_double_gt(l.rows[0].saved_pct, 0);
+		ck_assert_ptr_null(l.rows[0].credit_why);
+		pab_ledger_release(&l);
+	}
 	pab_experiment_release(&e);
 }
 END_TEST
@@ -1282,6 +1354,7 @@ int main(void)
 	tcase_add_test(tc, required_pass_with_undecided_guard);
 	tcase_add_test(tc, plain_command_shows_wall);
 	tcase_add_test(tc, small_peak_drop_earns_no_credit);
+	tcase_add_test(tc, memory_credit_edges);
 	tcase_add_test(tc, null_without_head_pairs_fails_unguarded);
 	tcase_add_test(tc, sanity_gate_row_fails);
 	tcase_add_test(tc, inconsistent_floor_no_credit);
