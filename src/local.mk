@@ -26,6 +26,7 @@ src_libperfab_a_SOURCES = \
 	src/run/resume.c src/run/resume.h \
 	src/run/runconf.c src/run/runconf.h \
 	src/run/runner.c src/run/runner.h \
+	src/run/counting.c src/run/counting.h \
 	src/run/workload.c src/run/workload.h \
 	src/probe/cgroup.c src/probe/cgroup.h \
 	src/probe/checklist.c src/probe/checklist.h \

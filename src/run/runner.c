@@ -201,7 +201,7 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	r->start_ns = now_monotonic_ns();
 	r->row_target = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_target));
 	r->row_undecidable = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_undecidable));
-	r->count_stopped = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->count_stopped));
+	pab_counting_init(&r->counting, e, m->count_tool != NULL, plan->quiet);
 	for (i = 0; i < e->n_rows; i++)
 		r->row_target[i] = pab_looks_first_target(r->looks, r->n_looks, e->reps, e->n_arms,
 							  e->rows[i].n_reps);
@@ -214,8 +214,6 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 
 void pab_runner_release(struct pab_runner *r)
 {
-	size_t i;
-
 	pab_sampler_free(r->m.sampler);
 	r->m.sampler = NULL;
 	pab_measure_end(&r->m);
@@ -235,10 +233,7 @@ void pab_runner_release(struct pab_runner *r)
 	r->row_target = NULL;
 	free(r->row_undecidable);
 	r->row_undecidable = NULL;
-	for (i = 0; r->count_stopped && i < r->e->n_rows; i++)
-		free(r->count_stopped[i]);
-	free(r->count_stopped);
-	r->count_stopped = NULL;
+	pab_counting_release(&r->counting);
 	pab_hooks_release(&r->hooks);
 	if (r->output_fd >= 0)
 		close(r->output_fd);
@@ -460,187 +455,51 @@ static int begin_row(struct pab_runner *r, size_t ri, struct pab_failure *f)
 }
 
 /*
- * 1 when rep rep_idx of row ri counts (a counting pass under valgrind):
- * the first count_reps reps, and every later one of a row whose counts
- * moved (then the sign test judges them, and needs the reps); never once
- * the row's counts were found of no use (r->count_stopped).
- */
-static int counting_rep(const struct pab_runner *r, size_t ri, size_t rep_idx)
-{
-	const struct pab_row *row = &r->e->rows[ri];
-	size_t a, k;
-
-	if (!r->m.count_tool || r->count_stopped[ri])
-		return 0;
-	if (rep_idx < r->e->settings.count_reps)
-		return 1;
-	/* Moved: beyond the resolution an exact cell allows (pab_stats.h). */
-	for (a = 0; a < r->e->n_arms; a++) {
-		double lo = INFINITY, hi = -INFINITY;
-
-		for (k = 0; k < rep_idx; k++) {
-			double x = row->reps[k].result[a].m[PAB_M_INSTRUCTIONS];
-
-			if (isnan(x))
-				continue;
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
-		}
-		if (hi > lo && (hi - lo) * 100 > PAB_EXACT_RESOLUTION_PCT * fabs(hi))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Row ri's counts are of no use (why): every count it holds becomes null
- * with that reason, so its instructions cell is not measured and says
- * why, and the row is counted no further (the ledger then judges it by
- * time, doc/method.md "Exact counts").
- */
-static void stop_counting_row(struct pab_runner *r, size_t ri, const char *why)
-{
-	struct pab_row *row = &r->e->rows[ri];
-	char *reason = xstrdup(why);
-	size_t k, a;
-
-	for (k = 0; k < row->n_reps; k++)
-		for (a = 0; a < r->e->n_arms; a++)
-			pab_arm_result_null(&row->reps[k].result[a], PAB_M_INSTRUCTIONS, reason);
-	pab_progress_clear(&r->pg);
-	if (!r->pg.quiet)
-		note("row '%s': no exact counts: %s", pab_term_safe(row->name), reason);
-	free(r->count_stopped[ri]);
-	r->count_stopped[ri] = reason; /* the row's later reps say it too */
-}
-
-/* Seconds one counted child of row ri's arm a takes, as far as known: the
- * mean of the run's counted children so far, else the typical cost of
- * valgrind on this arm's timed run (simcount.h). */
-static double count_cost_s(const struct pab_runner *r, size_t ri, size_t rep_idx, size_t a)
-{
-	double wall = r->e->rows[ri].reps[rep_idx].result[a].m[PAB_M_WALL];
-
-	if (r->counted_children)
-		return r->count_s / (double)r->counted_children;
-	return PAB_SIMCOUNT_START_S + PAB_SIMCOUNT_TYPICAL_SLOWDOWN * (isfinite(wall) ? wall : 0);
-}
-
-/*
- * Before a counted child: its limit (--timeout x PAB_SIMCOUNT_SLOWDOWN,
- * within what is left of the budget) into r->m. Returns 0, or 1 when the
- * budget cannot cover the count (why: new memory): it is not started.
- */
-static int count_limit(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a, char **why)
-{
-	int64_t limit = r->m.timeout_ns * PAB_SIMCOUNT_SLOWDOWN, left;
-	double cost = count_cost_s(r, ri, rep_idx, a);
-
-	r->m.count_limit_budget = 0;
-	if (r->budget_ns > 0) {
-		left = r->budget_ns - (now_monotonic_ns() - r->start_ns);
-		if ((double)left / 1e9 < cost) {
-			*why = xasprintf("not counted: the run's budget of %.0f s had %.0f s left, "
-					 "and a count takes about %.1f s (raise --budget, or "
-					 "--counts off)", (double)r->budget_ns / 1e9,
-					 left > 0 ? (double)left / 1e9 : 0.0, cost);
-			return 1;
-		}
-		if (!limit || left < limit) {
-			limit = left;
-			r->m.count_limit_budget = 1;
-		}
-	}
-	r->m.count_timeout_ns = limit;
-	return 0;
-}
-
-/*
- * An arm counted earlier in this rep (order[0..k)) whose child is the same
- * program as order[k]'s (ids: pab_measure_identity), with a count: its
- * index, or -1.
- */
-static int counted_twin(const struct pab_runner *r, const struct pab_rep *rep, char **ids,
-			size_t k)
-{
-	size_t j;
-
-	if (!ids[k])
-		return -1;
-	for (j = 0; j < k; j++)
-		if (ids[j] && !strcmp(ids[j], ids[k]) &&
-		    !isnan(rep->result[rep->order[j]].m[PAB_M_INSTRUCTIONS]))
-			return (int)rep->order[j];
-	return -1;
-}
-
-/*
- * Arm a takes the count of its twin (an arm of the rep with the same
- * identity): no child runs; the artifact's value is that count.
- */
-static void take_twin_count(struct pab_rep *rep, size_t a, int twin)
-{
-	struct pab_arm_result *res = &rep->result[a];
-
-	res->m[PAB_M_INSTRUCTIONS] = rep->result[twin].m[PAB_M_INSTRUCTIONS];
-	free(res->reason[PAB_M_INSTRUCTIONS]);
-	res->reason[PAB_M_INSTRUCTIONS] = NULL;
-}
-
-/*
- * The counting pass of row ri's rep rep_idx: every arm's child again,
- * as the timed pass started it (its prepare first), under valgrind, so
- * no timed child is slowed; an arm whose child is the same program as
- * one already counted in this rep (the null arm and base, an A/A head)
- * takes that count instead. A count that is of no use stops the row's
- * counting (stop_counting_row). Returns 0, or -1 with f filled.
+ * The counting pass of row ri's rep rep_idx (run/counting.h): every arm's
+ * child again, as the timed pass started it (its prepare first), under
+ * valgrind, so no timed child is slowed; an arm whose child is the same
+ * program as one counted before it in this rep takes that count. Returns
+ * 0, or -1 with f filled.
  */
 static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t seed,
 		     struct pab_failure *f)
 {
+	struct pab_counting *c = &r->counting;
 	struct pab_row *row = &r->e->rows[ri];
 	struct pab_rep *rep = &row->reps[rep_idx];
 	size_t n = r->e->n_arms, k, counted = 0;
-	char **ids = xcalloc(n, sizeof(*ids));
+	char **ids = xcalloc(n, sizeof(*ids)), *why;
 	int64_t t0 = now_monotonic_ns();
 	struct pab_measured out;
-	int ret = 0, twin;
+	int ret = 0;
 
-	for (k = 0; r->count_stopped[ri] && k < n; k++)
-		pab_arm_result_null(&rep->result[k], PAB_M_INSTRUCTIONS, r->count_stopped[ri]);
-	for (k = 0; !row->failed && counting_rep(r, ri, rep_idx) && k < n; k++) {
+	pab_counting_begin_rep(c, ri, rep_idx);
+	for (k = 0; !row->failed && pab_counting_rep(c, ri, rep_idx) && k < n; k++) {
 		size_t a = rep->order[k];
-		char *why = NULL;
+		int64_t left = r->budget_ns > 0 ? r->budget_ns - (now_monotonic_ns() - r->start_ns) :
+			-1;
 
 		ids[k] = pab_measure_identity(&r->m, r->e, row, a, seed);
-		twin = counted_twin(r, rep, ids, k);
-		if (twin >= 0) {
-			take_twin_count(rep, a, twin);
+		if (pab_counting_share(rep, ids, k))
 			continue;
-		}
-		if (count_limit(r, ri, rep_idx, a, &why)) {
-			stop_counting_row(r, ri, why);
+		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, left < 0 ? -1 :
+				       left > 0 ? left : 0, (double)r->budget_ns / 1e9,
+				       &r->m.count_timeout_ns, &r->m.count_limit_budget, &why)) {
+			pab_counting_stop_row(c, ri, why);
 			free(why);
 			break;
 		}
 		if (!counted++)
-			pab_progress_counting(&r->pg, ri, rep_idx, count_cost_s(r, ri, rep_idx, a));
-		if (prepare_arm(r, ri, a, f)) {
-			ret = -1;
+			pab_progress_counting(&r->pg, ri, rep_idx, pab_counting_cost_s(c, ri, rep_idx, a));
+		ret = prepare_arm(r, ri, a, f);
+		if (ret || r->interrupted || r->rep_dropped)
 			break;
-		}
-		if (r->interrupted || r->rep_dropped)
+		ret = run_arm(r, ri, rep_idx, a, PAB_MEASURE_COUNT, seed, &out, f);
+		if (ret || r->interrupted)
 			break;
-		if (run_arm(r, ri, rep_idx, a, PAB_MEASURE_COUNT, seed, &out, f)) {
-			ret = -1;
-			break;
-		}
-		if (r->interrupted)
-			break;
-		r->count_s += out.count_wall_s;
-		r->counted_children++;
+		pab_counting_spent(c, out.count_wall_s);
 		if (out.count_stop)
-			stop_counting_row(r, ri, rep->result[a].reason[PAB_M_INSTRUCTIONS]);
+			pab_counting_stop_row(c, ri, rep->result[a].reason[PAB_M_INSTRUCTIONS]);
 	}
 	pab_progress_counted(&r->pg, (double)(now_monotonic_ns() - t0) / 1e9, counted > 0);
 	for (k = 0; k < n; k++)

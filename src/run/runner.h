@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "store/journal.h"
+#include "run/counting.h"
 #include "run/failure.h"
 #include "run/hooks.h"
 #include "run/measure.h"
@@ -55,11 +56,7 @@ struct pab_runner {
 	int rep_dropped;             /* a prepare failed: the rep in progress went */
 	int output_fd;               /* --output FILE, open; -1: none */
 	char *count_tool;            /* valgrind for the counting pass (owned) */
-	char **count_stopped;        /* per row: why its counts are of no use
-				      * (not exact, timed out, beyond the
-				      * budget; owned), else NULL */
-	double count_s;              /* wall time of the counted children so far */
-	size_t counted_children;
+	struct pab_counting counting; /* the counting pass's policy and state */
 };
 
 /* How pab_runner_run() ended. */

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * counting.c — the policy of the counting pass (counting.h).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "pab_stats.h"
+#include "probe/simcount.h"
+#include "run/counting.h"
+#include "term.h"
+#include "util.h"
+
+void pab_counting_init(struct pab_counting *c, struct pab_experiment *e, int active, int quiet)
+{
+	memset(c, 0, sizeof(*c));
+	c->e = e;
+	c->active = active;
+	c->quiet = quiet;
+	c->stopped = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*c->stopped));
+}
+
+void pab_counting_release(struct pab_counting *c)
+{
+	size_t i;
+
+	for (i = 0; c->stopped && i < c->e->n_rows; i++)
+		free(c->stopped[i]);
+	free(c->stopped);
+	c->stopped = NULL;
+}
+
+int pab_counting_rep(const struct pab_counting *c, size_t ri, size_t rep_idx)
+{
+	const struct pab_row *row = &c->e->rows[ri];
+	size_t a, k;
+
+	if (!c->active || c->stopped[ri])
+		return 0;
+	if (rep_idx < c->e->settings.count_reps)
+		return 1;
+	/* Moved: beyond the resolution an exact cell allows (pab_stats.h). */
+	for (a = 0; a < c->e->n_arms; a++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (k = 0; k < rep_idx; k++) {
+			double x = row->reps[k].result[a].m[PAB_M_INSTRUCTIONS];
+
+			if (isnan(x))
+				continue;
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+		if (hi > lo && (hi - lo) * 100 > PAB_EXACT_RESOLUTION_PCT * fabs(hi))
+			return 1;
+	}
+	return 0;
+}
+
+void pab_counting_begin_rep(struct pab_counting *c, size_t ri, size_t rep_idx)
+{
+	size_t a;
+
+	for (a = 0; c->stopped[ri] && a < c->e->n_arms; a++)
+		pab_arm_result_null(&c->e->rows[ri].reps[rep_idx].result[a], PAB_M_INSTRUCTIONS,
+				    c->stopped[ri]);
+}
+
+int pab_counting_share(struct pab_rep *rep, char *const *ids, size_t k)
+{
+	struct pab_arm_result *res = &rep->result[rep->order[k]];
+	size_t j;
+
+	for (j = 0; ids[k] && j < k; j++) {
+		double x = rep->result[rep->order[j]].m[PAB_M_INSTRUCTIONS];
+
+		if (!ids[j] || strcmp(ids[j], ids[k]) || isnan(x))
+			continue;
+		res->m[PAB_M_INSTRUCTIONS] = x;
+		free(res->reason[PAB_M_INSTRUCTIONS]);
+		res->reason[PAB_M_INSTRUCTIONS] = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+double pab_counting_cost_s(const struct pab_counting *c, size_t ri, size_t rep_idx, size_t a)
+{
+	double wall = c->e->rows[ri].reps[rep_idx].result[a].m[PAB_M_WALL];
+
+	if (c->children)
+		return c->spent_s / (double)c->children;
+	return PAB_SIMCOUNT_START_S + PAB_SIMCOUNT_TYPICAL_SLOWDOWN * (isfinite(wall) ? wall : 0);
+}
+
+int pab_counting_limit(const struct pab_counting *c, size_t ri, size_t rep_idx, size_t a,
+		       int64_t timeout_ns, int64_t left_ns, double budget_s,
+		       int64_t *limit_ns, int *by_budget, char **why)
+{
+	int64_t limit = timeout_ns * PAB_SIMCOUNT_SLOWDOWN;
+	double cost = pab_counting_cost_s(c, ri, rep_idx, a);
+
+	*by_budget = 0;
+	*why = NULL;
+	if (left_ns >= 0) {
+		if ((double)left_ns / 1e9 < cost) {
+			*why = xasprintf("not counted: the run's budget of %.0f s had %.0f s left, "
+					 "and a count takes about %.1f s (raise --budget, or "
+					 "--counts off)", budget_s, (double)left_ns / 1e9, cost);
+			return 1;
+		}
+		if (!limit || left_ns < limit) {
+			limit = left_ns;
+			*by_budget = 1;
+		}
+	}
+	*limit_ns = limit;
+	return 0;
+}
+
+void pab_counting_spent(struct pab_counting *c, double wall_s)
+{
+	c->spent_s += wall_s;
+	c->children++;
+}
+
+void pab_counting_stop_row(struct pab_counting *c, size_t ri, const char *why)
+{
+	struct pab_row *row = &c->e->rows[ri];
+	char *reason = xstrdup(why);
+	size_t k, a;
+
+	for (k = 0; k < row->n_reps; k++)
+		for (a = 0; a < c->e->n_arms; a++)
+			pab_arm_result_null(&row->reps[k].result[a], PAB_M_INSTRUCTIONS, reason);
+	if (!c->quiet)
+		note("row '%s': no exact counts: %s", pab_term_safe(row->name), reason);
+	free(c->stopped[ri]);
+	c->stopped[ri] = reason; /* the row's later reps say it too */
+}
