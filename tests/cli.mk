@@ -11,6 +11,7 @@ cli_tests = \
 	tests/e2e/cli_sanity_gate.sh \
 	tests/e2e/cli_gate_decides.sh \
 	tests/e2e/cli_pinning.sh \
+	tests/e2e/cli_pu_locks.sh \
 	tests/e2e/cli_failures.sh \
 	tests/e2e/cli_habits_hooks.sh \
 	tests/e2e/cli_habits_params.sh \

@@ -98,7 +98,8 @@ static void print_text(const cJSON *host, const cJSON *checklist)
 /*
  * Where a run started now would put its children (pin.h's automatic
  * choice) and how busy each PU is: {"children_cpus", "choice", "busy":
- * {PU: percent}, "held": [PUs another perfab run holds], "warning"}.
+ * {PU: percent}, "held": [PUs another perfab run holds], "lock_unknown":
+ * [{"pu", "why"}: PUs whose lock cannot be trusted], "warning"}.
  */
 static cJSON *placement(void)
 {
@@ -107,6 +108,7 @@ static cJSON *placement(void)
 	struct pab_pin *pin = pab_pin_new(NULL, &why);
 	cJSON *o = pin ? pab_pin_describe(pin) : cJSON_CreateObject();
 	cJSON *b = cJSON_AddObjectToObject(o, "busy"), *held = cJSON_AddArrayToObject(o, "held");
+	cJSON *unknown = cJSON_AddArrayToObject(o, "lock_unknown");
 	const cJSON *cc = cJSON_GetObjectItemCaseSensitive(o, "children_cpus");
 	unsigned pu;
 
@@ -122,8 +124,22 @@ static cJSON *placement(void)
 			continue;
 		snprintf(key, sizeof(key), "%u", pu);
 		cJSON_AddNumberToObject(b, key, busy[pu]);
-		if (pab_pu_held(pu))
+		switch (pab_pu_lock_state(pu, &why)) {
+		case PAB_PU_LOCK_HELD:
 			cJSON_AddItemToArray(held, cJSON_CreateNumber(pu));
+			break;
+		case PAB_PU_LOCK_UNKNOWN: {
+			cJSON *u = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(u, "pu", pu);
+			cJSON_AddStringToObject(u, "why", why);
+			cJSON_AddItemToArray(unknown, u);
+			break;
+		}
+		case PAB_PU_LOCK_FREE:
+			break;
+		}
+		free(why);
 	}
 	if (cJSON_IsString(cc)) {
 		const cJSON *now = cJSON_GetObjectItemCaseSensitive(b, cc->valuestring);
@@ -159,6 +175,10 @@ static void print_placement(const cJSON *p)
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "held"))
 		printf(" PU %.0f", v->valuedouble);
 	printf("\n");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "lock_unknown"))
+		printf("  %-22s PU %.0f: %s\n", "lock unknown",
+		       cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(v, "pu")),
+		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "why")));
 	s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "warning"));
 	if (s)
 		printf("  WARNING  %s\n", s);

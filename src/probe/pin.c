@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,9 @@ struct pab_pin {
 	char *choice;             /* why the children's PU (automatic) */
 	int n_allowed;
 	int pu_lock_fd;           /* the advisory lock on the children's PU, or -1 */
+	enum pab_pu_lock pu_lock; /* the children's PU's lock (automatic choice only) */
+	char *pu_lock_why;        /* why it is unknown, or NULL */
+	int locked_choice;        /* 1: the automatic choice tried the locks */
 	double busy_pct[PAB_PIN_MAX_PUS]; /* per PU over the sampling window; NaN unknown */
 };
 
@@ -97,48 +101,155 @@ static const char *lock_dir(void)
 	return d && *d ? d : "/tmp";
 }
 
-/*
- * Take PU pu's advisory lock without waiting: the fd (held for the run),
- * or -1 when another perfab run holds it (or the file cannot be opened,
- * which holds nothing either way).
- */
-static int pu_lock_try(unsigned pu, int *held_by_other)
+/* 1 when st is owned by perfab's user or root: nobody else can replace it
+ * (or, for a directory, what is in it). */
+static int owned_by_us(const struct stat *st)
 {
-	char *path = xasprintf("%s/perfab-pu-%u.lock", lock_dir(), pu);
-	int fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
 
-	*held_by_other = 0;
-	free(path);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		*held_by_other = errno == EWOULDBLOCK;
-		close(fd);
+/* What st is, for a message about a lock path that is no lock file. */
+static const char *file_kind(const struct stat *st)
+{
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		return "a device";
+	if (S_ISLNK(st->st_mode))
+		return "a symbolic link";
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * The lock directory, opened, when its locks can be trusted: owned by
+ * perfab's user or root, and sticky if others may write it (else another
+ * user could replace a lock while a run holds it). The descriptor, or -1
+ * with the reason in *why (new string).
+ */
+static int lock_dir_open(const char *dir, char **why)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+
+	if (dfd < 0) {
+		*why = xasprintf("cannot open the lock directory '%s': %s", pab_term_safe(dir),
+				 strerror(errno));
 		return -1;
 	}
+	if (fstat(dfd, &st)) {
+		*why = xasprintf("cannot read the lock directory '%s': %s", pab_term_safe(dir),
+				 strerror(errno));
+	} else if (!owned_by_us(&st)) {
+		*why = xasprintf("the lock directory '%s' belongs to another user (uid %u), who "
+				 "can replace any lock in it", pab_term_safe(dir),
+				 (unsigned)st.st_uid);
+	} else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+		*why = xasprintf("the lock directory '%s' is writable by other users and not "
+				 "sticky: any of them can replace a lock (chmod +t it)",
+				 pab_term_safe(dir));
+	} else {
+		return dfd;
+	}
+	close(dfd);
+	return -1;
+}
+
+/*
+ * Take PU pu's advisory lock without waiting. Returns the descriptor
+ * (held for the run; *state PAB_PU_LOCK_FREE), or -1 with *state
+ * PAB_PU_LOCK_HELD (another perfab run holds it) or PAB_PU_LOCK_UNKNOWN
+ * and the reason in *why (new string): the lock directory or the lock
+ * path is not one perfab can trust — a FIFO, device, symbolic link or
+ * directory there, a file of another user, a directory others can write
+ * without the sticky bit. Nothing here waits: the file is opened
+ * non-blocking, after a look at what it is, and checked again once open.
+ */
+static int pu_lock_try(unsigned pu, enum pab_pu_lock *state, char **why)
+{
+	const char *dir = lock_dir();
+	char *name = xasprintf("perfab-pu-%u.lock", pu);
+	int dfd, fd = -1;
+	struct stat st;
+
+	*state = PAB_PU_LOCK_UNKNOWN;
+	*why = NULL;
+	dfd = lock_dir_open(dir, why);
+	if (dfd < 0)
+		goto out_free_name;
+	if (!fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISREG(st.st_mode)) {
+		*why = xasprintf("'%s/%s' is %s, not a lock file", pab_term_safe(dir), name,
+				 file_kind(&st));
+		goto out_close_dir;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*why = xasprintf("cannot open '%s/%s': %s", pab_term_safe(dir), name,
+				 errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+		goto out_close_dir;
+	}
+	if (fstat(fd, &st)) {
+		*why = xasprintf("cannot read '%s/%s': %s", pab_term_safe(dir), name,
+				 strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		*why = xasprintf("'%s/%s' is %s, not a lock file", pab_term_safe(dir), name,
+				 file_kind(&st));
+	} else if (!owned_by_us(&st)) {
+		*why = xasprintf("'%s/%s' belongs to another user (uid %u), who can remove it "
+				 "while a run holds it", pab_term_safe(dir), name,
+				 (unsigned)st.st_uid);
+	} else if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			*state = PAB_PU_LOCK_HELD;
+		else
+			*why = xasprintf("cannot lock '%s/%s': %s", pab_term_safe(dir), name,
+					 strerror(errno));
+	} else {
+		*state = PAB_PU_LOCK_FREE;
+		goto out_close_dir;
+	}
+	close(fd);
+	fd = -1;
+out_close_dir:
+	close(dfd);
+out_free_name:
+	free(name);
 	return fd;
 }
 
-int pab_pu_held(unsigned pu)
+enum pab_pu_lock pab_pu_lock_state(unsigned pu, char **why)
 {
-	int held, fd = pu_lock_try(pu, &held);
+	enum pab_pu_lock state;
+	char *reason;
+	int fd = pu_lock_try(pu, &state, &reason);
 
 	if (fd >= 0)
 		close(fd);
-	return held;
+	if (why)
+		*why = reason;
+	else
+		free(reason);
+	return state;
 }
 
 /*
  * The automatic choice: one PU for the children — the least busy that is
- * not CPU 0 (interrupts and housekeeping land there) and not held by
- * another perfab run, whose lock it takes; failing that a free CPU 0;
- * failing that the least busy, shared, said so — and the least busy
- * other PU for the sampler. Records the choice in pin->choice.
+ * not CPU 0 (interrupts and housekeeping land there) and whose lock this
+ * run takes (not held by another perfab run, and not unknown); failing
+ * that CPU 0 on the same terms; failing that the least busy, not
+ * exclusive, said so — and the least busy other PU for the sampler.
+ * Records the choice in pin->choice and the children's PU's lock in
+ * pin->pu_lock (and why it is unknown).
  */
 static void choose_pus(struct pab_pin *pin)
 {
-	int best = -1, best_rank = 0, pu, held, fd, sampler = -1;
+	int best = -1, best_rank = 0, pu, fd, sampler = -1, unknown = 0;
 	double bb = INFINITY, sb = INFINITY;
+	enum pab_pu_lock state;
+	char *why;
 
 	pab_pu_busy(pin->busy_pct, 100);
 	for (int pass = 0; pass < 3 && best < 0; pass++) {
@@ -149,8 +260,12 @@ static void choose_pus(struct pab_pin *pin)
 			if ((pass == 0 && pu == 0) || (pass == 1 && pu != 0) || b >= bb)
 				continue;
 			if (pass < 2) {
-				fd = pu_lock_try((unsigned)pu, &held);
-				if (fd < 0 && held)
+				/* Only a lock this run holds makes a PU its own:
+				 * held elsewhere or unknown, it is not free. */
+				fd = pu_lock_try((unsigned)pu, &state, &why);
+				free(why);
+				unknown |= state == PAB_PU_LOCK_UNKNOWN;
+				if (fd < 0)
 					continue;
 				if (pin->pu_lock_fd >= 0)
 					close(pin->pu_lock_fd);
@@ -174,10 +289,17 @@ static void choose_pus(struct pab_pin *pin)
 	hwloc_bitmap_only(pin->children, (unsigned)best);
 	pin->sampler = hwloc_bitmap_alloc();
 	hwloc_bitmap_only(pin->sampler, (unsigned)sampler);
+	pin->locked_choice = 1;
+	pin->pu_lock = best_rank < 2 ? PAB_PU_LOCK_FREE :
+		pab_pu_lock_state((unsigned)best, &pin->pu_lock_why);
 	pin->choice = xasprintf("PU %d, %s (busy %.0f%% over 100 ms)", best,
 				best_rank == 0 ? "the least busy that is not CPU 0 and not held by "
-				"another perfab run" : best_rank == 1 ? "CPU 0: every other PU is held "
-				"by another perfab run" : "shared: every PU is held by another perfab run",
+				"another perfab run" : best_rank == 1 ? (unknown ? "CPU 0: no other "
+				"PU's lock could be taken (held by another perfab run, or unknown)" :
+				"CPU 0: every other PU is held by another perfab run") : unknown ?
+				"shared: no PU's lock could be taken (held by another perfab run, or "
+				"unknown), so another run may measure on it" :
+				"shared: every PU is held by another perfab run",
 				isfinite(bb) ? bb : NAN);
 }
 
@@ -325,6 +447,7 @@ void pab_pin_free(struct pab_pin *pin)
 	free(pin->obtained);
 	free(pin->why_unpinned);
 	free(pin->choice);
+	free(pin->pu_lock_why);
 	if (pin->pu_lock_fd >= 0)
 		close(pin->pu_lock_fd);
 	free(pin);
@@ -405,6 +528,11 @@ cJSON *pab_pin_describe(const struct pab_pin *pin)
 		cJSON_AddStringToObject(o, "note", pin->why_unpinned);
 	if (pin->choice)
 		cJSON_AddStringToObject(o, "choice", pin->choice);
+	if (pin->locked_choice)
+		cJSON_AddStringToObject(o, "pu_lock", pin->pu_lock == PAB_PU_LOCK_FREE ? "held" :
+					pin->pu_lock == PAB_PU_LOCK_HELD ? "another run" : "unknown");
+	if (pin->pu_lock_why)
+		cJSON_AddStringToObject(o, "pu_lock_note", pin->pu_lock_why);
 	return o;
 }
 

@@ -25,12 +25,26 @@ struct pab_pin;
  */
 int pab_pu_busy(double *busy, unsigned window_ms);
 
+/* What a PU's advisory lock says: free (no perfab run holds it), held by
+ * another perfab run, or unknown (no lock can be trusted there). */
+enum pab_pu_lock {
+	PAB_PU_LOCK_FREE,
+	PAB_PU_LOCK_HELD,
+	PAB_PU_LOCK_UNKNOWN,
+};
+
 /*
- * pab_pu_held: 1 when another perfab run holds PU pu's advisory lock
- * (a file perfab-pu-N.lock in $PERFAB_PU_LOCK_DIR, else /tmp, flock'ed
- * for the run's whole life), else 0.
+ * pab_pu_lock_state: PU pu's advisory lock, a file perfab-pu-N.lock in
+ * $PERFAB_PU_LOCK_DIR, else /tmp, flock'ed for a run's whole life: tested
+ * by taking it without waiting and letting go. UNKNOWN when the directory
+ * or the file cannot be trusted as a lock (a FIFO, device, symbolic link
+ * or directory at the path, a file of another user than perfab's or
+ * root, a directory of another user or one others can write without the
+ * sticky bit) or cannot be opened: never waited on, never taken for
+ * free. With why non-NULL, the reason for UNKNOWN (new string, caller
+ * frees), else NULL.
  */
-int pab_pu_held(unsigned pu);
+enum pab_pu_lock pab_pu_lock_state(unsigned pu, char **why);
 
 /*
  * pab_topology_load: hwloc_topology_init + load for perfab's needs (CPUs,
@@ -41,10 +55,11 @@ int pab_topology_load(hwloc_topology_t *topo);
 
 /*
  * pab_pin_new: plan placement. cpus is NULL (automatic: the children get
- * one PU — the least busy over 100 ms that is not CPU 0 and not held by
- * another perfab run, whose advisory lock the plan then holds until
- * pab_pin_free; failing that a free CPU 0; failing that the least busy,
- * shared — and the sampler the least busy other PU) or an hwloc/taskset-style list
+ * one PU — the least busy over 100 ms that is not CPU 0 and whose
+ * advisory lock is free (pab_pu_lock_state), which the plan then holds
+ * until pab_pin_free; failing that CPU 0 on the same terms; failing that
+ * the least busy, shared, its lock recorded as held by another run or
+ * unknown — and the sampler the least busy other PU) or an hwloc/taskset-style list
  * like "1-3,5" for the children (the sampler then takes an allowed PU
  * outside it when one exists). With one usable PU everything runs unpinned
  * and the plan says so. Returns NULL with a reason in *why (caller frees)
