@@ -359,7 +359,7 @@ cmd_report() {
 		# No verdict: the summary, the comment and the upload still say
 		# why, in perfab's own words (the end of its stderr).
 		verdict=ERROR
-		case $rc in 4) verdict=REFUSED ;; 5) verdict=SANITY-GATE ;; esac
+		case $rc in 4) verdict=REFUSED ;; 5) verdict=SANITY-GATE ;; 8) verdict=NO-VERDICT ;; esac
 		mkdir -p "$outdir"
 		{
 			echo "### perfab: $verdict (exit $rc)"

@@ -204,7 +204,7 @@ static int judge(int argc, char **argv, int gate)
 			"its familywise false-FAIL rate measured 21-39%%");
 	print_judged(&e, &l, &a, gate);
 	step_summary(&e, &l);
-	ret = pab_verdict_exit_code(l.overall);
+	ret = pab_ledger_exit_code(&l);
 	if (gate && l.overall == PAB_INCONCLUSIVE && !strcmp(a.inconclusive, "pass"))
 		ret = PAB_EXIT_PASS;
 	pab_ledger_release(&l);

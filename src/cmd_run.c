@@ -295,7 +295,7 @@ static int print_results(const struct pab_experiment *e, const char *out, enum p
 	pab_report_opts_init(&ro, PAB_REPORT_TEXT);
 	ro.color = use_color(STDOUT_FILENO);
 	pab_report_print(stdout, e, &l, &ro);
-	ret = export_reports(e, &l, o) ? PAB_EXIT_RUNTIME : pab_verdict_exit_code(l.overall);
+	ret = export_reports(e, &l, o) ? PAB_EXIT_RUNTIME : pab_ledger_exit_code(&l);
 	pab_ledger_release(&l);
 	return ret;
 }

@@ -13,11 +13,11 @@
 
 #include "diag.h"
 
-const struct pab_exit_status pab_exit_statuses[PAB_EXIT_RUNTIME + 1] = {
+const struct pab_exit_status pab_exit_statuses[PAB_EXIT_NO_VERDICT + 1] = {
 	[PAB_EXIT_PASS] = { PAB_EXIT_PASS,
 		"PASS, or a command that succeeded (gate --inconclusive pass: also INCONCLUSIVE)" },
 	[PAB_EXIT_FAIL] = { PAB_EXIT_FAIL,
-		"FAIL: a cell failed beyond its threshold or a child failed; "
+		"FAIL: a cell failed beyond its threshold or a child of a head arm failed; "
 		"memgate check: a scenario above its limit" },
 	[PAB_EXIT_USAGE] = { PAB_EXIT_USAGE,
 		"bad usage or bad input: an unknown option, a malformed value, a file that "
@@ -35,6 +35,9 @@ const struct pab_exit_status pab_exit_statuses[PAB_EXIT_RUNTIME + 1] = {
 	[PAB_EXIT_RUNTIME] = { PAB_EXIT_RUNTIME,
 		"could not run: a checkpoint not written, the artifact locked, a child not "
 		"spawned or measured, another system error" },
+	[PAB_EXIT_NO_VERDICT] = { PAB_EXIT_NO_VERDICT,
+		"no verdict: the base arm or the environment (a --setup, --prepare, --cleanup "
+		"or warmup run) failed, so nothing is known of the head" },
 };
 
 static void (*before_line)(void *);

@@ -102,6 +102,13 @@ int pab_ledger_opts_require(struct pab_ledger_opts *o, const char *list, char **
 	return 0;
 }
 
+int pab_ledger_exit_code(const struct pab_ledger *l)
+{
+	if (l->overall != PAB_FAIL && l->no_verdict)
+		return PAB_EXIT_NO_VERDICT;
+	return pab_verdict_exit_code(l->overall);
+}
+
 int pab_verdict_exit_code(enum pab_verdict v)
 {
 	switch (v) {
@@ -398,6 +405,47 @@ static void row_verdict(struct pab_ledger *l, struct pab_ledger_row *lr, size_t 
 }
 
 /*
+ * Who failed row lr (marked failed): its head arm (a child of it failed in
+ * some rep: FAIL, the change's fault), or not — the base or null arm, or
+ * the environment (a --setup, --prepare, --cleanup or warmup run, which
+ * fail a row before any of its children does): no verdict, INCONCLUSIVE.
+ * A base that fails beside its head is no verdict either: the benchmark
+ * itself is broken (doc/method.md, "Failed rows").
+ */
+static void judge_failed_row(const struct pab_experiment *e, struct pab_ledger_row *lr)
+{
+	const struct pab_row *row = &e->rows[lr->row];
+	int head_failed = 0, other_failed = 0, base = pab_ledger_base_arm(e);
+	int null_arm = pab_experiment_null_index(e);
+	size_t k, a;
+
+	/* The arm the run recorded as failing it (a child or a warmup run). */
+	for (a = 0; row->failed_arm && a < e->n_arms; a++)
+		if (!strcmp(e->arms[a].name, row->failed_arm)) {
+			other_failed |= (int)a == base || (int)a == null_arm;
+			head_failed |= (int)a != base && (int)a != null_arm;
+		}
+	for (k = 0; k < row->n_reps; k++)
+		for (a = 0; a < e->n_arms; a++) {
+			if (!row->reps[k].result[a].failed)
+				continue;
+			if ((int)a == base || (int)a == null_arm)
+				other_failed = 1;
+			else
+				head_failed = 1;
+		}
+	lr->undecidable = 0;
+	if (head_failed && !other_failed) {
+		lr->verdict = PAB_FAIL;
+		lr->why = "a child failed (see the row's fail_reason)";
+		return;
+	}
+	lr->verdict = PAB_INCONCLUSIVE;
+	lr->no_verdict = 1;
+	lr->why = other_failed ? PAB_LEDGER_BASE_FAILED : PAB_LEDGER_ENV_FAILED;
+}
+
+/*
  * Judge every judged metric of lr into new cells of l, then lr's verdict.
  * Returns 0, or -1 with a reason in *why (the cells made so far stay in l
  * for the caller to release).
@@ -444,11 +492,8 @@ static int judge_row(const struct pab_experiment *e,
 		lr->undecidable = 0;
 		lr->why = PAB_LEDGER_GATE_WHY;
 	}
-	if (row->failed) {
-		lr->verdict = PAB_FAIL;
-		lr->undecidable = 0;
-		lr->why = "a child failed (see the row's fail_reason)";
-	}
+	if (row->failed)
+		judge_failed_row(e, lr);
 	return 0;
 }
 
@@ -519,6 +564,8 @@ int pab_ledger_build(const struct pab_experiment *e,
 		     const struct pab_ledger_opts *o, struct pab_ledger *l,
 		     char **why)
 {
+	size_t i;
+
 	memset(l, 0, sizeof(*l));
 	*why = NULL;
 	if (e->n_arms < 2) {
@@ -538,6 +585,8 @@ int pab_ledger_build(const struct pab_experiment *e,
 		return -1;
 	}
 	l->overall = overall_verdict(l);
+	for (i = 0; i < l->n_rows; i++)
+		l->no_verdict += l->rows[i].no_verdict;
 	classify(e, l, &l->disposition);
 	return 0;
 }
@@ -633,19 +682,25 @@ static const struct {
 		"p99, peak/drain RSS, faults or a control FAIL beyond the per-cell allowance",
 		"reject or revise; p99 and memory receive no memory credit" },
 	[PAB_DISP_REJECT_BROKEN] = { "reject-failure",
-		"a child failed (crash, timeout or non-zero exit): a correctness failure",
+		"a child of the head failed (crash, timeout or non-zero exit): a correctness failure",
 		"reject or fix before acceptance; an average win cannot compensate" },
+	[PAB_DISP_NO_VERDICT] = { "no-verdict",
+		"the base arm or the environment failed (a setup, prepare, cleanup or warmup "
+		"run): nothing is known of the head",
+		"fix the benchmark or the runner and run again; this says nothing of the change" },
 };
 
 /* The disposition of l (ledger.h), from its rows and cells. */
 static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 		     struct pab_disposition *d)
 {
-	size_t i, broken = 0, cpu_fail = 0, other_fail = 0, wide = 0, limited = 0;
+	size_t i, broken = 0, cpu_fail = 0, other_fail = 0, wide = 0, limited = 0, no_verdict = 0;
 
 	memset(d, 0, sizeof(*d));
 	for (i = 0; i < l->n_rows; i++) {
-		if (e->rows[l->rows[i].row].failed)
+		if (l->rows[i].no_verdict)
+			no_verdict++;
+		else if (e->rows[l->rows[i].row].failed)
 			broken++;
 		else if (l->rows[i].gate_note)
 			other_fail++;
@@ -656,7 +711,7 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 		const struct pab_ledger_cell *c = &l->cells[i];
 		int control = pab_ledger_cell_row(l, c)->control;
 
-		if (c->role == PAB_ROLE_SHOWN)
+		if (c->role == PAB_ROLE_SHOWN || pab_ledger_cell_row(l, c)->no_verdict)
 			continue; /* no part of any verdict */
 		d->cells++;
 		switch (c->res.verdict) {
@@ -692,6 +747,9 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 	if (broken) {
 		d->kind = PAB_DISP_REJECT_BROKEN;
 		d->deciding = broken;
+	} else if (no_verdict && !cpu_fail && !other_fail) {
+		d->kind = PAB_DISP_NO_VERDICT;
+		d->deciding = no_verdict;
 	} else if (cpu_fail) {
 		d->kind = PAB_DISP_REJECT_CPU;
 		d->deciding = cpu_fail;

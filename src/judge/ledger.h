@@ -42,6 +42,11 @@
  * the ledger FAILs that row. */
 #define PAB_SANITY_FACTOR 1.5
 #define PAB_SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
+/* A failed row's why when its head did not fail it (pab_ledger_row.why,
+ * no_verdict): the same words in every report, run, ledger and gate. */
+#define PAB_LEDGER_BASE_FAILED "no verdict: the base arm failed"
+#define PAB_LEDGER_ENV_FAILED \
+	"no verdict: the environment failed (a setup, prepare, cleanup or warmup run)"
 /* A gated row's why (pab_ledger_row.why), before its gate_note. */
 #define PAB_LEDGER_GATE_WHY "the sanity gate stopped the run"
 
@@ -102,6 +107,10 @@ struct pab_ledger_row {
 	const char *credit_why;      /* why no memory credit was granted,
 				      * static, or NULL */
 	int wall_throughput;         /* the row's throughput is 1/wall */
+	int no_verdict;              /* the row failed, not by its head arm: the
+				      * base (or null) arm or the environment
+				      * (a hook, a warmup run) did; INCONCLUSIVE
+				      * and why says which */
 	int undecidable;             /* INCONCLUSIVE, a required cell is not
 				      * decidable within the run's cap, and no
 				      * undecided cell can still FAIL the row */
@@ -145,13 +154,15 @@ enum pab_disposition_kind {
 	PAB_DISP_REJECT_CPU,
 	PAB_DISP_REJECT_OTHER,
 	PAB_DISP_REJECT_BROKEN,
+	PAB_DISP_NO_VERDICT,
 };
 
 struct pab_disposition {
 	enum pab_disposition_kind kind;
 	const char *name;      /* stable key: "accept-gain", "accept",
 				* "accept-with-uncertainty", "follow-up",
-				* "reject-cpu", "reject-other", "reject-failure" */
+				* "reject-cpu", "reject-other", "reject-failure",
+				* "no-verdict" */
 	const char *evidence;  /* the table's evidence column (static) */
 	const char *action;    /* the table's disposition column (static) */
 	size_t cells, pass, inconclusive, fail, not_measured;
@@ -171,6 +182,7 @@ struct pab_ledger {
 	struct pab_ledger_cell *cells;
 	size_t n_cells;
 	enum pab_verdict overall;
+	size_t no_verdict;           /* rows failed by base or the environment */
 	struct pab_disposition disposition; /* decided once, by the build */
 };
 
@@ -233,5 +245,10 @@ double pab_ledger_rep_seconds(const struct pab_experiment *e, size_t ri);
 
 /* The exit code for a verdict (PAB_EXIT_PASS, _FAIL, _INCONCLUSIVE). */
 int pab_verdict_exit_code(enum pab_verdict v);
+
+/* The exit code of ledger l, the same for run, ledger and gate: FAIL (1)
+ * when the overall verdict is FAIL; else PAB_EXIT_NO_VERDICT when a row
+ * failed by its base arm or the environment; else the overall verdict's. */
+int pab_ledger_exit_code(const struct pab_ledger *l);
 
 #endif /* PAB_LEDGER_H */

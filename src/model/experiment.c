@@ -339,6 +339,7 @@ void pab_row_release(struct pab_row *row, size_t n_arms)
 		free(row->reps[r].order);
 	}
 	free(row->reps);
+	free(row->failed_arm);
 	free(row->fail_reason);
 	free(row->host_json);
 	free(row->cpu_model);
@@ -408,9 +409,10 @@ int pab_experiment_check_balanced(const struct pab_experiment *e, char **why)
 	for (i = 0; i < e->n_rows && !ret; i++) {
 		const struct pab_row *row = &e->rows[i];
 
-		/* A failed row stopped mid-block on purpose; it is judged FAIL
-		 * from what it has, not refused. */
-		if (row->failed && row->n_reps)
+		/* A failed row stopped mid-block on purpose (or before its first
+		 * rep, when a setup or prepare failed); it is judged from what it
+		 * has and who failed it, not refused. */
+		if (row->failed)
 			continue;
 		if (!row->n_reps || row->n_reps % n) {
 			*why = xasprintf("row '%s' has %zu reps, not a whole number of %zu-rep blocks",

@@ -96,6 +96,8 @@ struct pab_row {
 	size_t n_reps, reps_alloc;
 	int failed;           /* some child failed: no verdict */
 	char *fail_reason;
+	char *failed_arm;     /* the arm whose child or warmup run failed the
+			       * row (owned); NULL: a hook did, or unknown */
 	/* The host this row was measured on, when its CPU model differs from
 	 * the experiment's (a pooled shard): its fingerprint as JSON text,
 	 * which only the artifact codec reads, and its CPU model (NULL: none
@@ -417,7 +419,8 @@ void pab_kv_release(struct pab_kv *kv, size_t n);
  * Balance check: 0 when every row holds at least one rep, a whole number
  * of blocks, and within it every arm ran in every position equally often
  * (adaptive reps may give rows different counts; a row marked failed is
- * exempt: it stopped at its failure and is judged FAIL); else -1 with a reason
+ * exempt, even with no rep: it stopped at its failure and is judged by who
+ * failed it, judge/ledger.h); else -1 with a reason
  * (owned by the caller) in *why.
  */
 int pab_experiment_check_balanced(const struct pab_experiment *e, char **why);

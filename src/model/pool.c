@@ -100,6 +100,7 @@ static void row_copy_def(struct pab_row *dst, const struct pab_row *src)
 	dst->control = src->control;
 	dst->failed = src->failed;
 	dst->fail_reason = strdup_or_null(src->fail_reason);
+	dst->failed_arm = strdup_or_null(src->failed_arm);
 	pab_row_set_host(dst, src->host_json, src->cpu_model);
 }
 
@@ -127,6 +128,8 @@ static void row_append_reps(struct pab_row *dst, const struct pab_row *src,
 		dst->failed = 1;
 		free(dst->fail_reason);
 		dst->fail_reason = strdup_or_null(src->fail_reason);
+		free(dst->failed_arm);
+		dst->failed_arm = strdup_or_null(src->failed_arm);
 	}
 }
 
@@ -851,6 +854,8 @@ static void append_group(struct pab_experiment *out,
 		row->failed = 0;
 		free(row->fail_reason);
 		row->fail_reason = NULL;
+		free(row->failed_arm);
+		row->failed_arm = NULL;
 		for (j = i; j < n; j++)
 			if (group[j] == i)
 				row_append_reps(row, &in[j]->rows[find_row(in[j], row->name)],

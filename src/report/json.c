@@ -166,6 +166,7 @@ static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *
 		cJSON_AddStringToObject(o, "sanity_gate", lr->gate_note);
 	if (lr->credit_why)
 		cJSON_AddStringToObject(o, "credit_withheld", lr->credit_why);
+	cJSON_AddBoolToObject(o, "no_verdict", lr->no_verdict);
 	cJSON_AddBoolToObject(o, "undecidable", lr->undecidable);
 	add_uncertainty(o, l, lr);
 	cells = cJSON_AddArrayToObject(o, "cells");

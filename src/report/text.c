@@ -254,6 +254,13 @@ void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 		const struct pab_ledger_row *lr = &l->rows[i];
 		const char *row = pab_term_safe(e->rows[lr->row].name);
 
+		if (lr->no_verdict) {
+			/* Its cells say nothing of the head: only why. */
+			fprintf(f, "  %s · %s: %s: %s\n", row, pab_term_safe(e->arms[lr->arm].name),
+				lr->why, e->rows[lr->row].fail_reason ?
+				pab_term_safe(e->rows[lr->row].fail_reason) : "");
+			continue;
+		}
 		if (lr->gate_note || e->rows[lr->row].failed)
 			fprintf(f, "  %s · %s: FAIL: %s\n", row, pab_term_safe(e->arms[lr->arm].name),
 				lr->gate_note ? lr->gate_note : e->rows[lr->row].fail_reason ?

@@ -87,8 +87,10 @@ static char *how_failed(const struct pab_spawn_result *sr)
 	return NULL;
 }
 
-/* Row ri failed for what (taken): warn, show tail, record it. */
-static void row_failed(struct pab_hooks *h, size_t ri, char *what, const char *tail)
+/* Row ri failed for what (taken): warn, show tail, record it; arm: the
+ * arm whose warmup run failed it, NULL for a hook. */
+static void row_failed(struct pab_hooks *h, size_t ri, char *what, const char *tail,
+		       const char *arm)
 {
 	struct pab_row *row = &h->e->rows[ri];
 
@@ -103,6 +105,7 @@ static void row_failed(struct pab_hooks *h, size_t ri, char *what, const char *t
 	}
 	row->failed = 1;
 	row->fail_reason = what;
+	row->failed_arm = arm ? xstrdup(arm) : NULL;
 }
 
 /*
@@ -135,7 +138,7 @@ static int run_hook(struct pab_hooks *h, size_t ri, const struct pab_arm *arm,
 	tail = last_line(sr->stderr_tail);
 	if (fatal) {
 		row_failed(h, ri, *tail ? xasprintf("%s %s: %s", label, how, tail) :
-			   xasprintf("%s %s", label, how), sr->stderr_tail);
+			   xasprintf("%s %s", label, how), sr->stderr_tail, NULL);
 	} else {
 		pab_progress_clear(h->pg);
 		warning("row '%s': %s %s", pab_term_safe(h->e->rows[ri].name), label, how);
@@ -205,7 +208,7 @@ static int warmup(struct pab_hooks *h, size_t ri, struct pab_failure *f)
 
 				row_failed(h, ri, xasprintf("warmup run %zu of arm '%s' %s", k + 1,
 							    e->arms[order[i]].name, how),
-					   res.stderr_tail);
+					   res.stderr_tail, e->arms[order[i]].name);
 				free(how);
 				ret = 1;
 			}

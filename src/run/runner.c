@@ -410,6 +410,7 @@ static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a,
 
 		if (!row->failed) {
 			row->failed = 1;
+			row->failed_arm = xstrdup(r->e->arms[a].name);
 			row->fail_reason = what;
 		} else {
 			free(what);

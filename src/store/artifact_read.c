@@ -213,6 +213,9 @@ static int load_row_fields(struct pab_json_in *in, const struct pab_experiment *
 	reason = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
 	if (cJSON_IsString(reason))
 		row->fail_reason = xstrdup(reason->valuestring);
+	reason = cJSON_GetObjectItemCaseSensitive(o, "failed_arm");
+	if (row->failed && cJSON_IsString(reason))
+		row->failed_arm = xstrdup(reason->valuestring);
 	return 0;
 }
 

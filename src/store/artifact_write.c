@@ -147,6 +147,9 @@ static void write_row(struct jw *w, const struct pab_experiment *e,
 	fprintf(f, ",\"control\":%s,\"failed\":%s,", row->control ? "true" : "false",
 		row->failed ? "true" : "false");
 	jw_key(w, "fail_reason"); jw_str_or_null(w, row->fail_reason);
+	if (row->failed_arm) {
+		fputc(',', f); jw_key(w, "failed_arm"); jw_str(w, row->failed_arm);
+	}
 	if (row->host_json) {
 		cJSON *host = pab_json_text_parse(row->host_json, 1);
 

@@ -83,6 +83,9 @@ char *pab_artifact_rep_record(const struct pab_experiment *e, size_t row,
 	fprintf(f, ",\"rep\":%zu,\"failed\":%s,", r->n_reps - 1,
 		r->failed ? "true" : "false");
 	jw_key(&w, "fail_reason"); jw_str_or_null(&w, r->fail_reason);
+	if (r->failed_arm) {
+		fputc(',', f); jw_key(&w, "failed_arm"); jw_str(&w, r->failed_arm);
+	}
 	fputs(",\"data\":", f);
 	pab_artifact_write_rep(&w, e, &r->reps[r->n_reps - 1]);
 	fputc('}', f);
@@ -190,6 +193,9 @@ static int apply_record(const char *jpath, struct pab_experiment *e,
 		reason = cJSON_GetObjectItemCaseSensitive(root, "fail_reason");
 		if (cJSON_IsString(reason) && !r->fail_reason)
 			r->fail_reason = xstrdup(reason->valuestring);
+		reason = cJSON_GetObjectItemCaseSensitive(root, "failed_arm");
+		if (cJSON_IsString(reason) && !r->failed_arm)
+			r->failed_arm = xstrdup(reason->valuestring);
 	}
 	*why = pab_json_in_take_why(&in);
 	cJSON_Delete(root);

@@ -70,8 +70,9 @@ jq -e '.run.setup == "sh -c '\''echo s{n} >>log3'\''" and (.run.cleanup | test("
 	fail "the artifact does not record setup and cleanup"
 
 # A failing prepare stops the row: exit status and stderr in its reason,
-# no rep of it kept, FAIL. Cleanup still runs.
-expect_rc 1 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 \
+# no rep of it kept; the environment failed, not the head: no verdict
+# (exit 8). Cleanup still runs.
+expect_rc 8 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 \
 	--prepare "sh -c 'echo boom-from-prepare >&2; exit 3'" --cleanup "sh -c 'echo c >>log4'" \
 	/bin/true /bin/true --out pfail.json
 jq -e '.rows[0].failed and (.rows[0].fail_reason | test("prepare .* exited with status 3: boom-from-prepare")) and (.rows[0].reps | length) == 0' pfail.json >/dev/null ||
@@ -79,14 +80,15 @@ jq -e '.rows[0].failed and (.rows[0].fail_reason | test("prepare .* exited with 
 grep_err "boom-from-prepare"
 [ "$(count c log4)" = 1 ] || fail "no cleanup after the row failed"
 
-# A failing setup and a failing warmup run fail the row the same way.
-expect_rc 1 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --setup "sh -c 'exit 5'" \
+# A failing setup fails the row the same way (no verdict); a failing
+# warmup run of the head is the head's failure (FAIL).
+expect_rc 8 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --setup "sh -c 'exit 5'" \
 	/bin/true /bin/true --out sfail.json
 jq -e '.rows[0].fail_reason | test("setup .* exited with status 5")' sfail.json >/dev/null ||
 	fail "a failing setup: $(jq -c .rows[0].fail_reason sfail.json)"
 expect_rc 1 "$PERFAB" run -q --no-null-arm --reps 2 --max-reps 2 --warmup 1 \
 	/bin/true "sh -c 'exit 4'" --out wfail.json
-jq -e '(.rows[0].fail_reason | test("warmup run 1 of arm .head. exited with status 4")) and (.rows[0].reps | length) == 0' wfail.json >/dev/null ||
+jq -e '(.rows[0].fail_reason | test("warmup run 1 of arm .head. exited with status 4")) and (.rows[0].reps | length) == 0 and .rows[0].failed_arm == "head"' wfail.json >/dev/null ||
 	fail "a failing warmup run: $(jq -c .rows[0].fail_reason wfail.json)"
 
 # SIGINT: the row's cleanup still runs, then perfab dies of the signal;

@@ -1156,7 +1156,8 @@ START_TEST(noisy_memory_limited_or_follow_up)
 }
 END_TEST
 
-/* A row whose child failed: the row FAILs whatever its cells, REJECT_BROKEN. */
+/* A row whose head's child failed: the row FAILs whatever its cells,
+ * REJECT_BROKEN. */
 START_TEST(failed_row_rejects_failure)
 {
 	struct pab_experiment e;
@@ -1167,6 +1168,7 @@ START_TEST(failed_row_rejects_failure)
 	set_metric(&e, 0, PAB_M_CPU, 0.5, 30, 0.002);
 	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
 	e.rows[1].failed = 1;
+	e.rows[1].reps[11].result[1].failed = 1; /* head */
 	judge_only(&e, &o, cpu_peak, 1);
 	build(&e, &o, &l);
 	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_CPU), PAB_PASS);
@@ -1174,8 +1176,58 @@ START_TEST(failed_row_rejects_failure)
 	ck_assert_ptr_nonnull(l.rows[1].why);
 	ck_assert_int_eq(l.disposition.kind, PAB_DISP_REJECT_BROKEN);
 	ck_assert_uint_eq(l.disposition.deciding, 1);
+	ck_assert_int_eq(l.rows[1].no_verdict, 0);
+	ck_assert_int_eq(pab_ledger_exit_code(&l), PAB_EXIT_FAIL);
 	pab_ledger_release(&l);
 	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * A row failed by its base arm, its null arm or the environment (no
+ * child failed: a hook or a warmup run did) is no verdict: INCONCLUSIVE,
+ * the disposition no-verdict, exit 8 — the change is not blamed. A base
+ * failing beside its head is no verdict too. A FAIL elsewhere wins.
+ */
+START_TEST(failed_base_or_environment_no_verdict)
+{
+	static const struct { size_t arm; int also_head; const char *why; } cases[] = {
+		{ 0, 0, PAB_LEDGER_BASE_FAILED },
+		{ 2, 0, PAB_LEDGER_BASE_FAILED },
+		{ 0, 1, PAB_LEDGER_BASE_FAILED },
+		{ 3, 0, PAB_LEDGER_ENV_FAILED }, /* 3: no child failed */
+	};
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		make_experiment(&e, 2, 12, 1);
+		set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+		set_metric(&e, 1, PAB_M_CPU, 0.5, 30, 0.002);
+		e.rows[1].failed = 1;
+		if (cases[i].arm < 3)
+			e.rows[1].reps[5].result[cases[i].arm].failed = 1;
+		if (cases[i].also_head)
+			e.rows[1].reps[5].result[1].failed = 1;
+		judge_only(&e, &o, cpu_peak, 1);
+		build(&e, &o, &l);
+		ck_assert_int_eq(l.rows[1].verdict, PAB_INCONCLUSIVE);
+		ck_assert_int_eq(l.rows[1].no_verdict, 1);
+		ck_assert_str_eq(l.rows[1].why, cases[i].why);
+		ck_assert_int_eq(l.overall, PAB_INCONCLUSIVE);
+		ck_assert_int_eq(l.disposition.kind, PAB_DISP_NO_VERDICT);
+		ck_assert_int_eq(pab_ledger_exit_code(&l), PAB_EXIT_NO_VERDICT);
+		pab_ledger_release(&l);
+		/* A real regression in another row: FAIL, exit 1. */
+		set_metric(&e, 0, PAB_M_CPU, 0.5, 30, 0.002);
+		build(&e, &o, &l);
+		ck_assert_int_eq(l.overall, PAB_FAIL);
+		ck_assert_int_eq(pab_ledger_exit_code(&l), PAB_EXIT_FAIL);
+		pab_ledger_release(&l);
+		pab_experiment_release(&e);
+	}
 }
 END_TEST
 
@@ -1365,6 +1417,7 @@ int main(void)
 	tcase_add_test(tc, few_reps_follow_up);
 	tcase_add_test(tc, noisy_memory_limited_or_follow_up);
 	tcase_add_test(tc, failed_row_rejects_failure);
+	tcase_add_test(tc, failed_base_or_environment_no_verdict);
 	tcase_add_test(tc, not_measured_is_listed);
 	tcase_add_test(tc, no_null_arm);
 	tcase_add_test(tc, conf_rules_and_lookup);
