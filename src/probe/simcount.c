@@ -180,6 +180,27 @@ static int cmd_is(const char *cmd, const char *exe)
 	return !strncmp(cmd, exe, el) && (cmd[el] == ' ' || !cmd[el]);
 }
 
+/*
+ * 1 when exe is a wrapper that only sets up and execs its command (env,
+ * nice, taskset, ...): what it runs before the exec is a few thousand
+ * instructions, the same whatever it runs, so a count of the program it
+ * execs is the program's count (doc/method.md, "Exact counts").
+ */
+static int exec_wrapper(const char *exe)
+{
+	static const char *const names[] = {
+		"env", "nice", "ionice", "taskset", "chrt", "numactl", "setarch",
+		"stdbuf", "nohup", "setsid", "linux32", "linux64", "unshare",
+	};
+	const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i]))
+			return 1;
+	return 0;
+}
+
 /* One output file: its count into t, and what it says of its process. */
 static int collect_one(const char *path, int top, const char *top_exe,
 		       struct pab_simcount_tree *t, char **why)
@@ -210,7 +231,8 @@ static int collect_one(const char *path, int top, const char *top_exe,
 
 			memmove(t->top_cmd, t->top_cmd + sp, strlen(t->top_cmd + sp) + 1);
 		}
-		t->replaced = top_exe && t->top_cmd && !cmd_is(t->top_cmd, top_exe);
+		t->replaced = top_exe && t->top_cmd && !cmd_is(t->top_cmd, top_exe) &&
+			!exec_wrapper(top_exe);
 	}
 	ret = 0;
 out:

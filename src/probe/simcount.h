@@ -66,7 +66,11 @@ int pab_simcount_parse(const char *text, size_t len, double *ir, char **why);
  *             program: it replaced itself with exec after it started, and
  *             valgrind counts a process image only from its start to its
  *             exit, so what ran before the exec is missing (a PMU counts
- *             it). top_cmd says what it ended as.
+ *             it). top_cmd says what it ended as. A wrapper that only
+ *             execs its command (env, nice, taskset, numactl, ...: its own
+ *             work is a few thousand instructions, the same for any
+ *             command) is not a replacement: its command's count is the
+ *             count.
  *   threads:  some process started threads (glibc's start_thread ran):
  *             valgrind runs them one at a time, so the count depends on
  *             its schedule (spinning, work stealing).

@@ -96,6 +96,10 @@ fails_on_count "a file --setup made" --setup "sh -c 'echo 6000 >s.len'" \
 	'./work.sh none.len' './work.sh s.len'
 fails_on_count "a file --prepare made before each run" --prepare "sh -c 'echo 6000 >t.len'" \
 	'./work.sh none.len' './work.sh t.len --consume'
+# env only execs its command (as the action's arms do: env -C DIR -- PROG):
+# the command's count is the count, exact.
+fails_on_count "its command through env" 'env -C . -- ./work.sh' \
+	'env -C . WORK_N=8000 ./work.sh'
 
 # --- one count per program and rep: arms whose child is the same program
 # (same digest, argv, environment; the null arm is base's) share it.

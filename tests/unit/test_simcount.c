@@ -157,6 +157,16 @@ START_TEST(collect_tells_exec_and_threads)
 	ck_assert_int_eq(t.replaced, 1);
 	ck_assert_int_eq(t.threads, 0);
 	pab_simcount_tree_release(&t);
+	/* env (or nice, taskset, ...) only execs its command: no replacement;
+	 * a program merely named like one elsewhere is judged by its name. */
+	write_text(p1, "cmd: /bin/prog2 x\nevents: Ir\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/usr/bin/env", &t, &why), 0);
+	ck_assert_int_eq(t.replaced, 0);
+	pab_simcount_tree_release(&t);
+	write_text(p1, "cmd: /bin/prog2 x\nevents: Ir\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/usr/bin/envoy", &t, &why), 0);
+	ck_assert_int_eq(t.replaced, 1);
+	pab_simcount_tree_release(&t);
 	write_text(p1, "cmd: /bin/prog\nevents: Ir\nsummary: 10\n");
 	write_text(p2, "cmd: /bin/w\nevents: Ir\nfn=start_thread\n1 5\nsummary: 10\n");
 	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
