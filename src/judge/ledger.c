@@ -704,8 +704,9 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 			broken++;
 		else if (l->rows[i].gate_note)
 			other_fail++;
-		else if (l->rows[i].n < PAB_MIN_N_95)
-			wide++;
+		else if (l->rows[i].n < PAB_MIN_N_95 && l->rows[i].verdict != PAB_PASS &&
+			 l->rows[i].verdict != PAB_FAIL)
+			wide++; /* too few reps, unless exact counts decided it */
 	}
 	for (i = 0; i < l->n_cells; i++) {
 		const struct pab_ledger_cell *c = &l->cells[i];

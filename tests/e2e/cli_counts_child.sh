@@ -55,6 +55,9 @@ expect_rc 0 "$PERFAB" run -q --reps 2 --max-reps 2 --no-null-arm --input in.txt 
 c=$(count_cell same.json)
 echo "$c" | jq -e '.verdict == "PASS" and .exact == true and .change.lo == 0 and
 	.change.hi == 0' >/dev/null || fail "an identical stdin-fed pair is not an exact PASS: $c"
+# Decided by exact counts at 2 reps: no "too few reps" follow-up.
+jq -e '.disposition.kind != "follow-up"' cell.json >/dev/null ||
+	fail "a row the exact counts decided is told to follow up: $(jq -c .disposition cell.json)"
 # The same count as by hand, to 0.1% (perfab's child has its own argv[0]
 # and environment, which move a count by a few thousand instructions).
 b=$(jq '.rows[0].reps[0].results.base.instructions' same.json)
