@@ -54,8 +54,13 @@ edit 'set("peak_rss"; 1.5) | set("cpu"; 0.9)' fatter.json
 expect_disposition fatter.json 1 reject-other "reject or revise; p99 and memory receive no memory credit"
 edit 'set("p99"; 1.3)' tail.json
 expect_disposition tail.json 1 reject-other "reject or revise"
-edit '.rows[0].failed = true | .rows[0].fail_reason = "arm head rep 2: killed by signal 11"' crash.json
+edit '.rows[0].failed = true | .rows[0].failed_arm = "head" | .rows[0].fail_reason = "arm head rep 2: killed by signal 11"' crash.json
 expect_disposition crash.json 1 reject-failure "reject or fix before acceptance"
+# The base's child failed it, or nothing recorded did (a hook): no verdict.
+edit '.rows[0].failed = true | .rows[0].failed_arm = "base" | .rows[0].fail_reason = "arm base rep 2: killed by signal 11"' basecrash.json
+expect_disposition basecrash.json 8 no-verdict "fix the benchmark or the runner"
+edit '.rows[0].failed = true | .rows[0].fail_reason = "setup exited with status 1"' hookfail.json
+expect_disposition hookfail.json 8 no-verdict "fix the benchmark or the runner"
 # A control row that is not shown unchanged holds the change for follow-up.
 edit '.rows[0].control = true | set("drain_rss"; if . % 2 == 0 then 0.98 else 1.04 end)' control.json
 expect_disposition control.json 3 follow-up "attribute or run a bounded, planned follow-up"
