@@ -41,6 +41,9 @@ char **pab_simcount_argv(const char *tool, const char *out_prefix, char *const *
 	static const char *const fixed[] = {
 		"-q", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
 		"--trace-children=yes", "--log-file=/dev/null",
+		/* no gdbserver: a counted child that is killed (--timeout, a
+		 * stop signal) would leave its FIFOs in /tmp */
+		"--vgdb=no",
 	};
 	size_t n_fixed = sizeof(fixed) / sizeof(fixed[0]), n = 0, k = 0, i;
 	char **out, **opts = xcalloc(2, sizeof(*opts));
