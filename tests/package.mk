@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tests/package.mk — the installable perfab: its bash completion, the
 # Debian package built and run from a scratch root, a release built by
-# ci/release.sh from a clean clone, the licence notices.
+# ci/release.sh from a clean clone, the tags the docs name, the licence
+# notices.
 package_tests = \
 	tests/e2e/completion.sh \
 	tests/e2e/package_deb.sh \
 	tests/e2e/release.sh \
+	tests/e2e/doc_tags.sh \
 	tests/e2e/licence.sh
 
 TESTS += $(package_tests)
