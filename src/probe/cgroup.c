@@ -347,9 +347,10 @@ static char *v2_enable_memory(const char *parent)
 				 "controllers on a cgroup holding processes: start perfab "
 				 "in a delegated cgroup of its own with an empty child "
 				 "for it (see doc/env.md)", parent);
-	return xasprintf("cannot enable the memory controller below '%s': %s: "
-			 "run perfab as root or in a delegated cgroup",
-			 parent, strerror(errno));
+	return xasprintf("cannot enable the memory controller below '%s': %s: %s",
+			 parent, strerror(errno), geteuid() ? "run perfab as root or in a "
+			 "delegated cgroup" : "the cgroup file system is read-only or the "
+			 "controller is not available here (see doc/env.md)");
 }
 
 /*
@@ -401,10 +402,10 @@ struct pab_cgroup *pab_cgroup_new(char **why)
 			break;
 	}
 	if (err) {
-		*why = xasprintf("cannot create cgroup '%s': %s: run perfab as root, "
-				 "or in a delegated cgroup (v2), or set "
+		*why = xasprintf("cannot create cgroup '%s': %s: %sset "
 				 "PERFAB_CGROUP_ROOT to a writable memory cgroup",
-				 path, strerror(err));
+				 path, strerror(err), geteuid() ? "run perfab as root, or in a "
+				 "delegated cgroup (v2), or " : "");
 		goto out;
 	}
 	cg = xcalloc(1, sizeof(*cg));

@@ -273,9 +273,10 @@ static void check_pmu(cJSON *a, const cJSON *fp)
 		item(a, "pmu", "OK", "hardware counters are available", NULL);
 	else if (pmu == 0)
 		itemf(a, "pmu", "WARNING",
-		      "run on bare metal, or give the VM a virtual PMU (e.g. QEMU/KVM "
-		      "-cpu host,pmu=on)",
-		      "instructions and cycles will be null: %s",
+		      "for cycles: run on bare metal, or give the VM a virtual PMU (e.g. "
+		      "QEMU/KVM -cpu host,pmu=on); instructions need only valgrind",
+		      "cycles will be null, and instructions are counted under valgrind "
+		      "where it is installed (--counts auto), else null: %s",
 		      fp_str(fp, "pmu_why") ? fp_str(fp, "pmu_why") : "no hardware PMU");
 	else
 		item(a, "pmu", "UNKNOWN", fp_why(fp, "pmu"), NULL);

@@ -118,7 +118,8 @@ static const struct check_case cases[] = {
 	{ "{\"counters_build\": \"-libpfm4\"}", "pmu", "WARNING", "built without libpfm4",
 	  "configure --with-libpfm=yes" },
 	{ "{\"pmu\": false, \"pmu_why\": \"no PMU driver\"}", "pmu", "WARNING",
-	  "instructions and cycles will be null: no PMU driver", "pmu=on" },
+	  "counted under valgrind where it is installed (--counts auto), else null: no PMU driver",
+	  "instructions need only valgrind" },
 	{ "{\"pmu\": false}", "pmu", "WARNING", "null: no hardware PMU", "bare metal" },
 	{ "{\"pmu\": null}", "pmu", "UNKNOWN", "not recorded", NULL },
 
