@@ -662,7 +662,7 @@ static const struct {
 } dispositions[] = {
 	[PAB_DISP_ACCEPT_GAIN] = { "accept-gain",
 		"supported target gains; remaining metrics PASS",
-		"accept a small improvement; report its size and scope" },
+		"accept the improvement; report its size and scope" },
 	[PAB_DISP_ACCEPT] = { "accept",
 		"every cell PASSes; no gain demonstrated",
 		"accept: the regression gate passed, which proves neither improvement nor equality" },

@@ -90,7 +90,8 @@ char *pab_resolve_exe(const char *name)
 		if (stat(name, &st))
 			return NULL;
 		if (!S_ISREG(st.st_mode) || access(name, X_OK)) {
-			errno = EACCES;
+			/* a directory says so, not "Permission denied" */
+			errno = S_ISDIR(st.st_mode) ? EISDIR : EACCES;
 			return NULL;
 		}
 		return xstrdup(name);

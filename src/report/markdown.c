@@ -226,9 +226,13 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 	md_escape(f, e->arms[lr->arm].name);
 	fputs(" vs ", f);
 	md_escape(f, e->arms[l->base].name);
-	fprintf(f, " \u00b7 n=%zu \u00b7 saved %.1f%%%s \u00b7 %s\n\n", lr->n, lr->saved_pct,
-		lr->floor_inconsistent ? " (RSS floor inconsistent: no credit)" : "",
-		md_badge(lr->verdict));
+	fprintf(f, " \u00b7 n=%zu", lr->n);
+	/* Memory credit needs a floor or a saving: a plain command's row
+	 * has neither to speak of (as in the text ledger). */
+	if (!pab_fmt_plain_row(e, lr) || lr->saved_pct > 0 || isfinite(lr->rss_floor))
+		fprintf(f, " \u00b7 saved %.1f%%", lr->saved_pct);
+	fprintf(f, "%s \u00b7 %s\n\n", lr->floor_inconsistent ?
+		" (RSS floor inconsistent: no credit)" : "", md_badge(lr->verdict));
 	roles = pab_fmt_roles_line(l, lr);
 	if (roles) {
 		md_escape(f, roles);

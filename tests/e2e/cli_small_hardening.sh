@@ -89,4 +89,8 @@ grep_err "is not an environment variable name"
 jq '.arms[0].env = {"C=D": "x"}' ok.json >eqenvart.json
 expect_rc 2 "$PERFAB" ledger eqenvart.json
 grep_err "is not an environment variable name"
+# A directory given as the command says so (it said "Permission denied").
+mkdir -p notaprog
+expect_rc 2 "$PERFAB" run --reps 3 --max-reps 3 ./notaprog /bin/true
+grep_err "Is a directory"
 exit 0

@@ -37,7 +37,7 @@ expect_disposition() {
 edit '.' same.json
 expect_disposition same.json 0 accept "accept: the regression gate passed, which proves neither"
 edit 'set("cpu"; 0.9)' faster.json
-expect_disposition faster.json 0 accept-gain "accept a small improvement; report its size and scope"
+expect_disposition faster.json 0 accept-gain "accept the improvement; report its size and scope"
 jq -e '.disposition.gains == 1' "$T/out" >/dev/null || fail "one supported gain expected"
 # A better median whose interval crosses 0 is no demonstrated gain.
 edit 'set("cpu"; if . % 2 == 0 then 0.9 else 1.01 end)' crosses.json
