@@ -54,6 +54,12 @@ static const char run_usage[] =
  * works on a copy.
  */
 static struct pab_run_opts opt;
+/* hyperfine's spellings that mean the same thing here (doc/perfab.1,
+ * "hyperfine's options"): --runs N is exactly N reps; --shell none and -N
+ * say what perfab always does. */
+static uint64_t hf_runs;
+static const char *hf_shell;
+static int hf_no_shell;
 static const struct pab_option run_options[] = {
 	OPT_STRING(0, "config", &opt.config, "FILE", "arms, rows and settings from a JSON file"),
 	OPT_LIST(0, "arm", &opt.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
@@ -103,7 +109,30 @@ static const struct pab_option run_options[] = {
 	OPT_STRING(0, "export-csv", &opt.export_csv, "FILE", "write the ledger as CSV to FILE at the end"),
 	OPT_STRING(0, "export-json", &opt.export_json, "FILE", "write the ledger as JSON to FILE at the end"),
 	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
+	OPT_U64('r', "runs", &hf_runs, "N", "as hyperfine: exactly N reps per row (--reps N --max-reps N)", 1, 1000000),
+	OPT_U64('m', "min-runs", &opt.reps, "N", "as hyperfine: at least N reps (--reps N)", 1, 1000000),
+	OPT_U64('M', "max-runs", &opt.max_reps, "N", "as hyperfine: at most N reps (--max-reps N)", 1, 1000000),
+	OPT_STRING('S', "shell", &hf_shell, "none", "as hyperfine: only 'none' (perfab never runs a shell)"),
+	OPT_FLAG('N', "no-shell", &hf_no_shell, "as hyperfine's -N: no shell (always so here)"),
 	OPT_END(),
+};
+
+/* hyperfine's options that perfab does otherwise: what to do instead. */
+static const struct pab_foreign_option hyperfine_options[] = {
+	{ "--reference", "perfab compares two commands, base then head: perfab run "
+	  "'REFERENCE' 'CMD' (the null arm runs the base again)" },
+	{ "--sort", "the ledger lists rows in the order they were defined" },
+	{ "--export-asciidoc|--export-orgmode", "perfab writes --export-markdown, "
+	  "--export-csv (the ledger) and --export-json; perfab export writes the raw samples" },
+	{ "-i|--ignore-failure", "a child that exits non-zero fails its row (a failing head is "
+	  "FAIL, a failing base no verdict): make the command exit 0, e.g. sh -c 'CMD || true'" },
+	{ "-c|--conclude", "use --cleanup CMD (after each row's last rep)" },
+	{ "-p", "use --prepare CMD (before every measured run)" },
+	{ "-s|--setup", "use --setup CMD (before each row's first rep; no short form)" },
+	{ "--style|--color|-u|--time-unit", "the ledger picks units per metric; colour follows "
+	  "the terminal (NO_COLOR turns it off)" },
+	{ "-n|--command-name", "-n is --reps here; name arms with --arm NAME=COMMAND" },
+	{ NULL, NULL },
 };
 
 const struct pab_option *pab_run_options(void)
@@ -146,10 +175,19 @@ static void parse_run_options(int argc, char **argv, struct pab_run_opts *o,
 {
 	/* Zero / negative = "not given", so --resume can refuse what it ignores. */
 	pab_run_opts_init(&opt);
+	pab_options_foreign(hyperfine_options);
 	pab_parse_options(argc, argv, run_options, run_usage,
 			  "Run arms through balanced rotated blocks, measure every child, checkpoint\n"
 			  "an artifact after every rep, and print the ledger.",
 			  pos);
+	if (hf_shell && strcmp(hf_shell, "none"))
+		pab_usage_error(run_options, run_usage, "perfab runs every command without a shell: "
+				"give --shell none, or make the shell the command ('bash -c \"...\"')");
+	if (hf_runs && (opt.reps || opt.max_reps))
+		pab_usage_error(run_options, run_usage, "--runs N is --reps N --max-reps N: "
+				"give one or the other");
+	if (hf_runs)
+		opt.reps = opt.max_reps = hf_runs;
 	*o = opt;
 	o->table = run_options;
 	memset(&opt, 0, sizeof(opt));

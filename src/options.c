@@ -126,6 +126,32 @@ static void set_value(const struct pab_option *o, const char *arg,
 	BUG("option type %d", (int)o->type);
 }
 
+static const struct pab_foreign_option *foreign;
+
+void pab_options_foreign(const struct pab_foreign_option *table)
+{
+	foreign = table;
+}
+
+/* The advice for option a (its name up to '=' or the end), or NULL. */
+static const char *foreign_advice(const char *a)
+{
+	size_t len = strcspn(a, "="), i;
+
+	for (i = 0; foreign && foreign[i].names; i++) {
+		const char *n = foreign[i].names;
+
+		while (*n) {
+			size_t nl = strcspn(n, "|");
+
+			if (nl == len && !strncmp(n, a, len))
+				return foreign[i].advice;
+			n += nl + (n[nl] == '|');
+		}
+	}
+	return NULL;
+}
+
 void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 		       const char *usage, const char *description,
 		       struct pab_strlist *positional)
@@ -154,6 +180,9 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 
 			o = find_long(opts, a + 2, len);
+			if (!o && foreign_advice(a))
+				pab_usage_error(opts, usage, "'%.*s' is hyperfine's: %s", (int)len + 2,
+						a, foreign_advice(a));
 			if (!o) {
 				char *name = xstrndup(a + 2, len);
 				const char *near = nearest_long(opts, name);
@@ -174,6 +203,8 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 			}
 		} else {
 			o = find_short(opts, a[1]);
+			if ((!o || a[2]) && foreign_advice(a))
+				pab_usage_error(opts, usage, "'%s' is hyperfine's: %s", a, foreign_advice(a));
 			if (!o || a[2])
 				pab_usage_error(opts, usage, "unknown option '%s'", a);
 		}

@@ -52,6 +52,19 @@ struct pab_option {
 #define OPT_END() { PAB_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, 0 }
 
 /*
+ * Another tool's options a command answers with advice instead of "unknown
+ * option": names is "--sort" or "-i|--ignore-failure" (either spelling
+ * matches, with or without =VALUE); advice says how this command does it.
+ * pab_options_foreign(table) sets the table the next parse consults
+ * (ended by a NULL names; NULL: none).
+ */
+struct pab_foreign_option {
+	const char *names;
+	const char *advice;
+};
+void pab_options_foreign(const struct pab_foreign_option *table);
+
+/*
  * pab_parse_options: parse argv[1..argc) (argv[0] is the subcommand name)
  * against opts. -h/--help prints the generated help to stdout and exits 0;
  * an unknown option, a missing or malformed value prints the error and the

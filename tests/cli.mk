@@ -14,6 +14,7 @@ cli_tests = \
 	tests/e2e/cli_pu_locks.sh \
 	tests/e2e/cli_failures.sh \
 	tests/e2e/cli_no_verdict.sh \
+	tests/e2e/cli_hyperfine.sh \
 	tests/e2e/cli_habits_hooks.sh \
 	tests/e2e/cli_habits_params.sh \
 	tests/e2e/cli_habits_stdio.sh \

@@ -295,6 +295,10 @@ static int check_shell_syntax(const struct pab_experiment *e, struct pab_failure
 		const char *hint;
 		long at = pab_argv_shell_syntax(arm->argv, arm->argc, &hint);
 
+		/* '< FILE': perfab feeds a file to every child itself. */
+		if (at >= 0 && arm->argv[at][0] == '<')
+			hint = "for the children's stdin give --input FILE; other redirections "
+			       "need a shell: write sh -c '...' as the command";
 		if (at >= 0)
 			return pab_fail(f, PAB_FAIL_USAGE, "arm '%s': '%s' is shell syntax, but perfab "
 					"runs the command without a shell, so the program would get it "

@@ -93,7 +93,8 @@ static int add_workload_rows(struct pab_experiment *e, const char *sel, struct p
 	}
 	if (e->n_rows == before)
 		return pab_fail(f, PAB_FAIL_USAGE, "--workloads '%s' selects no row (see perfab "
-				"workloads)", sel);
+				"workloads)%s", sel, sel[strspn(sel, "0123456789")] ? "" :
+				"; -w is --workloads here: hyperfine's warmup runs are --warmup N");
 	return 0;
 }
 

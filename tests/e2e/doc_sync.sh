@@ -143,6 +143,11 @@ for c in $commands; do
 done >"$T/opt_problems"
 [ -s "$T/opt_problems" ] && problem "$(cat "$T/opt_problems")"
 usage_of | grep -o -- '--[a-z][a-z0-9-]*' >>"$T/all_opts"
+# Named exceptions: hyperfine's options perfab run answers with advice (its
+# table hyperfine_options in src/cmd_run.c), which the page names as such.
+sed -n '/^static const struct pab_foreign_option hyperfine_options/,/^};/p' \
+	"$top_srcdir/src/cmd_run.c" | grep -o -- '"-[^"]*"' | tr -d '"' | tr '|' '\n' |
+	grep -- '^--' >>"$T/all_opts"
 sort -u "$T/all_opts" -o "$T/all_opts"
 grep -v '^\.\\"' "$MAN" | unroff | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$T/mentioned"
 comm -13 "$T/all_opts" "$T/mentioned" >"$T/unknown_opts"
