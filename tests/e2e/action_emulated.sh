@@ -162,6 +162,11 @@ python3 "$EMU" "$HB" --repo repo --state "$st" --event pull_request --event-file
 v=$(record 's["perfab"]["outputs"]["verdict"]')
 [ "$v" = PASS ] || fail "an unchanged head got '$v', not PASS (its counts are exact)"
 [ "$rc" = 0 ] || fail "PASS, yet the emulated job failed ($rc)"
+# The job's log shows the counting pass: in the plan, and a line per pass.
+grep -q 'plan: and a counting pass under valgrind' err ||
+	fail "the job's log does not name the counting pass in the plan"
+grep -q 'counting under valgrind, about' err ||
+	fail "the job's log has no progress line while counting"
 [ "$(record 's["prepare"]["outputs"]["base-sha"]')" = "$A" ] || fail "base of the unchanged head is not the merge-base"
 [ "$(record 's["cache"]["outputs"]["cache-hit"]')" = true ] || fail "the second pull request did not restore main's cache"
 [ "$(record '[c["op"] + " " + c.get("scope", "") for c in r["cache"]]')" = '["restore refs/heads/main"]' ] ||
