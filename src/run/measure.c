@@ -751,6 +751,7 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
 	struct child_cmd cmd = { 0 };
 	char *why, **p;
+	size_t i;
 
 	cmd.exe = pab_arm_exe(arm, row, &why);
 	if (!cmd.exe) {
@@ -762,6 +763,12 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 	/* The program, its digest, argv and environment, one per line; the
 	 * input, the working directory and the limits are the run's own. */
 	pab_strbuf_addf(&sb, "exe %s\nsha256 %s\n", cmd.exe, arm->sha256 ? arm->sha256 : "-");
+	/* What the arm's own prepare leaves, and the files its run reads. */
+	pab_strbuf_addf(&sb, "prepare %zu %s\n", arm->prepare ? strlen(arm->prepare) : 0,
+			arm->prepare ? arm->prepare : "");
+	for (i = 0; row->inputs && row->n_inputs && i < row->n_inputs[arm_idx]; i++)
+		pab_strbuf_addf(&sb, "input %s %s\n", row->inputs[arm_idx][i].sha256 ?
+				row->inputs[arm_idx][i].sha256 : "-", row->inputs[arm_idx][i].path);
 	for (p = cmd.argv; *p; p++)
 		pab_strbuf_addf(&sb, "arg %zu %s\n", strlen(*p), *p);
 	for (p = cmd.env; *p; p++)

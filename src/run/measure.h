@@ -103,7 +103,8 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 /*
  * pab_measure_identity: what makes arm arm_idx's child of row in the rep
  * with workload seed seed the program it is, as text: its program and
- * digest, argv and environment (the input, the working directory and the
+ * digest, argv and environment, the arm's own prepare and the digests of
+ * the files its run reads (the input, the working directory and the
  * limits are the run's, the same for every child). Two children with the
  * same identity execute the same instructions wherever counts are exact,
  * so the counting pass counts one of them (doc/method.md, "Exact

@@ -123,6 +123,14 @@ PERFAB_VALGRIND=$T/vg.sh expect_rc 1 "$PERFAB" run -q --reps 3 --max-reps 3 --ou
 	--head-env 'WORK_N=8000' ./work.sh ./work.sh
 [ "$(wc -l <vg.calls)" = 6 ] || fail "an A/B run of 3 reps started $(wc -l <vg.calls) valgrinds, not 6"
 pass "one count per program and rep: A/A 3 valgrind children, A/B 6 (the null arm shares base's)"
+# Arms with the same command but their own prepare are not the same
+# program: each is counted.
+cat >own.json <<'EOF'
+{ "arms": [ { "name": "base", "argv": ["./work.sh", "p.len"], "prepare": "sh -c 'echo 0 >p.len'" },
+            { "name": "head", "argv": ["./work.sh", "p.len"], "prepare": "sh -c 'echo 6000 >p.len'" } ],
+  "null_arm": false, "reps": 2, "max_reps": 2 }
+EOF
+fails_on_count "its own arm's prepare" --config own.json
 
 # --- a counted child that hangs only under valgrind: --timeout x 20
 cat >hang.sh <<'EOF'
