@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "judge/ledger.h"
 #include "report/format.h"
@@ -53,17 +54,26 @@ static void series(FILE *f, const struct pab_experiment *e, const struct pab_led
 			continue;
 		fputs("<h3>", f);
 		esc(f, e->arms[a].name);
-		fputs("</h3>\n<div class=\"scroll\">\n", f);
+		fputs("</h3>\n", f);
 		pab_svg_series(f, e, l, a);
-		fputs("</div>\n", f);
 	}
 }
 
+/*
+ * The page's one stylesheet. The overview and the cell tables reflow
+ * rather than scroll: a row of the overview is a grid of metric cells
+ * that wraps to the width there is, each cell naming its metric, so every
+ * verdict, a FAIL above all, is in view without scrolling sideways at any
+ * width; below 720 px the Arms table and the cell tables (class reflow)
+ * become a card per line, each value under the name of its column. The forest
+ * plot is drawn narrow enough that its text stays legible on a phone.
+ */
 static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;"
 	"margin:24px auto;max-width:1120px;padding:0 16px;color:#1b1f23;background:#fff}\n"
 	"h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 6px;"
 	"border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:16px 0 4px}\n"
+	"h1,h2,h3,p{overflow-wrap:anywhere}\n"
 	"table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #d0d7de;"
 	"padding:3px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}\n"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
@@ -74,19 +84,38 @@ static const char css[] =
 	".disp{margin:6px 0;padding:8px 12px;border-left:4px solid #57606a;background:#f6f8fa}\n"
 	".meta{color:#57606a}\n"
 	"svg{display:block;margin:6px 0;background:#fff;max-width:100%;height:auto}\n"
-	".scroll{overflow-x:auto;max-width:100%}#overview td{white-space:nowrap}\n"
-	"svg.forest{min-width:560px}\n"
+	".scroll{overflow-x:auto;max-width:100%}\n"
 	"td.pass{background:#dafbe1}td.fail{background:#ffebe9}td.inc{background:#fff8c5}\n"
-	"svg text{font:11px system-ui,sans-serif;fill:#24292f}\n"
+	"#overview,#overview tbody{display:block;border:0;margin:8px 0}\n"
+	"#overview tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(12.5em,1fr));"
+	"gap:4px;margin:0 0 12px}\n"
+	"#overview td{border:1px solid #d0d7de;border-radius:4px;padding:3px 8px;text-align:left;"
+	"font-variant-numeric:tabular-nums}\n"
+	"#overview td.rowhead{grid-column:1/-1;border:0;border-bottom:1px solid #d0d7de;"
+	"border-radius:0;padding:2px 0}\n"
+	"#overview .lbl{display:block;font-size:12px;color:#57606a}\n"
+	"#overview td.fail .lbl{color:#a40e26;font-weight:600}#overview .iv{display:block}\n"
+	"@media (max-width:720px){table.reflow,table.reflow tbody{display:block;border:0}"
+	"table.reflow tr.hdr{display:none}table.reflow tr{display:grid;"
+	"grid-template-columns:repeat(auto-fill,minmax(9em,1fr));margin:0 0 10px;"
+	"border:1px solid #d0d7de;border-radius:4px}table.reflow td{border:0;text-align:left}"
+	"table.reflow td.span{grid-column:1/-1}"
+	"table.reflow td[data-label]::before{content:attr(data-label);display:block;"
+	"font-size:12px;color:#57606a}}\n"
+	"svg text{font:11px system-ui,sans-serif;fill:#24292f}svg.forest text,svg.series text{font-size:13px}\n"
 	"svg .tick{fill:#57606a}svg .axis{fill:#57606a}svg .ttitle{font-weight:600}\n"
+	"svg .metric{font-weight:600}svg .verdict{font-weight:600}\n"
 	"svg .grid{stroke:#eaeef2;stroke-width:1}svg .zero{stroke:#24292f;stroke-width:1}\n"
 	"svg .block{stroke:#d0d7de;stroke-dasharray:2 3}\n"
 	"svg .noise{fill:#8c959f;fill-opacity:.28}svg .allow{fill:#2da44e;fill-opacity:.28}\n"
 	"svg .failthr{stroke:#cf222e;stroke-dasharray:4 2;stroke-width:1.5}\n"
 	"svg .ci,svg .whisker{stroke-width:2.2}svg .range{stroke-dasharray:5 3}\n"
-	"svg .pass .ci,svg .pass .whisker{stroke:#1a7f37}svg .pass .median{fill:#1a7f37}\n"
-	"svg .fail .ci,svg .fail .whisker{stroke:#cf222e}svg .fail .median{fill:#cf222e}\n"
-	"svg .inc .ci,svg .inc .whisker{stroke:#9a6700}svg .inc .median{fill:#9a6700}\n"
+	"svg .pass .ci,svg .pass .whisker{stroke:#1a7f37}svg .pass .median,"
+	"svg .pass .verdict{fill:#1a7f37}\n"
+	"svg .fail .ci,svg .fail .whisker{stroke:#cf222e}svg .fail .median,"
+	"svg .fail .verdict{fill:#cf222e}\n"
+	"svg .inc .ci,svg .inc .whisker{stroke:#9a6700}svg .inc .median,"
+	"svg .inc .verdict{fill:#9a6700}\n"
 	"svg .note{fill:#6e7781;font-style:italic}\n"
 	"svg .arm{fill:none;stroke-width:1.6;stroke-linejoin:round}\n"
 	".traces{display:flex;flex-wrap:wrap;gap:8px}.traces svg{flex:0 1 360px}\n"
@@ -96,6 +125,44 @@ static const char css[] =
 static void badge(FILE *f, enum pab_verdict v)
 {
 	fprintf(f, "<span class=\"badge %s\">%s</span>", pab_svg_verdict_class(v), pab_verdict_name(v));
+}
+
+/*
+ * What arm runs, for the Arms table: its own command line, or, for the
+ * rows' built-in programs (workloads: the arm gives no argv), the program
+ * it resolved to; then the environment it adds and its prepare command.
+ * Never an empty cell: the base and the null arm of a workload run carry
+ * no argv of their own.
+ */
+static void arm_command(FILE *f, const struct pab_arm *arm)
+{
+	size_t i;
+
+	fputs("<code>", f);
+	for (i = 0; i < arm->argc; i++) {
+		esc(f, arm->argv[i]);
+		fputc(' ', f);
+	}
+	if (!arm->argc && arm->exe) {
+		esc(f, arm->exe);
+		fputc(' ', f);
+	}
+	for (i = 0; i < arm->n_env; i++) {
+		fputs("[", f);
+		esc(f, arm->env[i].key);
+		fputc('=', f);
+		esc(f, arm->env[i].value);
+		fputs("] ", f);
+	}
+	fputs("</code>", f);
+	if (!arm->argc)
+		fputs(arm->exe ? " <span class=\"meta\">with each row's parameters</span>" :
+		      "<span class=\"meta\">each row's own program and parameters</span>", f);
+	if (arm->prepare) {
+		fputs("<br><span class=\"meta\">prepare:</span> <code>", f);
+		esc(f, arm->prepare);
+		fputs("</code>", f);
+	}
 }
 
 static void header(FILE *f, const struct pab_experiment *e,
@@ -132,44 +199,85 @@ static void header(FILE *f, const struct pab_experiment *e,
 	free(line);
 	fputs("</p>\n</header>\n", f);
 
-	fputs("<h2>Arms</h2>\n<div class=\"scroll\"><table><tr><th>arm</th><th>revision</th><th>sha256</th>"
-	      "<th>command</th></tr>\n", f);
+	fputs("<h2>Arms</h2>\n<div class=\"scroll\"><table class=\"reflow\"><tr class=\"hdr\">"
+	      "<th>arm</th><th>revision</th><th>sha256</th><th>command</th></tr>\n", f);
 	for (a = 0; a < e->n_arms; a++) {
 		const struct pab_arm *arm = &e->arms[a];
-		size_t i;
 
-		fprintf(f, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>",
+		fprintf(f, "<tr><td class=\"span\"><span class=\"sw\" style=\"background:%s\"></span>",
 			pab_svg_arm_color(e, l, a));
 		esc(f, arm->name);
 		fputs((int)a == l->base ? " (base)" : (int)a == l->null_arm ?
 		      " (base again)" : "", f);
-		fputs("</td><td>", f);
+		fputs("</td><td data-label=\"revision\">", f);
 		esc(f, arm->revision ? arm->revision : "");
-		fputs("</td><td><code>", f);
+		fputs("</td><td data-label=\"sha256\"><code>", f);
 		if (arm->sha256) {
 			char shortsha[17];
 
 			snprintf(shortsha, sizeof(shortsha), "%s", arm->sha256);
 			esc(f, shortsha);
 		}
-		fputs("</code></td><td><code>", f);
-		for (i = 0; i < arm->argc; i++) {
-			esc(f, arm->argv[i]);
-			fputc(' ', f);
-		}
-		for (i = 0; i < arm->n_env; i++) {
-			fputs("[", f);
-			esc(f, arm->env[i].key);
-			fputc('=', f);
-			esc(f, arm->env[i].value);
-			fputs("] ", f);
-		}
-		fputs("</code></td></tr>\n", f);
+		fputs("</code></td><td class=\"span\" data-label=\"command\">", f);
+		arm_command(f, arm);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
 }
 
-/* Every row × head arm × judged metric in one table: the overview. */
+/* A change as it reads (pab_fmt_change), its interval on a line of its
+ * own: "16.3\u00d7 faster" over "[5.85, 25.3]", so a narrow cell breaks
+ * it where it reads well. */
+static void change_words(FILE *f, const char *reads)
+{
+	const char *iv = strstr(reads, " ["), *paren = strstr(reads, " (");
+	char *head;
+
+	if (paren && (!iv || paren < iv))
+		iv = paren;
+	if (!iv) {
+		esc(f, reads);
+		return;
+	}
+	head = xstrndup(reads, (size_t)(iv - reads));
+	esc(f, head);
+	fputs(" <span class=\"iv\">", f);
+	esc(f, iv + 1);
+	fputs("</span>", f);
+	free(head);
+}
+
+/* The overview's heading cell of lr: the row (a link to its section),
+ * the arm, n, the memory credit where it applies, the verdict. */
+static void overview_head(FILE *f, const struct pab_experiment *e,
+			  const struct pab_ledger_row *lr, int mixed)
+{
+	fprintf(f, "<td class=\"rowhead\"><a href=\"#row%zu\"><strong>", lr->row);
+	esc(f, e->rows[lr->row].name);
+	fprintf(f, "</strong></a>%s \xc2\xb7 ", lr->control ? " (control)" : "");
+	esc(f, e->arms[lr->arm].name);
+	fprintf(f, " \xc2\xb7 n=%zu", lr->n);
+	if (!pab_fmt_plain_row(e, lr) || lr->saved_pct > 0 || isfinite(lr->rss_floor))
+		fprintf(f, " \xc2\xb7 saved %.1f%%", lr->saved_pct);
+	if (mixed) {
+		const char *cpu = pab_row_cpu_model(e, &e->rows[lr->row]);
+
+		fputs(" \xc2\xb7 ", f);
+		esc(f, cpu ? cpu : "unknown CPU model");
+	}
+	fputs(" ", f);
+	badge(f, lr->verdict);
+	fputs("</td>", f);
+}
+
+/*
+ * Every row × head arm × judged metric: the overview. A row of it is a
+ * heading cell and a cell per judged metric that names its metric; the
+ * stylesheet lays the cells out as a grid that wraps to the page's width
+ * (never a table wider than the page, which hid the later metrics' FAIL
+ * cells behind a scroll bar), in the same order on every row so a metric
+ * stays in one column while the width allows.
+ */
 static void summary(FILE *f, const struct pab_experiment *e,
 		    const struct pab_ledger *l)
 {
@@ -179,34 +287,15 @@ static void summary(FILE *f, const struct pab_experiment *e,
 
 	for (i = 0; i < l->n_cells; i++)
 		judged[l->cells[i].metric] = 1;
-	fputs("<h2>Overview</h2>\n<div class=\"scroll\"><table id=\"overview\"><tr><th>row</th>"
-	      "<th>arm</th><th>n</th><th>saved %</th><th>verdict</th>", f);
-	if (mixed)
-		fputs("<th>CPU model</th>", f);
-	for (m = 0; m < PAB_M_COUNT; m++)
-		if (judged[m]) {
-			fputs("<th>", f);
-			esc(f, pab_metrics[m].label);
-			fputs("</th>", f);
-		}
-	fputs("</tr>\n", f);
+	fputs("<h2>Overview</h2>\n<p class=\"meta\">Per row and head arm, each judged metric's "
+	      "paired change against base, coloured by its verdict (green PASS, red FAIL, "
+	      "amber INCONCLUSIVE); hover a cell for its reason.</p>\n"
+	      "<table id=\"overview\">\n", f);
 	for (i = 0; i < l->n_rows; i++) {
 		const struct pab_ledger_row *lr = &l->rows[i];
 
-		fprintf(f, "<tr><td><a href=\"#row%zu\">", lr->row);
-		esc(f, e->rows[lr->row].name);
-		fprintf(f, "</a>%s</td><td>", lr->control ? " (control)" : "");
-		esc(f, e->arms[lr->arm].name);
-		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%.1f</td><td>",
-			lr->n, lr->saved_pct);
-		badge(f, lr->verdict);
-		if (mixed) {
-			const char *cpu = pab_row_cpu_model(e, &e->rows[lr->row]);
-
-			fputs("</td><td>", f);
-			esc(f, cpu ? cpu : "unknown");
-		}
-		fputs("</td>", f);
+		fputs("<tr>", f);
+		overview_head(f, e, lr, mixed);
 		for (m = 0; m < PAB_M_COUNT; m++) {
 			const struct pab_ledger_cell *c;
 			char reads[128], why[512];
@@ -215,27 +304,37 @@ static void summary(FILE *f, const struct pab_experiment *e,
 				continue;
 			c = pab_ledger_find_cell(l, lr->row, lr->arm, (enum pab_metric_id)m);
 			if (!c || c->res.verdict == PAB_NOT_MEASURED) {
-				fputs("<td class=\"nm\">not measured</td>", f);
+				fputs("<td class=\"nm\"><span class=\"lbl\">", f);
+				esc(f, pab_metrics[m].label);
+				fputs("</span>not measured</td>", f);
 				continue;
 			}
 			pab_fmt_change(reads, sizeof(reads), c->metric, &c->res.change,
 				       c->res.base_median, PAB_FMT_UTF8 | pab_fmt_change_flags(c));
 			pab_fmt_cell_reason(e, l, c, why, sizeof(why));
-			fprintf(f, "<td class=\"num %s\" title=\"%s", pab_svg_verdict_class(c->res.verdict),
+			fprintf(f, "<td class=\"%s\" title=\"%s", pab_svg_verdict_class(c->res.verdict),
 				pab_verdict_name(c->res.verdict));
 			if (*why) {
 				fputs(": ", f);
 				esc(f, why);
 			}
-			fputs("\">", f);
-			esc(f, reads);
+			fputs("\"><span class=\"lbl\">", f);
+			esc(f, pab_metrics[m].label);
+			if (c->res.verdict != PAB_PASS)
+				fprintf(f, " \xc2\xb7 %s", pab_verdict_name(c->res.verdict));
+			fputs("</span>", f);
+			change_words(f, reads);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table></div>\n", f);
+	fputs("</table>\n", f);
 }
 
+/* Row × head arm lr's cells as a table: the medians, the change and its
+ * interval, the bands, the verdict and its reason. Every cell carries the
+ * name of its column (data-label), which the stylesheet shows when the
+ * table becomes a card per metric on a narrow screen. */
 static void cell_table(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l, const struct pab_ledger_row *lr)
 {
@@ -243,7 +342,7 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 	char conf[16];
 
 	pab_fmt_conf(conf, sizeof(conf), l->conf);
-	fprintf(f, "<div class=\"scroll\"><table><tr><th>metric</th><th>base median</th>"
+	fprintf(f, "<table class=\"reflow\"><tr class=\"hdr\"><th>metric</th><th>base median</th>"
 		"<th>head median</th><th>change [%s interval]</th><th>coverage</th><th>noise</th>"
 		"<th>allowance</th><th>fail above</th><th>verdict</th><th>reason</th></tr>\n", conf);
 	for (c = 0; c < l->n_cells; c++) {
@@ -253,8 +352,9 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 
 		if (cell->row != lr->row || cell->arm != lr->arm)
 			continue;
-		fputs("<tr><td>", f);
+		fputs("<tr><td class=\"span\"><strong>", f);
 		esc(f, pab_metrics[cell->metric].name);
+		fputs("</strong>", f);
 		if (r->verdict == PAB_NOT_MEASURED) {
 			fputs("</td><td colspan=\"9\">not measured</td></tr>\n", f);
 			continue;
@@ -263,15 +363,17 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 		pab_fmt_value(h, sizeof(h), cell->metric, r->head_median);
 		pab_fmt_change(reads, sizeof(reads), cell->metric, &r->change, r->base_median,
 			       PAB_FMT_UTF8 | pab_fmt_change_flags(cell));
-		fputs("</td><td class=\"num\">", f);
+		fputs("</td><td class=\"num\" data-label=\"base median\">", f);
 		esc(f, b);
-		fputs("</td><td class=\"num\">", f);
+		fputs("</td><td class=\"num\" data-label=\"head median\">", f);
 		esc(f, h);
-		fputs("</td><td class=\"num\">", f);
+		fprintf(f, "</td><td class=\"num\" data-label=\"change [%s interval]\">", conf);
 		esc(f, reads);
-		fprintf(f, "</td><td class=\"num\">%.1f%%</td>"
-			"<td class=\"num\">%.1f%%</td><td class=\"num\">%.1f%%</td>"
-			"<td class=\"num\">%.1f%%</td><td>",
+		fprintf(f, "</td><td class=\"num\" data-label=\"coverage\">%.1f%%</td>"
+			"<td class=\"num\" data-label=\"noise\">%.1f%%</td>"
+			"<td class=\"num\" data-label=\"allowance\">%.1f%%</td>"
+			"<td class=\"num\" data-label=\"fail above\">%.1f%%</td>"
+			"<td data-label=\"verdict\">",
 			r->change.coverage * 100, r->noise, r->allowance, r->fail_threshold);
 		badge(f, r->verdict);
 		if (pab_fmt_decided_by(r))
@@ -279,11 +381,11 @@ static void cell_table(FILE *f, const struct pab_experiment *e,
 		if (pab_ledger_cell_is_gain(l, cell))
 			fputs(" \xc2\xb7 gain", f);
 		pab_fmt_cell_reason(e, l, cell, why, sizeof(why));
-		fputs("</td><td>", f);
+		fputs("</td><td class=\"span\">", f);
 		esc(f, why);
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table></div>\n", f);
+	fputs("</table>\n", f);
 }
 
 static void row_section(FILE *f, const struct pab_experiment *e,
@@ -329,10 +431,10 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 			fprintf(f, "<p>only %zu paired reps: no %s interval exists below %d; the "
 				"dashed lines are ranges, not intervals</p>\n", lr->n, conf,
 				PAB_MIN_N_95);
-		fputs("<div class=\"scroll\">", f);
 		pab_svg_forest(f, e, l, lr);
-		fputs("</div>\n", f);
+		fputs("<div class=\"scroll\">", f);
 		cell_table(f, e, l, lr);
+		fputs("</div>\n", f);
 	}
 	for (i = 0; i < l->n_cells; i++)
 		if (l->cells[i].row == ri)

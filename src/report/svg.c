@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "report/format.h"
 #include "report/svg.h"
@@ -31,13 +32,22 @@
 
 #define esc pab_fmt_escape
 
-/* Forest plot geometry (px). */
-#define FP_W 800
-#define FP_LEFT 110
-#define FP_RIGHT 300
-#define FP_ROW 28
-#define FP_TOP 10
-#define FP_AXIS 34
+/*
+ * Forest plot geometry (px). Narrow on purpose: the plot is drawn at
+ * FP_W and shrinks with the page, and its 13 px text must stay legible on
+ * a 390 px phone (358 px of page: 10 px text), so each cell's words are
+ * on lines of their own above its interval rather than in columns beside
+ * it. Per cell, from its top: the metric and the verdict, the change as
+ * it reads, then the interval over its bands.
+ */
+#define FP_W 460
+#define FP_PAD 10     /* left and right of the axis */
+#define FP_ROW 58
+#define FP_LABEL_Y 14 /* baselines and the interval, from a cell's top */
+#define FP_VALUE_Y 30
+#define FP_LINE_Y 45
+#define FP_TOP 6
+#define FP_AXIS 40
 #define CI_MIN_PX 3.0 /* the shortest interval line drawn */
 
 /* Trace plot geometry (px). */
@@ -226,41 +236,47 @@ static void forest_scale(const struct pab_ledger *l, const struct pab_ledger_row
 	s->hi += pad;
 }
 
-/* One cell's line of the forest plot at height y: bands, interval, words. */
+/* One cell of the forest plot, its top at y0: its words, then its bands
+ * and interval on the line below them. */
 static void forest_cell(FILE *f, const struct scale *s, const struct pab_ledger_cell *cell,
-			double y)
+			double y0)
 {
 	const struct pab_cell_result *r = &cell->res;
 	enum pab_metric_id m = cell->metric;
 	char med[24], lo[24], hi[24], reads[128];
-	double x_lo, x_hi;
+	double x_lo, x_hi, y = y0 + FP_LINE_Y;
 
 	fprintf(f, "<g class=\"cell %s\">", pab_svg_verdict_class(r->verdict));
-	fprintf(f, "<text class=\"metric\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
-		FP_LEFT - 8, y + 4);
+	fprintf(f, "<text class=\"metric\" x=\"%d\" y=\"%.1f\">", FP_PAD, y0 + FP_LABEL_Y);
 	esc(f, pab_metrics[cell->metric].label);
 	fputs("</text>", f);
 	if (r->verdict == PAB_NOT_MEASURED) {
 		fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\">not measured</text></g>\n",
-			FP_LEFT + 4, y + 4);
+			FP_PAD, y0 + FP_VALUE_Y);
 		return;
 	}
+	fprintf(f, "<text class=\"verdict\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+		FP_W - FP_PAD, y0 + FP_LABEL_Y, pab_verdict_name(r->verdict));
+	pab_fmt_change(reads, sizeof(reads), m, &r->change, r->base_median, PAB_FMT_UTF8 |
+		       (r->verdict == PAB_PASS ? 0 : PAB_FMT_NO_SAME));
+	fprintf(f, "<text class=\"val\" x=\"%d\" y=\"%.1f\">", FP_PAD, y0 + FP_VALUE_Y);
+	esc(f, reads);
+	fputs("</text>", f);
 	/* noise band, allowance band, thresholds */
-	fprintf(f, "<rect class=\"noise\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
+	fprintf(f, "<rect class=\"noise\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\">"
 		"<title>noise band \xc2\xb1%.1f%%</title></rect>",
-		sx(s, lf(m, -r->noise)), y - FP_ROW / 2.0 + 3,
-		sx(s, lf(m, r->noise)) - sx(s, lf(m, -r->noise)), FP_ROW - 6, r->noise);
-	fprintf(f, "<rect class=\"allow\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
+		sx(s, lf(m, -r->noise)), y - 7, sx(s, lf(m, r->noise)) - sx(s, lf(m, -r->noise)),
+		r->noise);
+	fprintf(f, "<rect class=\"allow\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\">"
 		"<title>allowance band 0..%.1f%%</title></rect>",
-		sx(s, 0), y - FP_ROW / 2.0 + 6, sx(s, lf(m, r->allowance)) - sx(s, 0),
-		FP_ROW - 12, r->allowance);
+		sx(s, 0), y - 4, sx(s, lf(m, r->allowance)) - sx(s, 0), r->allowance);
 	if (r->fail_threshold != r->allowance)
 		fprintf(f, "<line class=\"failthr\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\"><title>FAIL above %.1f%%</title></line>",
-			sx(s, lf(m, r->fail_threshold)), y - FP_ROW / 2.0 + 2,
-			sx(s, lf(m, r->fail_threshold)), y + FP_ROW / 2.0 - 2, r->fail_threshold);
+			sx(s, lf(m, r->fail_threshold)), y - 9, sx(s, lf(m, r->fail_threshold)),
+			y + 9, r->fail_threshold);
 	fprintf(f, "<line class=\"zero\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-		sx(s, 0), y - FP_ROW / 2.0, sx(s, 0), y + FP_ROW / 2.0);
+		sx(s, 0), y - 10, sx(s, 0), y + 10);
 	/* the interval (dashed when no interval exists) */
 	pab_fmt_pct(med, sizeof(med), r->change.median);
 	pab_fmt_pct(lo, sizeof(lo), r->change.lo);
@@ -283,20 +299,15 @@ static void forest_cell(FILE *f, const struct scale *s, const struct pab_ledger_
 		"<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 		sx(s, lf(m, r->change.lo)), y - 5, sx(s, lf(m, r->change.lo)), y + 5,
 		sx(s, lf(m, r->change.hi)), y - 5, sx(s, lf(m, r->change.hi)), y + 5);
-	fprintf(f, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>",
+	fprintf(f, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/></g>\n",
 		sx(s, lf(m, r->change.median)), y);
-	pab_fmt_change(reads, sizeof(reads), m, &r->change, r->base_median, PAB_FMT_UTF8 |
-		       (r->verdict == PAB_PASS ? 0 : PAB_FMT_NO_SAME));
-	fprintf(f, "<text class=\"val\" x=\"%d\" y=\"%.1f\">", FP_W - FP_RIGHT + 10, y + 4);
-	esc(f, reads);
-	fprintf(f, " %s</text></g>\n", pab_verdict_name(r->verdict));
 }
 
 void pab_svg_forest(FILE *f, const struct pab_experiment *e,
 			const struct pab_ledger *l,
 			const struct pab_ledger_row *lr)
 {
-	struct scale s = { 0, 0, FP_LEFT, FP_W - FP_RIGHT };
+	struct scale s = { 0, 0, FP_PAD, FP_W - FP_PAD };
 	size_t c, k = 0, n, n_ticks, ti;
 	double h, ticks[16];
 
@@ -318,16 +329,16 @@ void pab_svg_forest(FILE *f, const struct pab_experiment *e,
 
 		factor_tick(lab, sizeof(lab), ticks[ti]);
 		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\"/>"
-			"<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n",
-			x, FP_TOP, x, h - FP_AXIS + 4, x, h - FP_AXIS + 18, lab);
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%s</text>\n",
+			x, FP_TOP, x, h - FP_AXIS + 4, x, h - FP_AXIS + 19,
+			x < FP_PAD + 20 ? "start" : x > FP_W - FP_PAD - 20 ? "end" : "middle", lab);
 	}
-	fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
+	fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%.0f\" text-anchor=\"middle\">"
 		"\u2190 head better (\u00f7) \u00b7 head worse (\u00d7) \u2192, log scale</text>\n",
-		(s.x0 + s.x1) / 2, h - 3);
+		FP_W / 2, h - 4);
 	for (c = 0; c < l->n_cells; c++)
 		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
-			forest_cell(f, &s, &l->cells[c],
-				    FP_TOP + (double)k++ * FP_ROW + FP_ROW / 2.0);
+			forest_cell(f, &s, &l->cells[c], FP_TOP + (double)k++ * FP_ROW);
 	fputs("</svg>\n", f);
 }
 
@@ -473,13 +484,16 @@ void pab_svg_trace(FILE *f, const struct pab_experiment *e,
 /* ------------------------------------------------------------------ */
 /* A parameter series                                                 */
 
-/* Series plot geometry (px). */
-#define SP_W 800
-#define SP_H 260
-#define SP_LEFT 62
-#define SP_RIGHT 130
-#define SP_TOP 14
-#define SP_BOTTOM 52
+/* Series plot geometry (px): as narrow as the forest plot, for the same
+ * reason (13 px text that stays legible on a phone); the legend and the
+ * axis' words are HTML below it, which wraps. */
+#define SP_W 480
+#define SP_H 250
+#define SP_LEFT 50
+#define SP_RIGHT 16
+#define SP_TOP 12
+#define SP_BOTTOM 28
+#define SP_CHAR_PX 7.5 /* a generous width of one character of a label */
 
 /* Row ri's x on the series plot (the rows evenly spaced, in order). */
 static double series_x(const struct pab_experiment *e, size_t ri)
@@ -490,10 +504,10 @@ static double series_x(const struct pab_experiment *e, size_t ri)
 }
 
 /* Metric m's line of head arm a: a dot at each row's median change and
- * its interval, joined in row order; the legend entry at the right. */
+ * its interval, joined in row order. */
 static void series_metric(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l,
 			  size_t a, enum pab_metric_id m, const struct scale *s,
-			  const char *color, size_t k)
+			  const char *color)
 {
 	struct pab_strbuf path = PAB_STRBUF_INIT;
 	size_t ri;
@@ -518,12 +532,6 @@ static void series_metric(FILE *f, const struct pab_experiment *e, const struct 
 	}
 	if (path.buf)
 		fprintf(f, "<path class=\"arm\" stroke=\"%s\" d=\"%s\"/>\n", color, path.buf);
-	fprintf(f, "<line stroke=\"%s\" stroke-width=\"3\" x1=\"%d\" y1=\"%.0f\" x2=\"%d\" "
-		"y2=\"%.0f\"/><text x=\"%d\" y=\"%.0f\">", color, SP_W - SP_RIGHT + 12,
-		SP_TOP + 8.0 + 16.0 * (double)k, SP_W - SP_RIGHT + 26, SP_TOP + 8.0 + 16.0 * (double)k,
-		SP_W - SP_RIGHT + 30, SP_TOP + 12.0 + 16.0 * (double)k);
-	esc(f, pab_metrics[m].label);
-	fputs("</text>\n", f);
 	pab_strbuf_release(&path);
 }
 
@@ -556,19 +564,44 @@ static void series_scale(const struct pab_experiment *e, const struct pab_ledger
 	s->hi += pad;
 }
 
+/* The rows' names under the series plot, every k-th one so that no two
+ * overlap (the first and the last always). */
+static void series_labels(FILE *f, const struct pab_experiment *e)
+{
+	double widest = 0, gap = e->n_rows > 1 ?
+		(double)(SP_W - SP_LEFT - SP_RIGHT) / (double)(e->n_rows - 1) : SP_W;
+	size_t ri, k;
+
+	for (ri = 0; ri < e->n_rows; ri++)
+		if (strlen(e->rows[ri].name) * SP_CHAR_PX > widest)
+			widest = (double)strlen(e->rows[ri].name) * SP_CHAR_PX;
+	k = (size_t)ceil((widest + 8) / gap);
+	if (k < 1)
+		k = 1;
+	for (ri = 0; ri < e->n_rows; ri++) {
+		if (ri % k && ri + 1 != e->n_rows)
+			continue;
+		if (ri + 1 == e->n_rows && ri % k && (ri % k) * gap < widest + 8)
+			continue; /* the last one would overlap the one kept before it */
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">",
+			series_x(e, ri), SP_H - SP_BOTTOM + 18, e->n_rows == 1 ? "middle" :
+			ri == 0 ? "start" : ri + 1 == e->n_rows ? "end" : "middle");
+		esc(f, e->rows[ri].name);
+		fputs("</text>\n", f);
+	}
+}
+
 void pab_svg_series(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l,
 			size_t a)
 {
 	/* The vertical axis runs from the plot's bottom (head better) up. */
 	struct scale s = { 0, 0, SP_H - SP_BOTTOM, SP_TOP };
-	size_t ri, m, k = 0, n_ticks, ti;
+	size_t m, k = 0, n_ticks, ti;
 	double ticks[16];
 
 	series_scale(e, l, a, &s);
-	n_ticks = factor_ticks(&s, 16, ticks, 16);
-	/* min-width inline: the stylesheet stays the one every report shares. */
-	fprintf(f, "<svg class=\"series\" style=\"min-width:560px\" "
-		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	n_ticks = factor_ticks(&s, 18, ticks, 16);
+	fprintf(f, "<svg class=\"series\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"change against the "
 		"parameter: ", SP_W, SP_H, SP_W, SP_H);
 	esc(f, e->arms[a].name);
@@ -580,24 +613,23 @@ void pab_svg_series(FILE *f, const struct pab_experiment *e, const struct pab_le
 		factor_tick(lab, sizeof(lab), ticks[ti]);
 		fprintf(f, "<line class=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
 			"<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			ticks[ti] == 0 ? "zero" : "grid", SP_LEFT - 8, y, SP_W - SP_RIGHT, y,
-			SP_LEFT - 12, y + 4, lab);
+			ticks[ti] == 0 ? "zero" : "grid", SP_LEFT - 6, y, SP_W - SP_RIGHT, y,
+			SP_LEFT - 9, y + 4, lab);
 	}
-	for (ri = 0; ri < e->n_rows; ri++) {
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
-			series_x(e, ri), SP_H - SP_BOTTOM + 18);
-		esc(f, e->rows[ri].name);
-		fputs("</text>\n", f);
-	}
-	fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">\u2191 head "
-		"worse (\u00d7) \u00b7 head better (\u00f7) \u2193, log scale; one point per row</text>\n",
-		(SP_LEFT + SP_W - SP_RIGHT) / 2, SP_H - 8);
-	for (m = 0; m < PAB_M_COUNT; m++) {
+	series_labels(f, e);
+	for (m = 0; m < PAB_M_COUNT; m++)
+		if (l->judged[m])
+			series_metric(f, e, l, a, (enum pab_metric_id)m, &s,
+				      palette[k++ % (sizeof(palette) / sizeof(palette[0]))]);
+	fputs("</svg>\n<p class=\"legend\">", f);
+	for (m = 0, k = 0; m < PAB_M_COUNT; m++) {
 		if (!l->judged[m])
 			continue;
-		series_metric(f, e, l, a, (enum pab_metric_id)m, &s,
-			      palette[k % (sizeof(palette) / sizeof(palette[0]))], k);
-		k++;
+		fprintf(f, "<span><span class=\"sw\" style=\"background:%s\"></span>",
+			palette[k++ % (sizeof(palette) / sizeof(palette[0]))]);
+		esc(f, pab_metrics[m].label);
+		fputs("</span>", f);
 	}
-	fputs("</svg>\n", f);
+	fputs(" \xe2\x86\x91 head worse (\xc3\x97) \xc2\xb7 head better (\xc3\xb7) \xe2\x86\x93, log "
+	      "scale; one point per row, its bar the interval (dashed: a range)</p>\n", f);
 }

@@ -39,7 +39,8 @@ void pab_svg_trace(FILE *f, const struct pab_experiment *e,
 /*
  * One plot of a parameter series for head arm a: the paired change of
  * every judged metric (dot: median, bar: its interval) against the rows
- * in order, on the forest plots' log-factor scale, worse upwards.
+ * in order, on the forest plots' log-factor scale, worse upwards; then its
+ * legend, an HTML paragraph (the metrics' colours and the axis' words).
  */
 void pab_svg_series(FILE *f, const struct pab_experiment *e,
 		    const struct pab_ledger *l, size_t a);

@@ -14,9 +14,14 @@ polylines and forest intervals have visible geometry, and whether any
 <script> or external reference exists, and what is clipped at a viewport
 WIDTH px wide (default 1400): the page scrolling sideways, an SVG reaching
 past the viewport, a text of a plot reaching past its SVG, anything outside
-a scrollable table box reaching past the viewport. Prints a JSON summary.
-Exit 0 when there are at least MIN_FOREST forest plots and MIN_TRACE trace
-plots, all drawn, nothing clipped and no console error; 1 otherwise; 77 when the browser cannot be
+a scrollable table box reaching past the viewport, a forest plot wider
+than the viewport (even in a scrolling box), a FAIL cell of the Overview
+(#overview td.fail) outside the viewport or cut by a box that scrolls; the
+smallest forest-plot text in CSS px as scaled, and the arms whose command
+cell is empty. Prints a JSON summary. Exit 0 when there are at least
+MIN_FOREST forest plots and MIN_TRACE trace plots, all drawn, nothing
+clipped, every FAIL cell in view, no forest text below MIN_TEXT_PX, no
+empty command and no console error; 1 otherwise; 77 when the browser cannot be
 started at all (no display stack to speak of is needed: --headless).
 """
 import json
@@ -25,6 +30,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# The smallest text a forest plot may show, in CSS px once scaled with
+# the plot (13 px drawn in a 460 px plot on a 358 px wide page is 10 px).
+MIN_TEXT_PX = 9
 
 PROBE = r"""
 (() => {
@@ -56,6 +65,44 @@ PROBE = r"""
         clipped.push('text "' + t.textContent.slice(0, 40) + '" outside its plot');
     }
   }
+  // Every FAIL cell of the Overview in view: inside the viewport and not
+  // cut by a box that scrolls or hides what overflows it.
+  const failCells = [...document.querySelectorAll('#overview td.fail')], failHidden = [];
+  const cutBy = (el) => {
+    const q = el.getBoundingClientRect();
+    if (q.width === 0 || q.left < -1 || q.right > W + 1) return 'the viewport';
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      if (q.left < b.left - 1 || q.right > b.right + 1) return a.tagName.toLowerCase() + '.' + a.className;
+    }
+    return null;
+  };
+  for (const td of failCells) {
+    const why = cutBy(td);
+    if (why) failHidden.push(td.textContent.slice(0, 40) + ' (cut by ' + why + ')');
+  }
+  // The forest plots fit the page (no sideways scrolling) and their text,
+  // scaled with the plot, stays legible: its size in CSS px.
+  let forestTextPx = Infinity;
+  for (const svg of forests) {
+    const r = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+    if (r.left < -1 || r.right > W + 1) clipped.push('forest plot spans ' + r.left + '..' + r.right);
+    const k = vb && vb.width ? r.width / vb.width : 1;
+    for (const t of svg.querySelectorAll('text'))
+      forestTextPx = Math.min(forestTextPx, parseFloat(getComputedStyle(t).fontSize) * k);
+  }
+  // The Arms table's command column: no arm without its command.
+  const emptyCommands = [];
+  for (const table of document.querySelectorAll('table')) {
+    const ths = [...table.querySelectorAll('th')].map((h) => h.textContent.trim());
+    const col = ths.indexOf('command');
+    if (col < 0) continue;
+    for (const tr of table.querySelectorAll('tr')) {
+      const tds = tr.querySelectorAll('td');
+      if (tds.length > col && !tds[col].textContent.trim()) emptyCommands.push(tds[0].textContent.trim());
+    }
+  }
   for (const el of document.body.querySelectorAll('h1,h2,h3,p,table,header,section')) {
     if (inScroll(el)) continue;
     const r = el.getBoundingClientRect();
@@ -70,6 +117,9 @@ PROBE = r"""
     polylines: polys.length, polylines_visible: visible(polys),
     noise_bands: document.querySelectorAll('svg.forest rect.noise').length,
     allowance_bands: document.querySelectorAll('svg.forest rect.allow').length,
+    fail_cells: failCells.length, fail_hidden: failHidden.slice(0, 20), n_fail_hidden: failHidden.length,
+    forest_text_px: forests.length ? Math.round(forestTextPx * 10) / 10 : null,
+    empty_commands: emptyCommands,
     scripts: document.querySelectorAll('script').length,
     external: ext,
   });
@@ -196,7 +246,8 @@ def main():
           and probe["polylines"] > 0 and probe["polylines_visible"]
           and probe["noise_bands"] > 0 and probe["allowance_bands"] > 0
           and probe["scripts"] == 0 and not probe["external"]
-          and probe["n_clipped"] == 0)
+          and probe["n_clipped"] == 0 and probe["n_fail_hidden"] == 0
+          and (probe["forest_text_px"] or 0) >= MIN_TEXT_PX and not probe["empty_commands"])
     return 0 if ok else 1
 
 

@@ -4,8 +4,11 @@
 # a forest plot per row × head arm and a trace per row × metric are
 # present and drawn, with noise and allowance bands, no console errors, no
 # script, nothing external — also when row, arm and revision names are
-# hostile markup. The harness itself is checked against pages that must
-# fail it. Skips (77) when chromium is not installed.
+# hostile markup; every FAIL cell of the Overview in view without
+# scrolling sideways at 1024, 1920 and 390 px, the forest plots' text
+# legible and every arm's command named. The harness itself is checked
+# against pages that must fail it. Skips (77) when chromium is not
+# installed.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
@@ -64,7 +67,27 @@ if grep -Eq 'class="tick"[^>]*>[^<]*e[+-][0-9]' report.html; then fail "an expon
 # An overview of every row and metric.
 grep -q '<table id="overview">' report.html || fail "no all-rows overview"
 
-# The harness fails pages it must fail: an external image (blocked by the
+# Every FAIL cell of the Overview in view without scrolling sideways, at a
+# laptop's 1024 px, a desktop's 1920 px and a phone's 390 px: the demo's
+# committed artifact (4 rows x 5 metrics, 9 FAIL cells, the last ones in
+# the later metric columns). At every width the forest plots fit the page
+# with text of at least 9 px, and the base and null arms (a workload run:
+# no argv of their own) name their command.
+expect_rc 1 "$PERFAB" ledger --format html "$top_srcdir/tests/data/demo-run.json"
+mv "$T/out" demo.html
+for w in 1024 1920 390; do
+	render demo.html 4 20 "$w" >demo$w.json 2>demo$w.err ||
+		{ cat demo$w.json demo$w.err >&2; fail "the demo report at $w px: a FAIL cell, a forest plot or a command not in view"; }
+	jq -e --argjson w "$w" '.width == $w and .fail_cells == 9 and .n_fail_hidden == 0 and
+		.forest_text_px >= 9 and .empty_commands == []' demo$w.json >/dev/null ||
+		fail "probe at $w px: $(cat demo$w.json)"
+done
+grep -q 'perfab-alloc </code> <span class="meta">with each row' demo.html ||
+	fail "the base arm of a workload run does not name its program"
+
+# The harness fails pages it must fail: an overview laid out wider than
+# the page (FAIL cells out of view at 1024 px), forest text scaled below
+# 9 px, an external image (blocked by the
 # page's CSP, logged as an error), a console error, traces without lines.
 sed 's#</body>#<img src="https://example.invalid/x.png"></body>#' report.html >bad-ext.html
 render bad-ext.html 4 12 >/dev/null 2>&1 && fail "an external image passed the render check"
@@ -76,4 +99,9 @@ render bad-lines.html 4 12 >/dev/null 2>&1 && fail "traces without polylines pas
 render report.html 5 12 >/dev/null 2>&1 && fail "the forest-plot count is not checked"
 sed 's#</body>#<p style="width:900px">wide</p></body>#' report.html >bad-wide.html
 render bad-wide.html 4 12 400 >/dev/null 2>&1 && fail "a clipped paragraph passed the 400 px check"
+sed 's#</style>#\#overview tr{grid-template-columns:repeat(6,260px)}</style>#' demo.html >bad-overview.html
+render bad-overview.html 4 20 1024 >bad-overview.json 2>&1 && fail "a FAIL cell out of view passed at 1024 px"
+jq -e '.n_fail_hidden > 0' bad-overview.json >/dev/null || fail "hidden FAIL cells not counted: $(cat bad-overview.json)"
+sed 's#</style>#svg.forest{min-width:700px}</style>#' demo.html >bad-forest.html
+render bad-forest.html 4 20 390 >/dev/null 2>&1 && fail "a forest plot wider than a phone passed at 390 px"
 exit 0
