@@ -344,11 +344,14 @@ enum pab_verdict pab_combine_verdicts(const enum pab_verdict *v, size_t n);
 
 /*
  * What a judged cell does for its row's verdict, declared before the run
- * (doc/method.md, "Required and guarding cells"):
+ * (doc/method.md §8a, "Required and guarding cells"):
  *   REQUIRED  the row PASSes only when it PASSes
  *   GUARD     it FAILs the row when it proves a regression; undecided, it
  *             is accepted uncertainty (listed with its interval), never a
- *             PASS and never a hold on the row's PASS
+ *             PASS and never a hold on the row's PASS — except a time
+ *             guard (CPU time), which holds the row's PASS until it has
+ *             excluded a regression beyond the guard allowance
+ *             (pab_guard_resolved, pab_combine_held)
  *   SHOWN     reported with its interval, no part of the verdict
  */
 enum pab_cell_role {
@@ -365,37 +368,81 @@ const char *pab_cell_role_name(enum pab_cell_role r);
  * REQUIRED cell exists and every REQUIRED cell PASSes; else INCONCLUSIVE;
  * NOT_MEASURED when no REQUIRED or GUARD cell was measured. SHOWN cells
  * never count. With every cell REQUIRED this is pab_combine_verdicts().
- * NULL arrays give NOT_MEASURED.
+ * NULL arrays give NOT_MEASURED. pab_combine_held(v, role, NULL, n).
  */
 enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
 				   const enum pab_cell_role *role, size_t n);
 
 /*
+ * pab_combine_held: pab_combine_roles(), where held[i] = 1 marks a GUARD
+ * cell that holds the row's PASS: a time guard that has not resolved
+ * (pab_guard_resolved() 0). A row that would PASS is INCONCLUSIVE while
+ * any GUARD is held; held of another role is ignored, and held NULL
+ * holds nothing.
+ */
+enum pab_verdict pab_combine_held(const enum pab_verdict *v,
+				  const enum pab_cell_role *role, const int *held,
+				  size_t n);
+
+/*
+ * Time guards (doc/method.md §8a). The guard allowance of a cell is
+ * max(guard_tolerance_pct, r->allowance): a memory credit that raises
+ * the cell's allowance raises it too. pab_guard_allowance returns it, NaN
+ * for NULL or a negative or NaN guard tolerance.
+ *
+ * pab_guard_resolved: 1 when the cell has excluded a regression beyond
+ * its guard allowance: it PASSed, or it is INCONCLUSIVE with an interval
+ * (an exact range or n >= 6) whose upper end is at most the guard
+ * allowance; 0 otherwise (FAIL, NOT_MEASURED, no interval, or hi above
+ * it); PAB_EINVAL as pab_guard_allowance's NaN. The guard's FAIL is its
+ * cell's, at the fail threshold: only the PASS side moves. A guard
+ * allowance G bounds the chance that a guard whose true change is G or
+ * more resolves at some planned look by the same number as a required
+ * cell's PASS at twice the tolerance (doc/method.md §8).
+ */
+double pab_guard_allowance(const struct pab_cell_result *r, double guard_tolerance_pct);
+int pab_guard_resolved(const struct pab_cell_result *r, double guard_tolerance_pct);
+
+/*
  * pab_cell_outlook: what reps up to cap_n can still do for an
  * INCONCLUSIVE cell, projected from its observed spread (half-widths
- * shrink like 1/sqrt(n); doc/method.md, "Undecidable cells"):
+ * shrink like 1/sqrt(n); doc/method.md §8b, "Undecidable cells"):
  *   resolves_pct  the half-width expected at cap_n, hw sqrt(n / cap_n)
  *   reps_needed   r->reps_needed (0: no estimate)
  *   tolerance_pct the smallest tolerance at which the cell would PASS at
  *                 cap_n if its median stayed where it is:
  *                 max(median, 0) + resolves_pct (NaN when not finite)
  * Returns 1 when the cell is undecidable within cap_n: n < cap_n and
- * neither pass_reachable nor fail_reachable. 0 when more reps up to
- * cap_n may decide it (then pass_reachable or fail_reachable says which
- * way), at or past the cap, or when the cell is not INCONCLUSIVE with an
- * interval (both reachable flags 0); PAB_EINVAL for NULL or cap_n = 0.
+ * neither pass_reachable nor fail_reachable (an exact range that is
+ * INCONCLUSIVE is undecidable at once: more reps cannot narrow it). 0
+ * when more reps up to cap_n may decide it (then pass_reachable or
+ * fail_reachable says which way), at or past the cap, or when the cell is
+ * not INCONCLUSIVE with an interval (both reachable flags 0); PAB_EINVAL
+ * for NULL or cap_n = 0.
+ *
+ * pab_guard_outlook: the same for a time guard, with the guard allowance
+ * (pab_guard_allowance) in place of the allowance: whether the cap can
+ * still resolve it (pass_reachable), the guard tolerance that would
+ * resolve it at the cap (tolerance_pct) and the reps that would
+ * (reps_needed, estimated against the guard allowance).
  */
 struct pab_outlook {
 	double resolves_pct;
 	size_t reps_needed;
 	double tolerance_pct;
 	int pass_reachable;  /* the cap may still PASS it: it resolves 1.5 times
-			      * the allowance, or median + resolves <= allowance */
-	int fail_reachable;  /* the cap may still FAIL it: median - resolves >
-			      * fail threshold */
+			      * the PASS threshold, or median + resolves <= that
+			      * threshold (giving up on a PASS costs only it) */
+	int fail_reachable;  /* the cap may still FAIL it: some median its
+			      * interval allows could: hi - resolves > fail
+			      * threshold, and under a guarded perfab/2 FAIL the
+			      * same of head vs null (giving up on a FAIL would
+			      * lose a regression) */
 };
 int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 		     struct pab_outlook *out);
+int pab_guard_outlook(const struct pab_cell_result *r, size_t cap_n,
+		      double guard_tolerance_pct, struct pab_outlook *out);
 
 /* ------------------------------------------------------------------ */
 /* Planned looks (adaptive reps)                                      */

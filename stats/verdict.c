@@ -108,10 +108,12 @@ const char *pab_cell_role_name(enum pab_cell_role r)
 	return "invalid";
 }
 
-enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
-				   const enum pab_cell_role *role, size_t n)
+enum pab_verdict pab_combine_held(const enum pab_verdict *v,
+				  const enum pab_cell_role *role, const int *held,
+				  size_t n)
 {
 	int any_fail = 0, any_measured = 0, required = 0, required_pass = 0;
+	int any_held = 0;
 	size_t i;
 
 	if (!v || !role)
@@ -121,6 +123,7 @@ enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
 			continue;
 		any_fail |= v[i] == PAB_FAIL;
 		any_measured |= v[i] != PAB_NOT_MEASURED;
+		any_held |= held && held[i] && role[i] == PAB_ROLE_GUARD;
 		if (role[i] == PAB_ROLE_REQUIRED) {
 			required++;
 			required_pass += v[i] == PAB_PASS;
@@ -130,9 +133,15 @@ enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
 		return PAB_FAIL;
 	if (!any_measured)
 		return PAB_NOT_MEASURED;
-	if (required > 0 && required_pass == required)
+	if (required > 0 && required_pass == required && !any_held)
 		return PAB_PASS;
 	return PAB_INCONCLUSIVE;
+}
+
+enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
+				   const enum pab_cell_role *role, size_t n)
+{
+	return pab_combine_held(v, role, NULL, n);
 }
 
 
@@ -140,9 +149,30 @@ enum pab_verdict pab_combine_roles(const enum pab_verdict *v,
 #define PAB_OUTLOOK_WIDTH 1.5
 #endif
 
-int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
-		     struct pab_outlook *out)
+static size_t estimate_reps_at(const struct pab_cell_result *r, double pass_at);
+
+/*
+ * Whether interval iv, whose half-width at the cap is projected to be w,
+ * could still lie wholly above threshold there: the true median may be
+ * as high as iv->hi, and the cap's interval about it reaches down to
+ * hi - w (doc/method.md §8b). An interval that does not exist yet may
+ * become one.
+ */
+static int may_cross(const struct pab_interval *iv, double w, double threshold)
 {
+	if (!iv->exists)
+		return 1;
+	return !(iv->hi - w <= threshold);
+}
+
+/*
+ * The outlook of r with its PASS threshold at pass_at (the allowance of
+ * a required cell, the guard allowance of a time guard).
+ */
+static int outlook_at(const struct pab_cell_result *r, size_t cap_n, double pass_at,
+		      struct pab_outlook *out)
+{
+	double w, scale;
 	size_t n;
 
 	if (!r || !out || !cap_n)
@@ -161,46 +191,89 @@ int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
 		out->tolerance_pct = r->change.hi > 0 ? r->change.hi : 0.0;
 		return 1;
 	}
-	out->reps_needed = r->reps_needed;
+	out->reps_needed = pass_at == r->allowance ? r->reps_needed :
+		estimate_reps_at(r, pass_at);
+	scale = sqrt((double)n / (double)(cap_n > n ? cap_n : n));
 	if (isfinite(r->half_width))
-		out->resolves_pct = r->half_width *
-			sqrt((double)n / (double)(cap_n > n ? cap_n : n));
+		out->resolves_pct = r->half_width * scale;
 	if (isfinite(out->resolves_pct) && isfinite(r->change.median))
 		out->tolerance_pct = (r->change.median > 0 ? r->change.median : 0.0) +
 			out->resolves_pct;
 	if (n >= cap_n || !isfinite(out->resolves_pct) || !isfinite(r->change.median))
 		return 0; /* at the cap: nothing more to decide */
-	{
-		/*
-		 * Out of reach: at the cap the interval would still be wider
-		 * than PAB_OUTLOOK_WIDTH times the allowance (the machine
-		 * cannot resolve the tolerance), and with the median where it
-		 * is neither end could cross its threshold. A cell that the
-		 * cap resolves goes on to its looks however its median lies:
-		 * at n = 12 the median itself is uncertain.
-		 */
-		double w = out->resolves_pct;
+	w = out->resolves_pct;
+	/*
+	 * PASS out of reach: at the cap the interval would still be wider
+	 * than PAB_OUTLOOK_WIDTH times the threshold (the machine cannot
+	 * resolve it), and with the median where it is its upper end would
+	 * not come down to it. A cell that the cap resolves goes on to its
+	 * looks however its median lies: at n = 12 the median itself is
+	 * uncertain. Giving up on a PASS costs only the PASS.
+	 */
+	out->pass_reachable = w <= PAB_OUTLOOK_WIDTH * pass_at || r->change.median + w <= pass_at;
+	/*
+	 * FAIL out of reach only when no median the interval allows could
+	 * FAIL by the cap: giving up on a FAIL would lose a regression. Under
+	 * perfab/2 a guarded FAIL needs head vs null as well.
+	 */
+	out->fail_reachable = may_cross(&r->change, w, r->fail_threshold) &&
+		(!r->fail_guarded ||
+		 may_cross(&r->head_null, isfinite(r->head_null.hi - r->head_null.lo) ?
+			   (r->head_null.hi - r->head_null.lo) / 2.0 * scale : INFINITY,
+			   r->fail_threshold));
+	return !out->pass_reachable && !out->fail_reachable;
+}
 
-		out->pass_reachable = w <= PAB_OUTLOOK_WIDTH * r->allowance ||
-				      r->change.median + w <= r->allowance;
-		out->fail_reachable = r->change.median - w > r->fail_threshold;
-		return !out->pass_reachable && !out->fail_reachable;
-	}
+int pab_cell_outlook(const struct pab_cell_result *r, size_t cap_n,
+		     struct pab_outlook *out)
+{
+	if (!r)
+		return PAB_EINVAL;
+	return outlook_at(r, cap_n, r->allowance, out);
+}
+
+double pab_guard_allowance(const struct pab_cell_result *r, double guard_tolerance_pct)
+{
+	if (!r || !(guard_tolerance_pct >= 0.0))
+		return NAN;
+	return guard_tolerance_pct > r->allowance ? guard_tolerance_pct : r->allowance;
+}
+
+int pab_guard_resolved(const struct pab_cell_result *r, double guard_tolerance_pct)
+{
+	double at = pab_guard_allowance(r, guard_tolerance_pct);
+
+	if (!r || isnan(at))
+		return PAB_EINVAL;
+	if (r->verdict == PAB_PASS)
+		return 1;
+	return r->verdict == PAB_INCONCLUSIVE && r->change.exists && r->change.hi <= at;
+}
+
+int pab_guard_outlook(const struct pab_cell_result *r, size_t cap_n,
+		      double guard_tolerance_pct, struct pab_outlook *out)
+{
+	double at = pab_guard_allowance(r, guard_tolerance_pct);
+
+	if (!r || isnan(at))
+		return PAB_EINVAL;
+	return outlook_at(r, cap_n, at, out);
 }
 
 /*
  * Sign-test half-widths shrink like 1/sqrt(n), so the reps that would
  * shrink the half-width below the distance from the median to the nearer
- * decision threshold it has not crossed are about n (hw / needed)^2. Only
- * a rough guide: the interval is not symmetric about the median and,
+ * decision threshold it has not crossed (pass_at, the PASS threshold: the
+ * allowance, or a time guard's guard allowance; or the fail threshold)
+ * are about n (hw / needed)^2. Only a rough guide: the interval is not symmetric about the median and,
  * under rule12, the noise floor shrinks along with it. At least one more
  * rep than we have and at least the minimum for an interval; 0 when the
  * median sits on or beyond both thresholds (no amount of reps is
  * predicted to settle it).
  */
-static size_t estimate_reps(const struct pab_cell_result *r)
+static size_t estimate_reps_at(const struct pab_cell_result *r, double pass_at)
 {
-	double to_pass = r->allowance - r->change.median;
+	double to_pass = pass_at - r->change.median;
 	double to_fail = r->change.median - r->fail_threshold;
 	double needed = to_pass > to_fail ? to_pass : to_fail;
 	double est;
@@ -534,7 +607,7 @@ int pab_judge_cell(const struct pab_cell_input *in,
 	decide(in, out);
 	/* An exact range is no estimate: more reps would not narrow it. */
 	if (out->verdict == PAB_INCONCLUSIVE && !out->exact)
-		out->reps_needed = estimate_reps(out);
+		out->reps_needed = estimate_reps_at(out, out->allowance);
 	ret = 0;
 out_free_changes:
 	free(changes);

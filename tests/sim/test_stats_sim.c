@@ -538,11 +538,12 @@ START_TEST(required_and_guarding_cells)
 	printf("\nrequired cpu (1.5%%) + guarding wall (20%%), perfab/2, tolerance 2%%, looks 12..96, %u rows:\n"
 	       "  A/A: PASS %.1f%% FAIL %.2f%% reps %.1f (every cell required: PASS %.1f%%)\n"
 	       "  +2%%: FAIL %.2f%%; cpu +10%%: FAIL %.1f%%\n"
-	       "  cpu at 30%%: undecidable %.1f%%, stopped at the first look %.1f%%, FAIL %.2f%%\n",
+	       "  cpu at 30%%: undecidable %.1f%%, stopped at the first look %.1f%%, FAIL %.2f%%, reps %.1f\n",
 	       n, pct(aa.verdict[PAB_PASS], n), pct(aa.verdict[PAB_FAIL], n), aa.reps_sum / n,
 	       pct(conj.verdict[PAB_PASS], n), pct(at.verdict[PAB_FAIL], n),
 	       pct(slow.verdict[PAB_FAIL], n), pct(noisy.undecidable, n),
-	       pct(noisy.first_look_stops, n), pct(noisy.verdict[PAB_FAIL], n));
+	       pct(noisy.first_look_stops, n), pct(noisy.verdict[PAB_FAIL], n),
+	       noisy.reps_sum / n);
 	/* An unchanged head PASSes on its required cell although the guard
 	 * cannot be decided; requiring every cell would hold it. */
 	ck_assert_double_ge(pct(aa.verdict[PAB_PASS], n), 95.0);
@@ -552,13 +553,14 @@ START_TEST(required_and_guarding_cells)
 	/* Guards still FAIL what they prove; at the tolerance FAIL stays rare. */
 	ck_assert_double_le(pct(at.verdict[PAB_FAIL], n), 5.0);
 	ck_assert_double_ge(pct(slow.verdict[PAB_FAIL], n), 99.0);
-	/* A required cell no cap can decide stops early, never FAILs an A/A.
-	 * At n = 12 the median itself is uncertain: when it lies far out by
-	 * chance a FAIL looks near, and the row goes on to the next look. */
-	ck_assert_double_ge(pct(noisy.first_look_stops, n), 45.0);
-	ck_assert_double_ge(pct(noisy.undecidable, n), 80.0);
+	/* A required cell no cap can decide stops only when no median its
+	 * interval allows could FAIL by the cap (doc/method.md §8b): a wide
+	 * A/A interval could, so most such rows go on (on the median, the
+	 * old rule stopped 48% at the first look and 91% in all). Some still
+	 * stop, and none FAILs. */
+	ck_assert_double_le(pct(noisy.first_look_stops, n), 10.0);
+	ck_assert_double_ge(pct(noisy.undecidable, n), 10.0);
 	ck_assert_double_le(pct(noisy.verdict[PAB_FAIL], n), 1.0);
-	ck_assert_double_le(noisy.reps_sum / n, 30.0);
 	fflush(stdout);
 }
 END_TEST

@@ -1455,10 +1455,22 @@ static struct pab_cell_result outlook_cell(size_t n, double median, double half_
 	return r;
 }
 
-/* pab_cell_outlook at each edge (doc/method.md "Undecidable cells"):
+/* outlook_cell with the interval's upper end moved to hi (its lower end
+ * where the half-width puts it): a skewed interval. */
+static struct pab_cell_result skewed_cell(size_t n, double median, double half_width, double hi)
+{
+	struct pab_cell_result r = outlook_cell(n, median, half_width);
+
+	r.change.hi = hi;
+	r.change.lo = hi - 2 * half_width;
+	return r;
+}
+
+/* pab_cell_outlook at each edge (doc/method.md §8b, "Undecidable cells"):
  * resolves = hw * sqrt(n / cap); undecidable when resolves > 1.5 x the
- * allowance and neither median + resolves <= allowance nor median -
- * resolves > fail threshold. n = 12, cap 48: resolves = hw / 2. */
+ * allowance, median + resolves > allowance (no PASS) and hi - resolves
+ * <= fail threshold (no median the interval allows could FAIL). n = 12,
+ * cap 48: resolves = hw / 2. */
 START_TEST(cell_outlook_edges)
 {
 	struct pab_cell_result r;
@@ -1473,20 +1485,52 @@ START_TEST(cell_outlook_edges)
 	ck_assert_double_eq_tol(o.resolves_pct, 3, 1e-12);
 	ck_assert_double_eq_tol(o.tolerance_pct, 3, 1e-12);
 	ck_assert_uint_eq(o.reps_needed, 77);
-	/* just wider: undecidable, the median at 0 reaching neither end. */
+	/* Just wider, the median at 0 reaching neither end: its upper end 6
+	 * less 3 could still FAIL (the true median may be 6), so the cell
+	 * goes on (the old rule, on the median, gave it up). */
 	r = outlook_cell(12, 0, nextafter(6, INFINITY));
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(o.fail_reachable && !o.pass_reachable);
+	/* A symmetric interval and a cap of 4 n: no PASS (m + hw/2 > A) means
+	 * a FAIL in reach (hi - hw/2 = m + hw/2 > A): never undecidable. */
+	r = outlook_cell(12, 5, 40);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	/* Skewed: resolves 4, hi 6: 6 - 4 = 2 is not above the threshold 2,
+	 * and no PASS: undecidable; a hair higher and a FAIL is in reach. */
+	r = skewed_cell(12, 0, 8, 6);
 	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
-	/* resolves 4: PASS reachable exactly at median -2 (-2 + 4 <= 2) ... */
-	r = outlook_cell(12, -2, 8);
+	ck_assert(!o.fail_reachable && !o.pass_reachable);
+	r = skewed_cell(12, 0, 8, nextafter(6, INFINITY));
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	ck_assert(o.fail_reachable);
+	/* PASS reachable exactly at median -2 (-2 + 4 <= 2) ... */
+	r = skewed_cell(12, -2, 8, 6);
 	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
 	ck_assert_double_eq_tol(o.tolerance_pct, 4, 1e-12); /* max(median, 0) + resolves */
-	r = outlook_cell(12, -1.999, 8);
+	r = skewed_cell(12, -1.999, 8, 6);
 	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
-	/* ... FAIL reachable only past median 6 (6 - 4 > 2 is false). */
-	r = outlook_cell(12, 6, 8);
+	/* ... and a median far above the threshold FAILs by the cap whatever
+	 * the rest of the interval: at median 6 hi is at least 6. */
+	r = skewed_cell(12, 6, 8, 6);
 	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
 	ck_assert_double_eq_tol(o.tolerance_pct, 10, 1e-12);
-	r = outlook_cell(12, 6.001, 8);
+	r = skewed_cell(12, 6.001, 8, 6.001);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	/* A guarded perfab/2 FAIL needs head vs null too: a head-null
+	 * interval that cannot cross keeps FAIL out of reach, one that does
+	 * not exist yet (fewer than 6 pairs) may still become one. */
+	r = outlook_cell(12, 0, 8);
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	r.fail_guarded = 1;
+	r.head_null.n = 12;
+	r.head_null.exists = 1;
+	r.head_null.lo = -10;
+	r.head_null.hi = 6;
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 1);
+	r.head_null.hi = 6.5;
+	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
+	r.head_null.hi = 6;
+	r.head_null.exists = 0;
 	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
 	/* At the cap there is nothing more to decide; resolves is the
 	 * half-width itself (n over a cap below n counts as n). */
@@ -1519,6 +1563,69 @@ START_TEST(cell_outlook_edges)
 	ck_assert_int_eq(pab_cell_outlook(&r, 48, &o), 0);
 	ck_assert_double_eq_tol(o.resolves_pct, 10, 1e-12);
 	ck_assert(isnan(o.tolerance_pct));
+}
+END_TEST
+
+/* Time guards (doc/method.md §8a): the guard allowance is the larger of
+ * the guard tolerance and the cell's allowance; a guard resolves when it
+ * PASSed or its interval's upper end is within the guard allowance;
+ * pab_combine_held holds a row's PASS while a guard is held. */
+START_TEST(time_guard_edges)
+{
+	const enum pab_cell_role rq = PAB_ROLE_REQUIRED, gd = PAB_ROLE_GUARD;
+	enum pab_verdict v[2] = { PAB_PASS, PAB_INCONCLUSIVE };
+	enum pab_cell_role role[2] = { rq, gd };
+	int held[2] = { 0, 1 };
+	struct pab_cell_result r = outlook_cell(24, 1, 3); /* [-2, +4] */
+	struct pab_outlook o;
+
+	ck_assert_double_eq(pab_guard_allowance(&r, 4), 4);
+	ck_assert_double_eq(pab_guard_allowance(&r, 1), 2); /* never below the allowance */
+	r.allowance = 10;                                  /* a memory credit */
+	ck_assert_double_eq(pab_guard_allowance(&r, 4), 10);
+	r.allowance = 2;
+	ck_assert(isnan(pab_guard_allowance(&r, -1)));
+	ck_assert(isnan(pab_guard_allowance(&r, NAN)));
+	ck_assert(isnan(pab_guard_allowance(NULL, 4)));
+	ck_assert_int_eq(pab_guard_resolved(NULL, 4), PAB_EINVAL);
+	ck_assert_int_eq(pab_guard_resolved(&r, -1), PAB_EINVAL);
+	/* hi 4 against 4: resolved (the end is inclusive, like PASS's) ... */
+	ck_assert_int_eq(pab_guard_resolved(&r, 4), 1);
+	/* ... against 3.999 not. */
+	ck_assert_int_eq(pab_guard_resolved(&r, 3.999), 0);
+	/* No interval (n < 6), FAIL, NOT MEASURED: not resolved; PASS is. */
+	r.change.exists = 0;
+	ck_assert_int_eq(pab_guard_resolved(&r, 100), 0);
+	r.change.exists = 1;
+	r.verdict = PAB_FAIL;
+	ck_assert_int_eq(pab_guard_resolved(&r, 100), 0);
+	r.verdict = PAB_NOT_MEASURED;
+	ck_assert_int_eq(pab_guard_resolved(&r, 100), 0);
+	r.verdict = PAB_PASS;
+	ck_assert_int_eq(pab_guard_resolved(&r, 0), 1);
+	/* The guard's outlook is against the guard allowance: median 1,
+	 * resolves 3 * sqrt(24/96) = 1.5 at the cap of 96 ... */
+	r = outlook_cell(24, 1, 3);
+	ck_assert_int_eq(pab_guard_outlook(&r, 96, 4, &o), 0);
+	ck_assert(o.pass_reachable);
+	ck_assert_double_eq_tol(o.resolves_pct, 1.5, 1e-12);
+	ck_assert_double_eq_tol(o.tolerance_pct, 2.5, 1e-12);
+	/* ... and its estimate of reps against it: needed = 4 - 1 = 3, so
+	 * 24 (3 / 3)^2 = 24 -> at least n + 1. */
+	ck_assert_uint_eq(o.reps_needed, 25);
+	ck_assert_int_eq(pab_guard_outlook(NULL, 96, 4, &o), PAB_EINVAL);
+	ck_assert_int_eq(pab_guard_outlook(&r, 96, -1, &o), PAB_EINVAL);
+	/* pab_combine_held: a held guard holds a PASS, not a FAIL. */
+	ck_assert_int_eq(pab_combine_held(v, role, held, 2), PAB_INCONCLUSIVE);
+	ck_assert_int_eq(pab_combine_held(v, role, NULL, 2), PAB_PASS);
+	held[1] = 0;
+	ck_assert_int_eq(pab_combine_held(v, role, held, 2), PAB_PASS);
+	held[0] = 1; /* held of a required cell is ignored */
+	ck_assert_int_eq(pab_combine_held(v, role, held, 2), PAB_PASS);
+	held[1] = 1;
+	v[0] = PAB_FAIL;
+	ck_assert_int_eq(pab_combine_held(v, role, held, 2), PAB_FAIL);
+	ck_assert_int_eq(pab_combine_held(NULL, role, held, 2), PAB_NOT_MEASURED);
 }
 END_TEST
 
@@ -1785,6 +1892,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, median_exact);
 	tcase_add_test(tc, looks_plan_near_size_max);
 	tcase_add_test(tc, cell_outlook_edges);
+	tcase_add_test(tc, time_guard_edges);
 	tcase_add_test(tc, saved_percent);
 	tcase_add_test(tc, memory_credit);
 	suite_add_tcase(s, tc);
