@@ -334,7 +334,10 @@ history_context() {
 	case $db in /*) ;; *) db=$ws/$db ;; esac
 	[ -f "$db" ] || { echo "::notice::history '$PAB_HISTORY' is not a file yet: no drift line" >&2; return 0; }
 	while IFS= read -r row; do
-		line=$(perfab history drift --db "$db" --last 30 --row "$row" --metric cpu 2>/dev/null |
+		# Markdown: the names escaped as the ledger's comment escapes them (no
+		# live link, mention or reference from a row's name).
+		line=$(perfab history drift --db "$db" --last 30 --row "$row" --metric cpu \
+			--format markdown 2>/dev/null |
 			head -n 1) || true
 		[ -n "$line" ] || continue
 		[ "$n" -gt 0 ] || printf '\n**On the base branch** (perfab history drift, last 30 merges):\n\n'

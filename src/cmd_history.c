@@ -33,6 +33,7 @@
 #include "store/digest.h"
 #include "options.h"
 #include "report/history.h"
+#include "report/history_html.h"
 #include "report/json.h"
 #include "store/history_db.h"
 #include "term.h"
@@ -47,7 +48,7 @@
 	"perfab history show --db FILE [--format text|json|csv|markdown]\n" \
 	"                    [--branch NAME] [--since REF | --last N] [--row R] [--metric M]"
 #define DRIFT_USAGE \
-	"perfab history drift --db FILE [--format text|json] [--branch NAME]\n" \
+	"perfab history drift --db FILE [--format text|json|markdown] [--branch NAME]\n" \
 	"                     [--since REF | --last N] [--row R] [--metric M]"
 #define HTML_USAGE \
 	"perfab history html --db FILE [-o FILE] [--branch NAME]\n" \
@@ -325,7 +326,7 @@ static int history_drift(int argc, char **argv)
 	struct read_args a = { 0 };
 	const struct pab_option opts[] = {
 		READ_OPTIONS(&a),
-		OPT_STRING('f', "format", &a.format, "FMT", "text (default) or json"),
+		OPT_STRING('f', "format", &a.format, "FMT", "text (default), json or markdown"),
 		OPT_END(),
 	};
 	const char *usage = DRIFT_USAGE;
@@ -341,7 +342,7 @@ static int history_drift(int argc, char **argv)
 			  "the merges that contributed most when the chained change is beyond the\n"
 			  "tolerance, change points of the per-merge changes (E-Divisive with means,\n"
 			  "seeded) and the merges that stepped the level.", &a.pos);
-	if (strcmp(a.format, "text") && strcmp(a.format, "json"))
+	if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "markdown"))
 		pab_usage_error(opts, usage, "unknown --format '%s'", a.format);
 	read_series(&a, opts, usage, &set);
 	s = set.series;
@@ -352,6 +353,10 @@ static int history_drift(int argc, char **argv)
 		pab_drift_of(&s[i], &d[i]);
 	if (!strcmp(a.format, "json")) {
 		pab_report_history_drift_json(stdout, d, n, merges);
+	} else if (!strcmp(a.format, "markdown")) {
+		for (i = 0; i < n; i++)
+			if (d[i].chain.n)
+				pab_report_history_drift_markdown(stdout, &d[i]);
 	} else {
 		for (i = 0; i < n; i++)
 			if (d[i].chain.n)

@@ -54,6 +54,7 @@ src_libperfab_a_SOURCES = \
 	src/report/format.c src/report/format.h \
 	src/report/report.c src/report/report.h \
 	src/report/history.c src/report/history.h \
+	src/report/history_html.c src/report/history_html.h \
 	src/report/text.c src/report/text.h \
 	src/report/json.c src/report/json.h \
 	src/report/markdown.c src/report/markdown.h \

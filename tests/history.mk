@@ -20,7 +20,8 @@ history_tests = \
 	tests/e2e/history_kill.sh \
 	tests/e2e/history_concurrent.sh \
 	tests/e2e/history_migrate.sh \
-	tests/e2e/history_html.sh
+	tests/e2e/history_html.sh \
+	tests/e2e/history_show.sh
 
 TESTS += $(history_tests)
 dist_noinst_SCRIPTS += $(history_tests)
@@ -29,3 +30,8 @@ EXTRA_DIST += tests/e2e/history_chromium.py examples/history-workflow.yml
 unit_tests += tests/unit/test_history_db
 tests_unit_test_history_db_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_history_db_LDADD = $(UNIT_LDADD)
+
+# The history's output: the ledger's scale and the ledger's escapers.
+unit_tests += tests/unit/test_history_report
+tests_unit_test_history_report_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_history_report_LDADD = $(UNIT_LDADD)

@@ -15,6 +15,7 @@
 #include "term.h"
 #include "util.h"
 
+#define md_escape pab_markdown_escape
 
 /*
  * 1 when GitHub would start a link right after s[0] in text: a mention or
@@ -39,8 +40,9 @@ static int md_autolinks_after(const char *s, const char *start)
  * GitHub would turn into a mention, an issue link or a link broken by a
  * zero-width space (an entity, so the text reads the same): a row or arm
  * name in a pull-request comment must not notify anyone or link anywhere.
+ * The one Markdown escaper: the history's Markdown calls it too.
  */
-static void md_escape(FILE *f, const char *s)
+void pab_markdown_escape(FILE *f, const char *s)
 {
 	const char *start;
 
@@ -299,6 +301,7 @@ static void md_accepted(FILE *f, const struct pab_experiment *e,
 		md_escape(f, e->rows[cell->row].name);
 		fprintf(f, " \u00b7 %s: %s %s%s \u2014 ", pab_metrics[cell->metric].name, ch,
 			md_badge(cell->res.verdict),
+			cell->held ? " (time guard, holds the PASS)" :
 			cell->role == PAB_ROLE_GUARD && cell->res.verdict == PAB_INCONCLUSIVE ?
 			" (guard, accepted uncertainty)" : "");
 		md_escape(f, why);

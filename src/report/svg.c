@@ -94,8 +94,7 @@ const char *pab_svg_verdict_class(enum pab_verdict v)
 	return "nm";
 }
 
-/* A "nice" tick step (1, 2 or 5 × 10^k) giving about `want` ticks. */
-static double nice_step(double span, int want)
+double pab_svg_nice_step(double span, int want)
 {
 	double raw = span / want, mag, f;
 
@@ -392,7 +391,7 @@ static int trace_range(const struct pab_experiment *e, const struct pab_row *row
 		lo -= fabs(lo) * 0.05 + 1e-9;
 		hi += fabs(hi) * 0.05 + 1e-9;
 	}
-	t->step = nice_step(hi - lo, 4);
+	t->step = pab_svg_nice_step(hi - lo, 4);
 	t->lo = floor(lo / t->step) * t->step;
 	t->hi = ceil(hi / t->step) * t->step;
 	return 0;

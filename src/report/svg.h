@@ -18,6 +18,11 @@
 const char *pab_svg_arm_color(const struct pab_experiment *e,
 			      const struct pab_ledger *l, size_t a);
 
+/* A "nice" step of an axis over span (1, 2 or 5 times a power of ten)
+ * that gives about `want` ticks; 1 for an empty or non-finite span. The
+ * trend page's axis uses it too. */
+double pab_svg_nice_step(double span, int want);
+
 /* The CSS class of verdict v, shared by the plots and the page's
  * tables: "pass", "fail", "inc" or "nm". */
 const char *pab_svg_verdict_class(enum pab_verdict v);

@@ -89,12 +89,14 @@ assert [r[1] for r in rows[1:]] == ["c1", "c2", "c3", "c4", "f1"], rows
 assert abs(float(rows[3][10]) - 8.616382714667454) < 1e-9, rows[3]
 PY
 expect_rc 0 "$PERFAB" history show --db "$db" --format markdown --metric cpu
-grep_out "^| merge | commit | row | arm | metric | change | interval | verdict | n |$"
-grep_out "^| 4 | c4 | command | head | cpu | +29.40% | \[+24.87%, +39.94%\] | FAIL | 6 |$"
+grep_out "^| merge | commit | row | arm | metric | base → head | change | verdict | n |$"
+grep_out '^| 4 | c4 | command | head | cpu | 21.9 ms → 28.5 ms | 1.29× slower \\\[1.25, 1.40\\\] | FAIL | 6 |$'
 expect_rc 0 "$PERFAB" history show --db "$db"
 awk 'length > 100 { exit 1 }' "$T/out" || fail "show text wider than 100 columns"
 grep_out "^cpu of 'command' \[head\]$"
-grep_out "^  #3 *c3 *+8.62% \[-1.48%, +26.94%\] *25.00% *INCONCLUSIVE *6$"
+grep_out "^  #4 *c4 *FAIL *2% *6  21.9 ms -> 28.5 ms  1.29x slower \[1.25, 1.40\]$"
+grep_out "^  #3 *c3 *INCONCLUSIVE *25% *6  22.2 ms -> 24.2 ms$"
+grep_out "^ *unclear: 1.02x faster to 1.27x slower$"
 expect_rc 0 "$PERFAB" history drift --db "$db"
 awk 'length > 100 { exit 1 }' "$T/out" || fail "drift text wider than 100 columns"
 
