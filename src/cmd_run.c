@@ -36,7 +36,7 @@ static const char run_usage[] =
 	"perfab run [OPTIONS] CMD_BASE CMD_HEAD\n"
 	"       perfab run [--config FILE] [--arms base,head] [--no-null-arm] [--arm NAME=COMMAND]...\n"
 	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
-	"                  [--budget DURATION] [--metrics LIST] [--require LIST]\n"
+	"                  [--budget DURATION] [--metrics LIST] [--require LIST] [--guard-tolerance PCT]\n"
 	"                  [--counts auto|pmu|sim|off] [--count-reps N] [--calibration FILE]\n"
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
@@ -88,6 +88,7 @@ static const struct pab_option run_options[] = {
 	OPT_STRING(0, "rules", &opt.rules, "RULES", "perfab/2 (default), perfab/1 or rule12"),
 	OPT_STRING(0, "controls", &opt.controls, "SEL", "rows that must stay unchanged"),
 	OPT_DOUBLE(0, "equivalence-margin", &opt.margin, "PCT", "controls' equivalence margin (default 3)", 0, 1000),
+	OPT_DOUBLE(0, "guard-tolerance", &opt.guard_tolerance, "PCT", "a row PASSes once its cpu guard excludes a regression beyond PCT (default 4)", 0, PAB_RUN_GUARD_TOLERANCE_MAX),
 	OPT_DOUBLE(0, "scale", &opt.scale, "X", "scale built-in workloads' work (default 1)", PAB_RUN_SCALE_MIN, PAB_RUN_SCALE_MAX),
 	OPT_STRING(0, "counts", &opt.counts, "MODE", "exact instruction counts: auto (default), pmu, sim (valgrind) or off"),
 	OPT_U64(0, "count-reps", &opt.count_reps, "N", "counting-pass reps per row (default: one block, at least 2)", 1, PAB_RUN_COUNT_REPS_MAX),

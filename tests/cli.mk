@@ -15,6 +15,9 @@ cli_tests = \
 	tests/e2e/cli_failures.sh \
 	tests/e2e/cli_no_verdict.sh \
 	tests/e2e/cli_hyperfine.sh \
+	tests/e2e/cli_hyperfine_short.sh \
+	tests/e2e/cli_hyperfine_clash.sh \
+	tests/e2e/cli_export_stats.sh \
 	tests/e2e/cli_habits_hooks.sh \
 	tests/e2e/cli_habits_params.sh \
 	tests/e2e/cli_habits_stdio.sh \
@@ -56,7 +59,8 @@ tests_unit_test_cli_units_LDADD = $(UNIT_LDADD)
 # Artifacts the readable-output test renders: the README demo's run and a
 # run with five head variants (--head-env) of a tiny command.
 EXTRA_DIST += tests/data/demo-run.json tests/data/variants5.json \
-	tests/data/gate/aa-under-load.json tests/data/gate/README
+	tests/data/gate/aa-under-load.json tests/data/gate/cpu5-equal-counts.json \
+	tests/data/gate/README
 
 unit_tests += tests/unit/test_runconf
 tests_unit_test_runconf_CPPFLAGS = $(UNIT_CPPFLAGS)

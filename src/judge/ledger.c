@@ -51,6 +51,9 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 		o->require_given = o->require_from_counts = 1;
 	o->floor_bytes = j->floor_bytes;
 	o->floor_count = j->floor_count;
+	/* An artifact that records no guard tolerance is judged with the
+	 * default: its time guards still hold a PASS (doc/method.md §8a). */
+	o->guard_tolerance = e->settings.guard_tolerance_pct;
 }
 
 int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
@@ -365,43 +368,69 @@ static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
 	for (i = first; !n_required && i < l->n_cells; i++)
 		if (l->cells[i].role == PAB_ROLE_GUARD)
 			l->cells[i].role = PAB_ROLE_REQUIRED;
+	/* A guard of CPU time holds the row's PASS until it resolves. */
+	for (i = first; i < l->n_cells; i++) {
+		struct pab_ledger_cell *c = &l->cells[i];
+
+		c->time_guard = o->rules == PAB_RULES_PERFAB2 && c->role == PAB_ROLE_GUARD &&
+			pab_metrics[c->metric].time_guard;
+		if (c->time_guard)
+			c->guard_allowance = pab_guard_allowance(&c->res, o->guard_tolerance);
+	}
 }
 
-/* The row's verdict from its cells [first, l->n_cells), and whether an
- * undecided required cell is out of the cap's reach. */
-static void row_verdict(struct pab_ledger *l, struct pab_ledger_row *lr, size_t first)
+/*
+ * The row's verdict from its cells [first, l->n_cells): its required
+ * cells, guards and held time guards (pab_combine_held); and whether a
+ * cell that holds its PASS is out of the cap's reach while no undecided
+ * cell can still FAIL it (doc/method.md §8b).
+ */
+static void row_verdict(const struct pab_ledger_opts *o, struct pab_ledger *l,
+			struct pab_ledger_row *lr, size_t first)
 {
 	size_t n = l->n_cells - first, i;
 	enum pab_verdict *vs = xcalloc(n + 1, sizeof(*vs));
 	enum pab_cell_role *roles = xcalloc(n + 1, sizeof(*roles));
+	int *held = xcalloc(n + 1, sizeof(*held));
+	int *out_of_reach = xcalloc(n + 1, sizeof(*out_of_reach));
 
 	for (i = 0; i < n; i++) {
 		struct pab_ledger_cell *c = &l->cells[first + i];
 
 		vs[i] = c->res.verdict;
 		roles[i] = c->role;
-		c->undecidable = pab_cell_outlook(&c->res, lr->cap_n, &c->outlook) == 1;
+		c->held = c->time_guard && c->res.verdict != PAB_NOT_MEASURED &&
+			pab_guard_resolved(&c->res, o->guard_tolerance) != 1;
+		held[i] = c->held;
+		lr->held += (size_t)c->held;
+		out_of_reach[i] = (c->held ?
+			pab_guard_outlook(&c->res, lr->cap_n, o->guard_tolerance, &c->outlook) :
+			pab_cell_outlook(&c->res, lr->cap_n, &c->outlook)) == 1;
 	}
-	lr->verdict = pab_combine_roles(vs, roles, n);
+	lr->verdict = pab_combine_held(vs, roles, held, n);
 	if (lr->verdict == PAB_NOT_MEASURED)
 		lr->verdict = PAB_INCONCLUSIVE;
-	/* Undecidable: a required cell no longer reaches PASS within the cap,
-	 * and no undecided cell (required or guard) can still FAIL the row. */
+	/* Undecidable: a cell that holds the PASS (an undecided required
+	 * cell, a held time guard) no longer reaches it within the cap, and
+	 * no undecided cell (required or guard) can still FAIL the row. */
 	if (lr->verdict == PAB_INCONCLUSIVE) {
 		int no_pass = 0, may_fail = 0;
 
 		for (i = 0; i < n; i++) {
-			const struct pab_ledger_cell *c = &l->cells[first + i];
+			struct pab_ledger_cell *c = &l->cells[first + i];
 
 			if (c->res.verdict != PAB_INCONCLUSIVE || c->role == PAB_ROLE_SHOWN)
 				continue;
-			no_pass |= c->role == PAB_ROLE_REQUIRED && c->undecidable;
+			c->undecidable = out_of_reach[i] && (c->held || c->role == PAB_ROLE_REQUIRED);
+			no_pass |= c->undecidable;
 			may_fail |= c->outlook.fail_reachable;
 		}
 		lr->undecidable = no_pass && !may_fail;
 	}
 	free(vs);
 	free(roles);
+	free(held);
+	free(out_of_reach);
 }
 
 /*
@@ -486,7 +515,7 @@ static int judge_row(const struct pab_experiment *e,
 		l->n_cells++;
 	}
 	assign_roles(o, l, lr, first);
-	row_verdict(l, lr, first);
+	row_verdict(o, l, lr, first);
 	if (lr->gate_note) {
 		lr->verdict = PAB_FAIL;
 		lr->undecidable = 0;
@@ -729,11 +758,11 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 				other_fail++;
 			break;
 		case PAB_INCONCLUSIVE:
-			/* An undecided required cell (or any cell of a control)
-			 * holds the verdict; an undecided guard is accepted
-			 * uncertainty. */
+			/* An undecided required cell (or any cell of a control,
+			 * or a held time guard) holds the verdict; an undecided
+			 * guard is accepted uncertainty. */
 			d->inconclusive++;
-			if (c->role == PAB_ROLE_REQUIRED || control)
+			if (c->role == PAB_ROLE_REQUIRED || control || c->held)
 				wide++;
 			else
 				limited++;

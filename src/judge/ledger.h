@@ -17,7 +17,10 @@
  * throughput is only 1/wall (a plain command) does not judge it unless
  * the run named it, and shows its wall time instead (role SHOWN). Under
  * perfab/1 and rule12, and in a control row, every judged cell is
- * REQUIRED.
+ * REQUIRED. A GUARD of CPU time (cpu, task_clock) is a time guard: the
+ * row PASSes only once it has excluded a regression beyond the guard
+ * tolerance (pab_guard_resolved), so exact counts that decide the row
+ * never hide a slower program.
  *
  * A run the sanity gate stopped is judged too: each row × head arm that
  * tripped it FAILs with the gate's figures as its note.
@@ -65,6 +68,11 @@ struct pab_ledger_opts {
 				      * the default of a run without counts */
 	double floor_bytes;          /* absolute floors (0 = none), as recorded */
 	double floor_count;
+	double guard_tolerance;      /* percent: a time guard holds its row's
+				      * PASS until it has excluded a regression
+				      * beyond max(this, its allowance) (the
+				      * run's --guard-tolerance, else the
+				      * default; doc/method.md §8a) */
 };
 
 /*
@@ -89,8 +97,20 @@ struct pab_ledger_cell {
 	enum pab_cell_role role;     /* its part in the row's verdict */
 	struct pab_cell_result res;
 	struct pab_outlook outlook;  /* INCONCLUSIVE: what reps up to the
-				      * run's cap can do (pab_cell_outlook) */
-	int undecidable;             /* 1: not decidable within the cap */
+				      * run's cap can do (pab_cell_outlook; a
+				      * time guard's pab_guard_outlook) */
+	int time_guard;              /* a GUARD of CPU time under perfab/2
+				      * (pab_metric.time_guard): its resolution
+				      * is part of the row's PASS */
+	double guard_allowance;      /* time guards: max(guard tolerance,
+				      * allowance) (pab_guard_allowance) */
+	int held;                    /* a time guard that has not excluded a
+				      * regression beyond guard_allowance: it
+				      * holds the row's PASS (pab_combine_held) */
+	int undecidable;             /* 1: a cell that holds the row's PASS (an
+				      * INCONCLUSIVE required cell, a held time
+				      * guard) and that no rep up to the cap
+				      * decides (resolves) */
 };
 
 struct pab_ledger_row {
@@ -112,8 +132,10 @@ struct pab_ledger_row {
 				      * (a hook, a warmup run) did; INCONCLUSIVE
 				      * and why says which */
 	int undecidable;             /* INCONCLUSIVE, a required cell is not
-				      * decidable within the run's cap, and no
+				      * decidable (or a held time guard not
+				      * resolvable) within the run's cap, and no
 				      * undecided cell can still FAIL the row */
+	size_t held;                 /* its held time guards */
 	size_t cap_n;                /* the run's cap on paired reps */
 };
 

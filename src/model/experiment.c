@@ -109,6 +109,7 @@ void pab_run_settings_init(struct pab_run_settings *s)
 	s->max_procs = PAB_RUN_MAX_PROCS_DEFAULT;
 	s->cgroup = 1;
 	s->sanity_gate = 1;
+	s->guard_tolerance_pct = PAB_RUN_GUARD_TOLERANCE_DEFAULT;
 	for (i = 0; i < PAB_M_COUNT; i++)
 		s->calibration_tol[i] = NAN;
 }

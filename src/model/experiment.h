@@ -143,6 +143,10 @@ int pab_stop_reason_parse(const char *s, enum pab_stop_reason *r);
 #define PAB_RUN_SHARD_MAX 1000
 #define PAB_MAX_LOOKS 64
 #define PAB_RUN_WARMUP_MAX 1000000
+/* --guard-tolerance: how far a time guard must exclude a regression before
+ * its row may PASS, percent (doc/method.md §8a chooses the default). */
+#define PAB_RUN_GUARD_TOLERANCE_DEFAULT 4.0
+#define PAB_RUN_GUARD_TOLERANCE_MAX 1000.0
 
 /* Which settings a struct pab_run_settings holds (its `given` bits). */
 enum pab_run_key {
@@ -167,11 +171,12 @@ enum pab_run_key {
 	PAB_RUN_OUTPUT = 1 << 18,     /* output */
 	PAB_RUN_COUNTS = 1 << 19,     /* counts */
 	PAB_RUN_CALIBRATION = 1 << 20,/* calibration (only with --calibration) */
+	PAB_RUN_GUARD_TOLERANCE = 1 << 21, /* guard_tolerance */
 };
 /* What a fresh run records when it starts (stop_reason, elapsed_s: at its end). */
 #define PAB_RUN_AT_START (((1u << 11) - 1) | PAB_RUN_WARMUP | PAB_RUN_PREPARE | \
 			  PAB_RUN_SETUP | PAB_RUN_CLEANUP | PAB_RUN_INPUT | PAB_RUN_OUTPUT | \
-			  PAB_RUN_COUNTS)
+			  PAB_RUN_COUNTS | PAB_RUN_GUARD_TOLERANCE)
 
 /* --counts: how exact instruction counts are made (doc/method.md). */
 enum pab_counts_mode {
@@ -237,6 +242,10 @@ struct pab_run_settings {
 	 * tolerance is the larger of it and the declared one). Owned. */
 	char *calibration_file, *calibration_sha256, *calibration_cpu;
 	double calibration_tol[PAB_M_COUNT];
+	/* the guard tolerance, percent: a time guard holds its row's PASS
+	 * until it has excluded a regression beyond it (doc/method.md §8a);
+	 * an artifact that records none is judged with the default */
+	double guard_tolerance_pct;
 	char *invalid;              /* why the run object read back holds no
 				     * usable settings (owned), else NULL */
 };

@@ -43,6 +43,7 @@ const struct pab_metric pab_metrics[PAB_M_COUNT] = {
 	[PAB_M_CPU] = {
 		.id = PAB_M_CPU, .name = "cpu", .label = "cpu",
 		SECONDS, LOW, MEDIAN, .judged = 1, .credit_eligible = 1, .target = 1,
+		.time_guard = 1,
 		.source = "user+sys of the child tree (wait4 rusage)",
 	},
 	[PAB_M_USER] = {
@@ -139,7 +140,7 @@ const struct pab_metric pab_metrics[PAB_M_COUNT] = {
 	},
 	[PAB_M_TASK_CLOCK] = {
 		.id = PAB_M_TASK_CLOCK, .name = "task_clock", .label = "task clock",
-		NANOSECONDS, LOW, MEDIAN,
+		NANOSECONDS, LOW, MEDIAN, .time_guard = 1,
 		.source = "software counter (perf_event_open)",
 	},
 	[PAB_M_PAGE_FAULTS] = {

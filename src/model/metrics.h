@@ -78,6 +78,12 @@ struct pab_metric {
 				    * (pab_cell_input.exact) */
 	double tolerance_pct;      /* its default tolerance, percent; 0: the
 				    * run's (PAB_DEFAULT_TOLERANCE_PCT) */
+	int time_guard;            /* the CPU time of the work: as a guard
+				    * under perfab/2 it holds the row's PASS
+				    * until it has excluded a regression beyond
+				    * the guard tolerance (doc/method.md §8a);
+				    * wall time and 1/wall, which a loaded
+				    * machine cannot resolve, do not */
 	const char *label;         /* human label for tables */
 	const char *source;        /* where the number comes from (docs) */
 	double plot_div;           /* trace plots: value / plot_div ... */

@@ -62,9 +62,10 @@ static void add_reading(cJSON *x, const struct pab_experiment *e,
 }
 
 /*
- * The row's roles ("required", "guards": metric names) and its accepted
+ * The row's roles ("required", "guards": metric names), its accepted
  * uncertainty: each undecided guard with its interval and the smallest
- * change these reps resolve (doc/ledger-json.md "rows").
+ * change these reps resolve, and its held time guards ("unresolved_guards":
+ * metric names; doc/ledger-json.md "rows").
  */
 static void add_uncertainty(cJSON *o, const struct pab_ledger *l,
 			    const struct pab_ledger_row *lr)
@@ -72,6 +73,7 @@ static void add_uncertainty(cJSON *o, const struct pab_ledger *l,
 	cJSON *req = cJSON_AddArrayToObject(o, "required");
 	cJSON *grd = cJSON_AddArrayToObject(o, "guards");
 	cJSON *acc = cJSON_AddArrayToObject(o, "accepted_uncertainty");
+	cJSON *held = cJSON_AddArrayToObject(o, "unresolved_guards");
 	size_t c;
 
 	for (c = 0; c < l->n_cells; c++) {
@@ -85,7 +87,10 @@ static void add_uncertainty(cJSON *o, const struct pab_ledger *l,
 			cJSON_AddItemToArray(req, cJSON_CreateString(name));
 		else if (cell->role == PAB_ROLE_GUARD)
 			cJSON_AddItemToArray(grd, cJSON_CreateString(name));
-		if (cell->role != PAB_ROLE_GUARD || cell->res.verdict != PAB_INCONCLUSIVE)
+		if (cell->held)
+			cJSON_AddItemToArray(held, cJSON_CreateString(name));
+		if (cell->role != PAB_ROLE_GUARD || cell->res.verdict != PAB_INCONCLUSIVE ||
+		    cell->held)
 			continue;
 		x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "metric", name);
@@ -122,6 +127,10 @@ static void add_judged(cJSON *x, const struct pab_experiment *e, const struct pa
 	cJSON_AddStringToObject(x, "fail_decider", pab_decider_name(r->fail_decider));
 	if (l->rules == PAB_RULES_PERFAB2)
 		cJSON_AddBoolToObject(x, "fail_guarded", r->fail_guarded);
+	if (cell->time_guard) {
+		cJSON_AddNumberToObject(x, "guard_allowance", cell->guard_allowance);
+		cJSON_AddBoolToObject(x, "guard_resolved", !cell->held);
+	}
 	cJSON_AddBoolToObject(x, "beyond_noise", r->beyond_noise);
 	cJSON_AddBoolToObject(x, "gain", pab_ledger_cell_is_gain(l, cell));
 	if (lr->control)

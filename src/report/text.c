@@ -276,7 +276,8 @@ void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 			else if (cell->res.verdict != PAB_INCONCLUSIVE)
 				continue;
 			else
-				what = cell->role == PAB_ROLE_GUARD ?
+				what = cell->held ? "undecided (a time guard: holds the PASS)" :
+					cell->role == PAB_ROLE_GUARD ?
 					"undecided (a guard: accepted uncertainty)" : "undecided";
 			pab_fmt_change(ch, sizeof(ch), cell->metric, &cell->res.change,
 				       cell->res.base_median, PAB_FMT_NO_SAME);

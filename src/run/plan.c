@@ -222,6 +222,9 @@ static int plan_settings(struct pab_plan *p, const struct pab_run_opts *o,
 	s->sanity_gate = !o->no_sanity;
 	s->counters = o->counters ? xstrdup(o->counters) : NULL;
 	s->cpus = o->cpus ? xstrdup(o->cpus) : NULL;
+	s->guard_tolerance_pct = o->guard_tolerance >= 0 ? o->guard_tolerance :
+		isfinite(cs->guard_tolerance) ? cs->guard_tolerance :
+		PAB_RUN_GUARD_TOLERANCE_DEFAULT;
 	if (plan_hooks(e, o, f))
 		return -1;
 	if (o->budget) {

@@ -18,6 +18,7 @@ void pab_run_opts_init(struct pab_run_opts *o)
 	o->seed = UINT64_MAX;
 	o->timeout_s = -1;
 	o->margin = -1;
+	o->guard_tolerance = -1;
 }
 
 /* Add text (taken) to what the command tells. */

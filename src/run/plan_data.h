@@ -41,6 +41,7 @@ struct pab_run_opts {
 	double timeout_s;   /* < 0: not given */
 	double interval_ms, scale;
 	double margin;      /* < 0: not given */
+	double guard_tolerance; /* --guard-tolerance PCT; < 0: not given */
 	/* The option table that filled these: its ranges bound the same
 	 * settings in a config (pab_config_load). */
 	const struct pab_option *table;

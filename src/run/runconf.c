@@ -358,6 +358,7 @@ static int cfg_numbers(struct pab_json_in *in, const cJSON *root,
 		{ "scale", "scale", &s->scale },
 		{ "equivalence_margin", "equivalence-margin", &e->equivalence_margin },
 		{ "count_reps", "count-reps", &s->count_reps },
+		{ "guard_tolerance", "guard-tolerance", &s->guard_tolerance },
 	};
 	size_t i;
 
@@ -513,6 +514,7 @@ static void settings_init(struct pab_config_settings *s)
 	s->reps = s->max_reps = s->seed = s->timeout_s = s->scale = NAN;
 	s->budget_s = NAN;
 	s->count_reps = NAN;
+	s->guard_tolerance = NAN;
 	s->null_arm = -1;
 	s->controls = s->workloads = s->metrics = s->require = s->counts = NULL;
 }
@@ -524,7 +526,8 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	static const char *const known[] = {
 		"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
 		"equivalence_margin", "rules", "tolerance", "controls", "workloads",
-		"null_arm", "budget", "metrics", "require", "counts", "count_reps", NULL,
+		"null_arm", "budget", "metrics", "require", "counts", "count_reps",
+		"guard_tolerance", NULL,
 	};
 	char *prefix = xasprintf("config '%s'", name);
 	struct pab_json_in in;

@@ -32,6 +32,7 @@ struct pab_config_settings {
 	char *require;   /* required cells, "cpu" (the rest guard) */
 	char *counts;    /* --counts MODE */
 	double count_reps; /* --count-reps (NaN: not given) */
+	double guard_tolerance; /* --guard-tolerance (NaN: not given) */
 };
 
 /* Largest config file perfab will read (bytes). */

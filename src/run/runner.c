@@ -544,8 +544,9 @@ static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 }
 
 /*
- * 1 when row ri of l is undecidable within the cap (pab_cell_outlook):
- * says which cell and what would decide it, once, on stderr.
+ * 1 when row ri of l is undecidable within the cap (pab_cell_outlook;
+ * a held time guard's pab_guard_outlook): says which cell and what would
+ * decide it, once, on stderr.
  */
 static int row_undecidable(struct pab_runner *r, const struct pab_ledger *l, size_t ri)
 {
@@ -557,11 +558,18 @@ static int row_undecidable(struct pab_runner *r, const struct pab_ledger *l, siz
 		for (c = 0; c < l->n_cells; c++) {
 			const struct pab_ledger_cell *cell = &l->cells[c];
 
-			if (cell->row != ri || cell->arm != l->rows[i].arm ||
-			    cell->role != PAB_ROLE_REQUIRED || !cell->undecidable)
+			if (cell->row != ri || cell->arm != l->rows[i].arm || !cell->undecidable)
 				continue;
 			pab_progress_clear(&r->pg);
-			if (!r->pg.quiet)
+			if (!r->pg.quiet && cell->held)
+				note("row '%s': the %s guard cannot exclude a regression beyond "
+				     "+%.1f%% on this machine within %zu reps (resolves +-%.1f%%); "
+				     "needs ~%zu reps or a guard tolerance of %.1f%%: stopping the row",
+				     pab_term_safe(r->e->rows[ri].name), pab_metrics[cell->metric].name,
+				     cell->guard_allowance, l->rows[i].cap_n,
+				     cell->outlook.resolves_pct, cell->outlook.reps_needed,
+				     cell->outlook.tolerance_pct);
+			else if (!r->pg.quiet)
 				note("row '%s': %s not decidable at +-%.1f%% on this machine within "
 				     "%zu reps (resolves +-%.1f%%); needs ~%zu reps or a tolerance "
 				     "of %.1f%%: stopping the row", pab_term_safe(r->e->rows[ri].name),

@@ -40,6 +40,7 @@ static const struct run_key {
 	{ PAB_RUN_OUTPUT, "output" },
 	{ PAB_RUN_COUNTS, "counts" },
 	{ PAB_RUN_CALIBRATION, "calibration" },
+	{ PAB_RUN_GUARD_TOLERANCE, "guard_tolerance" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -62,6 +63,8 @@ static const struct number_key {
 	 * artifacts before budgets have it: none. */
 	{ PAB_RUN_BUDGET, "budget_s", "budget", 0, PAB_RUN_BUDGET_MAX_S, 0 },
 	{ PAB_RUN_WARMUP, "warmup", "warmup", 0, PAB_RUN_WARMUP_MAX, 1 },
+	{ PAB_RUN_GUARD_TOLERANCE, "guard_tolerance", "guard-tolerance", 0,
+	  PAB_RUN_GUARD_TOLERANCE_MAX, 0 },
 };
 
 /* The command lines and paths: a string, or null for none. */
@@ -99,6 +102,7 @@ static double *number_field(struct pab_run_settings *s, unsigned bit)
 	case PAB_RUN_TIMEOUT: return &s->timeout_s;
 	case PAB_RUN_SCALE: return &s->scale;
 	case PAB_RUN_BUDGET: return &s->budget_s;
+	case PAB_RUN_GUARD_TOLERANCE: return &s->guard_tolerance_pct;
 	default: return NULL;
 	}
 }
@@ -306,6 +310,7 @@ static cJSON *setting_json(const struct pab_run_settings *s, unsigned bit)
 	case PAB_RUN_COUNTERS: return string_or_null(s->counters);
 	case PAB_RUN_CPUS: return string_or_null(s->cpus);
 	case PAB_RUN_BUDGET: return cJSON_CreateNumber(s->budget_s);
+	case PAB_RUN_GUARD_TOLERANCE: return cJSON_CreateNumber(s->guard_tolerance_pct);
 	case PAB_RUN_STOP: return string_or_null(pab_stop_reason_name(s->stop_reason));
 	case PAB_RUN_ELAPSED: return cJSON_CreateNumber(s->elapsed_s);
 	case PAB_RUN_WARMUP: return cJSON_CreateNumber((double)s->warmup);
