@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * csv.c — the ledger as CSV, one line per cell, and an artifact's raw
- * samples as CSV or JSON, one line (object) per rep and arm, for a
- * spreadsheet or pandas (doc/perfab.1, CSV; csv.h). Fields are quoted
+ * samples as CSV or JSON, one line (object) per rep and arm, or each
+ * arm's mean, standard deviation, median, minimum and maximum per row and
+ * metric (what hyperfine users export), for a spreadsheet or pandas
+ * (doc/perfab.1, PERFAB EXPORT; csv.h). Fields are quoted
  * as RFC 4180 has them; a number is written as the JSON documents write
  * it (the JSON ledger's values exactly), a value that is not measured as
  * an empty field.
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "pab_stats.h"
 #include "report/csv.h"
 #include "report/format.h"
 #include "report/json.h"
@@ -213,4 +216,120 @@ void pab_report_samples(FILE *f, const struct pab_experiment *e, int json)
 		samples_json(f, e);
 	else
 		samples_csv(f, e);
+}
+
+/* ------------------------------------------------------------------ */
+/* Each arm's descriptive statistics                                  */
+
+/* Of one arm's values of one metric in one row: what hyperfine's summary
+ * gives a command (nothing is judged). */
+struct arm_stats {
+	size_t n, failed;      /* values measured; reps the arm failed */
+	double mean, stddev;   /* stddev: the sample's (n - 1); NaN below 2 */
+	double median, min, max;
+};
+
+/*
+ * The statistics of arm a's metric m over row's reps, failed reps left
+ * out (counted in failed). buf holds row->n_reps values (the caller's
+ * scratch). A metric no rep measured has n = 0 and NaN figures.
+ */
+static void arm_stats(const struct pab_row *row, size_t a, size_t m, double *buf,
+		      struct arm_stats *s)
+{
+	double sum = 0, ss = 0;
+	size_t r, i;
+
+	s->n = s->failed = 0;
+	s->mean = s->stddev = s->median = s->min = s->max = NAN;
+	for (r = 0; r < row->n_reps; r++) {
+		const struct pab_arm_result *res = &row->reps[r].result[a];
+
+		if (res->failed)
+			s->failed++;
+		else if (isfinite(res->m[m]))
+			buf[s->n++] = res->m[m];
+	}
+	if (!s->n)
+		return;
+	s->min = s->max = buf[0];
+	for (i = 0; i < s->n; i++) {
+		sum += buf[i];
+		s->min = fmin(s->min, buf[i]);
+		s->max = fmax(s->max, buf[i]);
+	}
+	s->mean = sum / (double)s->n;
+	for (i = 0; i < s->n; i++)
+		ss += (buf[i] - s->mean) * (buf[i] - s->mean);
+	if (s->n > 1)
+		s->stddev = sqrt(ss / (double)(s->n - 1));
+	if (pab_median(buf, s->n, &s->median))
+		BUG("no median of %zu values", s->n);
+}
+
+/* v exactly, or null (JSON). */
+static void json_exact(FILE *f, double v)
+{
+	if (isfinite(v))
+		exact_number(f, v);
+	else
+		fputs("null", f);
+}
+
+static void stats_line(FILE *f, const struct pab_experiment *e, size_t ri, size_t a,
+		       size_t m, const struct arm_stats *s, int json, size_t *n_lines)
+{
+	const double fig[5] = { s->mean, s->stddev, s->median, s->min, s->max };
+	static const char *const names[5] = { "mean", "stddev", "median", "min", "max" };
+	size_t k;
+
+	if (json) {
+		fputs((*n_lines)++ ? ",\n{\"row\": " : "\n{\"row\": ", f);
+		pab_report_json_string(f, e->rows[ri].name);
+		fputs(", \"arm\": ", f);
+		pab_report_json_string(f, e->arms[a].name);
+		fprintf(f, ", \"metric\": \"%s\", \"unit\": \"%s\", \"n\": %zu, \"failed\": %zu",
+			pab_metrics[m].name, pab_metrics[m].unit, s->n, s->failed);
+		for (k = 0; k < 5; k++) {
+			fprintf(f, ", \"%s\": ", names[k]);
+			json_exact(f, fig[k]);
+		}
+		fputc('}', f);
+		return;
+	}
+	pab_fmt_csv_field(f, e->rows[ri].name);
+	sep_field(f, e->arms[a].name);
+	fprintf(f, ",%s,%s,%zu,%zu", pab_metrics[m].name, pab_metrics[m].unit, s->n, s->failed);
+	for (k = 0; k < 5; k++) {
+		fputc(',', f);
+		exact_number(f, fig[k]);
+	}
+	fputc('\n', f);
+}
+
+void pab_report_stats(FILE *f, const struct pab_experiment *e, int json)
+{
+	size_t ri, a, m, n_lines = 0, most = 1;
+	double *buf;
+
+	for (ri = 0; ri < e->n_rows; ri++)
+		if (e->rows[ri].n_reps > most)
+			most = e->rows[ri].n_reps;
+	buf = xcalloc(most, sizeof(*buf));
+	if (json)
+		fputs("{\n\"schema\": \"perfab-stats/1\",\n\"stats\": [", f);
+	else
+		fputs("row,arm,metric,unit,n,failed,mean,stddev,median,min,max\n", f);
+	for (ri = 0; ri < e->n_rows; ri++)
+		for (a = 0; a < e->n_arms; a++)
+			for (m = 0; m < PAB_M_COUNT; m++) {
+				struct arm_stats s;
+
+				arm_stats(&e->rows[ri], a, m, buf, &s);
+				if (s.n)
+					stats_line(f, e, ri, a, m, &s, json, &n_lines);
+			}
+	if (json)
+		fputs("\n]\n}\n", f);
+	free(buf);
 }

@@ -79,18 +79,26 @@ static void samples(FILE *f, const struct pab_experiment *e,
 	pab_report_samples(f, e, o->format == PAB_REPORT_JSON);
 }
 
+/* Each arm's descriptive statistics, CSV or JSON (csv.c's). */
+static void stats(FILE *f, const struct pab_experiment *e,
+		  const struct pab_ledger *l, const struct pab_report_opts *o)
+{
+	(void)l;
+	pab_report_stats(f, e, o->format == PAB_REPORT_JSON);
+}
+
 /* The format table, in enum order: its names and, per what, its printer
  * (NULL: the format cannot print it). */
 static const struct {
 	const char *name, *alias;
-	printer print[3]; /* by enum pab_report_what */
+	printer print[4]; /* by enum pab_report_what */
 } formats[] = {
-	[PAB_REPORT_TEXT] = { "text", NULL, { text_ledger, NULL, text_gate } },
-	[PAB_REPORT_JSON] = { "json", NULL, { json_ledger, samples, NULL } },
-	[PAB_REPORT_MARKDOWN] = { "markdown", "md", { markdown_ledger, NULL, NULL } },
-	[PAB_REPORT_JUNIT] = { "junit", NULL, { junit_ledger, NULL, NULL } },
-	[PAB_REPORT_HTML] = { "html", NULL, { html_ledger, NULL, NULL } },
-	[PAB_REPORT_CSV] = { "csv", NULL, { csv_ledger, samples, NULL } },
+	[PAB_REPORT_TEXT] = { "text", NULL, { text_ledger, NULL, text_gate, NULL } },
+	[PAB_REPORT_JSON] = { "json", NULL, { json_ledger, samples, NULL, stats } },
+	[PAB_REPORT_MARKDOWN] = { "markdown", "md", { markdown_ledger, NULL, NULL, NULL } },
+	[PAB_REPORT_JUNIT] = { "junit", NULL, { junit_ledger, NULL, NULL, NULL } },
+	[PAB_REPORT_HTML] = { "html", NULL, { html_ledger, NULL, NULL, NULL } },
+	[PAB_REPORT_CSV] = { "csv", NULL, { csv_ledger, samples, NULL, stats } },
 };
 
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))

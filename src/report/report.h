@@ -3,8 +3,9 @@
  * report.h — the judged ledger as documents, through one dispatch: text
  * for a terminal, JSON for tools, Markdown for a pull request, JUnit XML
  * for CI dashboards, CSV for a spreadsheet and one self-contained HTML
- * page with SVG plots for people; and an artifact's raw samples as CSV or
- * JSON, and the CI log's reasons of `perfab gate`. Every caller prints
+ * page with SVG plots for people; and an artifact's raw samples or each
+ * arm's descriptive statistics as CSV or JSON, and the CI log's reasons of
+ * `perfab gate`. Every caller prints
  * through pab_report_print(); the format table (names, and what each
  * format can print) is report.c's alone, and report.c is the only file
  * that calls a renderer (text.h, json.h, markdown.h, junit.h, html.h,
@@ -40,6 +41,9 @@ enum pab_report_what {
 	PAB_REPORT_SAMPLES,      /* the raw samples, no ledger: csv, json */
 	PAB_REPORT_GATE_REASONS, /* why the gate did not pass, for a CI
 				  * log (text.h): text */
+	PAB_REPORT_STATS,        /* each arm's mean, stddev, median, min
+				  * and max per row and metric, no
+				  * ledger: csv, json */
 };
 
 /* How to print: the format and what the renderers take. */
@@ -67,7 +71,7 @@ int pab_report_can(enum pab_report_format fmt, enum pab_report_what what);
 
 /*
  * Print what o asks to f: of e, judged as l (l is not read for the
- * samples, and may be NULL there). Returns 0, or -1 printing nothing when
+ * samples and the statistics, and may be NULL there). Returns 0, or -1 printing nothing when
  * o's format cannot print what (pab_report_can). The caller checks f's
  * errors (fclose, fflush).
  */
