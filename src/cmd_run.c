@@ -56,10 +56,12 @@ static const char run_usage[] =
 static struct pab_run_opts opt;
 /* hyperfine's spellings that mean the same thing here (doc/perfab.1,
  * "hyperfine's options"): --runs N is exactly N reps; --shell none and -N
- * say what perfab always does. */
+ * say what perfab always does. --prepare is collected to refuse a second
+ * one, which hyperfine reads as the second command's own prepare. */
 static uint64_t hf_runs;
 static const char *hf_shell;
 static int hf_no_shell;
+static struct pab_strlist prepares;
 static const struct pab_option run_options[] = {
 	OPT_STRING(0, "config", &opt.config, "FILE", "arms, rows and settings from a JSON file"),
 	OPT_LIST(0, "arm", &opt.arm_specs, "NAME=COMMAND", "define an arm (split into argv, never a shell)"),
@@ -97,17 +99,17 @@ static const struct pab_option run_options[] = {
 	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),
 	OPT_FLAG(0, "literal-argv", &opt.literal_argv, "pass words such as '|', '>' or $X to the program as they are"),
 	OPT_U64(0, "warmup", &opt.warmup, "N", "unmeasured runs of every arm of a row before its first block (default 0)", 0, PAB_RUN_WARMUP_MAX),
-	OPT_STRING(0, "prepare", &opt.prepare, "CMD", "run CMD before every measured run (and warmup run), unmeasured"),
-	OPT_STRING(0, "setup", &opt.setup, "CMD", "run CMD once per row before its first rep"),
-	OPT_STRING(0, "cleanup", &opt.cleanup, "CMD", "run CMD once per row after its last rep (also after a failure or a stop)"),
-	OPT_LIST_N(0, "parameter-scan", &opt.param_scans, "NAME MIN MAX", "one row per value of {NAME} in the arms' commands", 3),
-	OPT_DOUBLE(0, "parameter-step-size", &opt.param_step, "S", "step of --parameter-scan (default 1)", 1e-9, 1e15),
-	OPT_LIST_N(0, "parameter-list", &opt.param_lists, "NAME V1,V2,...", "one row per listed value of {NAME} (repeated: every combination)", 2),
-	OPT_STRING(0, "input", &opt.input, "FILE", "the children's stdin (default /dev/null)"),
+	OPT_LIST('p', "prepare", &prepares, "CMD", "run CMD before every measured run (and warmup run), unmeasured"),
+	OPT_STRING('s', "setup", &opt.setup, "CMD", "run CMD once per row before its first rep"),
+	OPT_STRING('c', "cleanup", &opt.cleanup, "CMD", "run CMD once per row after its last rep (also after a failure or a stop)"),
+	OPT_LIST_N('P', "parameter-scan", &opt.param_scans, "NAME MIN MAX", "one row per value of {NAME} in the arms' commands", 3),
+	OPT_DOUBLE('D', "parameter-step-size", &opt.param_step, "S", "step of --parameter-scan (default 1)", 1e-9, 1e15),
+	OPT_LIST_N('L', "parameter-list", &opt.param_lists, "NAME V1,V2,...", "one row per listed value of {NAME} (repeated: every combination)", 2),
+	OPT_STRING(0, "input", &opt.input, "FILE", "the children's stdin: null (/dev/null, the default) or a file"),
 	OPT_STRING(0, "output", &opt.output, "WHERE", "the children's stdout: null (the default), inherit or a file"),
 	OPT_FLAG(0, "show-output", &opt.show_output, "show the children's stdout and stderr on stderr, one run at a time"),
 	OPT_STRING(0, "export-markdown", &opt.export_markdown, "FILE", "write the Markdown report to FILE at the end"),
-	OPT_STRING(0, "export-csv", &opt.export_csv, "FILE", "write the ledger as CSV to FILE at the end"),
+	OPT_STRING(0, "export-csv", &opt.export_csv, "FILE", "write the ledger as CSV to FILE at the end (each arm's mean, median, ...: perfab export --stats)"),
 	OPT_STRING(0, "export-json", &opt.export_json, "FILE", "write the ledger as JSON to FILE at the end"),
 	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
 	OPT_U64('r', "runs", &hf_runs, "N", "as hyperfine: exactly N reps per row (--reps N --max-reps N)", 1, 1000000),
@@ -118,22 +120,32 @@ static const struct pab_option run_options[] = {
 	OPT_END(),
 };
 
-/* hyperfine's options that perfab does otherwise: what to do instead. */
+/*
+ * hyperfine's options that perfab does otherwise: what to do instead
+ * (options.h). -n and -w are perfab's own (--reps, --workloads, long
+ * before a hyperfine spelling was accepted): they keep their meaning, and
+ * a value that reads as hyperfine's gets this advice.
+ */
 static const struct pab_foreign_option hyperfine_options[] = {
 	{ "--reference", "perfab compares two commands, base then head: perfab run "
-	  "'REFERENCE' 'CMD' (the null arm runs the base again)" },
-	{ "--sort", "the ledger lists rows in the order they were defined" },
+	  "'REFERENCE' 'CMD' (the null arm runs the base again)", 0 },
+	{ "--sort", "the ledger lists rows in the order they were defined", 0 },
 	{ "--export-asciidoc|--export-orgmode", "perfab writes --export-markdown, "
-	  "--export-csv (the ledger) and --export-json; perfab export writes the raw samples" },
+	  "--export-csv (the ledger) and --export-json; perfab export --stats writes each "
+	  "arm's mean, stddev, median, min and max", 0 },
 	{ "-i|--ignore-failure", "a child that exits non-zero fails its row (a failing head is "
-	  "FAIL, a failing base no verdict): make the command exit 0, e.g. sh -c 'CMD || true'" },
-	{ "-c|--conclude", "use --cleanup CMD (after each row's last rep)" },
-	{ "-p", "use --prepare CMD (before every measured run)" },
-	{ "-s|--setup", "use --setup CMD (before each row's first rep; no short form)" },
-	{ "--style|--color|-u|--time-unit", "the ledger picks units per metric; colour follows "
-	  "the terminal (NO_COLOR turns it off)" },
-	{ "-n|--command-name", "-n is --reps here; name arms with --arm NAME=COMMAND" },
-	{ NULL, NULL },
+	  "FAIL, a failing base no verdict): make the command exit 0, e.g. sh -c 'CMD || true'", 0 },
+	{ "-C|--conclude", "perfab runs no command after each run: --prepare CMD runs before "
+	  "every run, --cleanup CMD after each row's last rep", 0 },
+	{ "-E|--show-elapsed", "on a terminal the status line shows the time elapsed and left "
+	  "(-q: none)", 0 },
+	{ "--style|-u|--time-unit", "the ledger picks each metric's unit; colour follows the "
+	  "terminal (NO_COLOR=1 turns it off) and -q drops the progress lines", 0 },
+	{ "-n|--command-name", "-n is --reps here, a number; name arms with --arm "
+	  "NAME=COMMAND", 0 },
+	{ "-w", "-w is --workloads here, a selection of built-in rows; warmup "
+	  "runs are --warmup N", 1 },
+	{ NULL, NULL, 0 },
 };
 
 const struct pab_option *pab_run_options(void)
@@ -176,7 +188,7 @@ static void parse_run_options(int argc, char **argv, struct pab_run_opts *o,
 {
 	/* Zero / negative = "not given", so --resume can refuse what it ignores. */
 	pab_run_opts_init(&opt);
-	pab_options_foreign(hyperfine_options);
+	pab_options_foreign("hyperfine", hyperfine_options);
 	pab_parse_options(argc, argv, run_options, run_usage,
 			  "Run arms through balanced rotated blocks, measure every child, checkpoint\n"
 			  "an artifact after every rep, and print the ledger.",
@@ -189,6 +201,22 @@ static void parse_run_options(int argc, char **argv, struct pab_run_opts *o,
 				"give one or the other");
 	if (hf_runs)
 		opt.reps = opt.max_reps = hf_runs;
+	if (prepares.n > 1)
+		pab_usage_error(run_options, run_usage, "--prepare is given %zu times: it runs before "
+				"every arm's runs, so give it once; an arm's own prepare (hyperfine's "
+				"--prepare per command) is the arm's \"prepare\" in --config FILE",
+				prepares.n);
+	opt.prepare = prepares.n ? prepares.v[0] : NULL;
+	pab_strlist_release(&prepares);
+	/* hyperfine's words for the children's stdin and stdout: null is
+	 * /dev/null as for --output; a pipe perfab does not make. */
+	if (opt.input && !strcmp(opt.input, "null"))
+		opt.input = "/dev/null";
+	if (opt.output && !strcmp(opt.output, "pipe"))
+		pab_usage_error(run_options, run_usage, "--output pipe: perfab sends the children's "
+				"stdout to null (discarded, the default), inherit or a file (one named "
+				"pipe: --output ./pipe); to read it through a pipe, make that the "
+				"command: sh -c 'CMD | cat >/dev/null'");
 	*o = opt;
 	o->table = run_options;
 	memset(&opt, 0, sizeof(opt));

@@ -95,8 +95,13 @@ static const struct pab_option *find_short(const struct pab_option *opts,
 	return NULL;
 }
 
+/*
+ * Store arg in o's value, or exit with a usage error. hint, when not NULL,
+ * follows the error of a value o cannot take, in parentheses (the advice
+ * of another tool's option spelled as o was, options.h).
+ */
 static void set_value(const struct pab_option *o, const char *arg,
-		      const struct pab_option *opts, const char *usage)
+		      const struct pab_option *opts, const char *usage, const char *hint)
 {
 	switch (o->type) {
 	case PAB_OPT_FLAG:
@@ -111,14 +116,16 @@ static void set_value(const struct pab_option *o, const char *arg,
 	case PAB_OPT_U64:
 		if (parse_u64(arg, (uint64_t)o->min, (uint64_t)o->max, o->value))
 			pab_usage_error(opts, usage,
-					"option '--%s' needs a whole number in [%.0f, %.0f], not '%s'",
-					o->long_name, o->min, o->max, arg);
+					"option '--%s' needs a whole number in [%.0f, %.0f], not '%s'%s%s%s",
+					o->long_name, o->min, o->max, arg, hint ? " (" : "",
+					hint ? hint : "", hint ? ")" : "");
 		return;
 	case PAB_OPT_DOUBLE:
 		if (parse_double(arg, o->min, o->max, o->value))
 			pab_usage_error(opts, usage,
-					"option '--%s' needs a number in [%g, %g], not '%s'",
-					o->long_name, o->min, o->max, arg);
+					"option '--%s' needs a number in [%g, %g], not '%s'%s%s%s",
+					o->long_name, o->min, o->max, arg, hint ? " (" : "",
+					hint ? hint : "", hint ? ")" : "");
 		return;
 	case PAB_OPT_END:
 		break;
@@ -126,17 +133,20 @@ static void set_value(const struct pab_option *o, const char *arg,
 	BUG("option type %d", (int)o->type);
 }
 
+static const char *foreign_tool;
 static const struct pab_foreign_option *foreign;
 
-void pab_options_foreign(const struct pab_foreign_option *table)
+void pab_options_foreign(const char *tool, const struct pab_foreign_option *table)
 {
+	foreign_tool = tool;
 	foreign = table;
 }
 
-/* The advice for option a (its name up to '=' or the end), or NULL. */
-static const char *foreign_advice(const char *a)
+/* The entry of the foreign table naming spelling name[0..len) ("--sort",
+ * "-i"), or NULL. */
+static const struct pab_foreign_option *foreign_find(const char *name, size_t len)
 {
-	size_t len = strcspn(a, "="), i;
+	size_t i;
 
 	for (i = 0; foreign && foreign[i].names; i++) {
 		const char *n = foreign[i].names;
@@ -144,12 +154,18 @@ static const char *foreign_advice(const char *a)
 		while (*n) {
 			size_t nl = strcspn(n, "|");
 
-			if (nl == len && !strncmp(n, a, len))
-				return foreign[i].advice;
+			if (nl == len && !strncmp(n, name, len))
+				return &foreign[i];
 			n += nl + (n[nl] == '|');
 		}
 	}
 	return NULL;
+}
+
+/* 1 when s is a whole number as the other tool would read one. */
+static int all_digits(const char *s)
+{
+	return *s && !s[strspn(s, "0123456789")];
 }
 
 void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
@@ -161,7 +177,10 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct pab_option *o = NULL;
+		const struct pab_foreign_option *fo;
 		const char *val = NULL;
+		char *hint = NULL;
+		size_t len; /* of the spelling: "--name" or "-x" */
 
 		if (only_positional || a[0] != '-' || !a[1]) {
 			pab_strlist_push(positional, a);
@@ -177,22 +196,22 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 		}
 		if (a[1] == '-') {
 			const char *eq = strchr(a + 2, '=');
-			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 
-			o = find_long(opts, a + 2, len);
-			if (!o && foreign_advice(a))
-				pab_usage_error(opts, usage, "'%.*s' is hyperfine's: %s", (int)len + 2,
-						a, foreign_advice(a));
+			len = (eq ? (size_t)(eq - a) : strlen(a));
+			o = find_long(opts, a + 2, len - 2);
+			fo = foreign_find(a, len);
+			if (!o && fo)
+				pab_usage_error(opts, usage, "'%.*s' is %s's: %s", (int)len, a,
+						foreign_tool, fo->advice);
 			if (!o) {
-				char *name = xstrndup(a + 2, len);
+				char *name = xstrndup(a + 2, len - 2);
 				const char *near = nearest_long(opts, name);
 
 				free(name);
 				if (near)
 					pab_usage_error(opts, usage, "unknown option '%.*s'; did you mean '--%s'?",
-							(int)len + 2, a, near);
-				pab_usage_error(opts, usage, "unknown option '%.*s'",
-						(int)len + 2, a);
+							(int)len, a, near);
+				pab_usage_error(opts, usage, "unknown option '%.*s'", (int)len, a);
 			}
 			if (eq) {
 				if (o->type == PAB_OPT_FLAG)
@@ -202,10 +221,17 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 				val = eq + 1;
 			}
 		} else {
+			len = 2;
 			o = find_short(opts, a[1]);
-			if ((!o || a[2]) && foreign_advice(a))
-				pab_usage_error(opts, usage, "'%s' is hyperfine's: %s", a, foreign_advice(a));
-			if (!o || a[2])
+			fo = foreign_find(a, len);
+			/* -r5 and -r=5, as getopt and hyperfine read them; a flag
+			 * takes nothing after it (no bundles: -qn is unknown). */
+			if (o && o->type != PAB_OPT_FLAG && a[2])
+				val = a + 2 + (a[2] == '=');
+			else if ((!o || a[2]) && fo)
+				pab_usage_error(opts, usage, "'%.*s' is %s's: %s", (int)len, a,
+						foreign_tool, fo->advice);
+			else if (!o || a[2])
 				pab_usage_error(opts, usage, "unknown option '%s'", a);
 		}
 		if (o->type != PAB_OPT_FLAG && !val) {
@@ -215,7 +241,15 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 						o->long_name, o->argh ? o->argh : "VALUE");
 			val = argv[++i];
 		}
-		set_value(o, val, opts, usage);
+		/* A spelling this command shares with the other tool (options.h). */
+		if (fo && val) {
+			if (fo->number && all_digits(val))
+				pab_usage_error(opts, usage, "'%.*s %s' reads as %s's: %s", (int)len, a, val,
+						foreign_tool, fo->advice);
+			hint = xasprintf("%s's %.*s: %s", foreign_tool, (int)len, a, fo->advice);
+		}
+		set_value(o, val, opts, usage, hint);
+		free(hint);
 		if (o->type == PAB_OPT_LIST && o->nargs > 1) {
 			int k;
 
@@ -223,9 +257,11 @@ void pab_parse_options(int argc, char **argv, const struct pab_option *opts,
 				pab_usage_error(opts, usage, "option '--%s' needs %d values (%s)",
 						o->long_name, o->nargs, o->argh);
 			for (k = 1; k < o->nargs; k++)
-				set_value(o, argv[++i], opts, usage);
+				set_value(o, argv[++i], opts, usage, NULL);
 		}
 	}
+	foreign_tool = NULL;
+	foreign = NULL;
 }
 
 const struct pab_option *pab_option_find(const struct pab_option *opts,

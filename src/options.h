@@ -4,8 +4,9 @@
  * each subcommand declares its options once, in an array, and both the
  * parser and the generated --help read that array, so they cannot drift.
  *
- * Accepted spellings: --name VALUE, --name=VALUE, -x VALUE, and "--" to end
- * options. Positional arguments may be interleaved with options.
+ * Accepted spellings: --name VALUE, --name=VALUE, -x VALUE, -xVALUE,
+ * -x=VALUE, and "--" to end options. Positional arguments may be
+ * interleaved with options.
  */
 #ifndef PAB_OPTIONS_H
 #define PAB_OPTIONS_H
@@ -52,17 +53,33 @@ struct pab_option {
 #define OPT_END() { PAB_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, 0 }
 
 /*
- * Another tool's options a command answers with advice instead of "unknown
- * option": names is "--sort" or "-i|--ignore-failure" (either spelling
- * matches, with or without =VALUE); advice says how this command does it.
- * pab_options_foreign(table) sets the table the next parse consults
- * (ended by a NULL names; NULL: none).
+ * Another tool's options that a command answers with advice instead of
+ * "unknown option" (perfab run: hyperfine's, doc/perfab.1 "hyperfine's
+ * options"). names is "--sort" or "-i|--ignore-failure" (either spelling
+ * matches, with or without =VALUE, a short one with its value attached);
+ * advice says how this command does it.
+ *
+ * A spelling the command has too (-n, -w) keeps the command's meaning.
+ * Its advice is added to the error of a value the command cannot read
+ * (-n NAME: -n is --reps); and when number is 1 (the other tool's option
+ * takes a whole number), a whole number after that spelling is refused
+ * with the advice, because it would be read silently in the other sense
+ * (-w 3: hyperfine's three warmup runs, not the rows whose names hold a
+ * 3). The long name of the command's option still takes any value.
  */
 struct pab_foreign_option {
 	const char *names;
 	const char *advice;
+	int number;
 };
-void pab_options_foreign(const struct pab_foreign_option *table);
+
+/*
+ * pab_options_foreign: the next pab_parse_options() call consults table
+ * (ended by a NULL names; NULL: none), naming the other tool tool in its
+ * messages ("'--sort' is hyperfine's: ..."). Both are borrowed; the parse
+ * forgets them when it returns.
+ */
+void pab_options_foreign(const char *tool, const struct pab_foreign_option *table);
 
 /*
  * pab_parse_options: parse argv[1..argc) (argv[0] is the subcommand name)

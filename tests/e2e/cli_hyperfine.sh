@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_hyperfine.sh — a hyperfine user's flags (doc/perfab.1, PERFAB RUN):
-# the ones that mean the same here are accepted under hyperfine's names
-# (-r/--runs, -m/--min-runs, -M/--max-runs, -S/--shell none, -N); the ones
-# perfab does otherwise are answered with what to do instead, never
-# "unknown option" or a wrong "did you mean"; -w 3 and '<' in a command
-# say what they are here.
+# cli_hyperfine.sh — a hyperfine user's flags (doc/perfab.1, HYPERFINE'S
+# OPTIONS): the ones that mean the same here are accepted under
+# hyperfine's names (-r/--runs, -m/--min-runs, -M/--max-runs, -S/--shell
+# none, -N); the ones perfab does otherwise are answered with what to do
+# instead, never "unknown option" or a wrong "did you mean"; '<' in a
+# command says to use --input. The hooks' and parameters' short forms are
+# cli_hyperfine_short.sh's, the spellings perfab keeps for its own
+# meaning cli_hyperfine_clash.sh's.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 PERFAB_COUNTS=off # the flags, not the counts, are under test
 export PERFAB_COUNTS
@@ -25,8 +27,8 @@ pass "-r/--runs, -m/-M, -S none and -N mean what they mean in hyperfine"
 
 # Done otherwise: advice, for both spellings, with or without a value.
 for f in "--reference x" "--sort command" "--export-asciidoc f" "--export-orgmode=f" \
-	"-i" "--ignore-failure" "-p x" "-c x" "--conclude x" "--style full" "-u ms" \
-	"--command-name x"; do
+	"-i" "--ignore-failure" "-C x" "--conclude x" "-E" "--show-elapsed" \
+	"--style full" "-u ms" "--time-unit=second" "--command-name x"; do
 	# shellcheck disable=SC2086
 	expect_rc 2 "$PERFAB" run $f /bin/true /bin/true
 	grep_err "is hyperfine's: "
@@ -36,8 +38,9 @@ for f in "--reference x" "--sort command" "--export-asciidoc f" "--export-orgmod
 done
 pass "hyperfine's options perfab does otherwise are answered with what to do"
 
-expect_rc 2 "$PERFAB" run -w 3 /bin/true /bin/true
-grep_err "hyperfine's warmup runs are --warmup N"
+# hyperfine's --conclude runs after every run; --cleanup is not that.
+expect_rc 2 "$PERFAB" run --conclude "pkill server" /bin/true /bin/true
+grep_err "perfab runs no command after each run"
 expect_rc 2 "$PERFAB" run "cat < in.txt" /bin/true
 grep_err "give --input FILE"
-pass "-w 3 and '<' in a command say what perfab does instead"
+pass "--conclude says perfab has no per-run hook; '<' in a command suggests --input"

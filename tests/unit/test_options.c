@@ -44,7 +44,17 @@ static void parse_and_print(int argc, char **argv)
 		OPT_LIST_N(0, "scan", &scans, "NAME MIN MAX", "a scan (three words)", 3),
 		OPT_END(),
 	};
+	/* Another tool's options (options.h): one this table lacks, one
+	 * spelling it shares whose value reads otherwise (-n NAME), and one
+	 * whose whole-number value would be read silently in the other sense. */
+	static const struct pab_foreign_option other[] = {
+		{ "--sort|-s", "rows stay in order", 0 },
+		{ "-n|--command-name", "-n is --reps here", 0 },
+		{ "-o", "-o is --out here", 1 },
+		{ NULL, NULL, 0 },
+	};
 
+	pab_options_foreign("other", other);
 	pab_parse_options(argc, argv, opts, usage, "Try the option parser.", &pos);
 	printf("q=%d out=%s arm=[", quiet, out ? out : "-");
 	for (i = 0; i < arms.n; i++)
@@ -112,6 +122,24 @@ static const struct opt_case cases[] = {
 	{ { "--colour", NULL }, 2, "", "unknown option '--colour'" },
 	{ { "-x", NULL }, 2, "", "unknown option '-x'" },
 	{ { "-qn", "3", NULL }, 2, "", "unknown option '-qn'" },
+	/* a short option's value attached, as getopt and hyperfine read it */
+	{ { "-n5", "-oX", NULL }, 0, "q=0 out=X arm=[] reps=5 ", NULL },
+	{ { "-n=6", "-o=", NULL }, 0, "q=0 out= arm=[] reps=6 ", NULL },
+	{ { "-n7x", NULL }, 2, "", "needs a whole number in [2, 1000000], not '7x'" },
+	{ { "-q1", NULL }, 2, "", "unknown option '-q1'" },
+	/* another tool's options: advice, never a guess */
+	{ { "--sort", NULL }, 2, "", "'--sort' is other's: rows stay in order" },
+	{ { "--sort=x", "f", NULL }, 2, "", "'--sort' is other's: rows stay in order" },
+	{ { "-s", NULL }, 2, "", "'-s' is other's: rows stay in order" },
+	{ { "-sx", NULL }, 2, "", "'-s' is other's: rows stay in order" },
+	{ { "--command-name", "x", NULL }, 2, "", "'--command-name' is other's: -n is --reps here" },
+	{ { "-n", "x", NULL }, 2, "",
+	  "option '--reps' needs a whole number in [2, 1000000], not 'x' (other's -n: -n is --reps here)" },
+	{ { "-n", "4", NULL }, 0, "reps=4 ", NULL },
+	{ { "-o", "3", NULL }, 2, "", "'-o 3' reads as other's: -o is --out here" },
+	{ { "-o03", NULL }, 2, "", "'-o 03' reads as other's: -o is --out here" },
+	{ { "-o", "3x", "--out", "4", NULL }, 0, "out=4 ", NULL },
+	{ { "--out", "3", NULL }, 0, "out=3 ", NULL },
 	{ { "--reps", "0", NULL }, 2, "", "usage: perfab try [-q]" },
 	{ { "--reps", "0", NULL }, 2, "", "(run with --help for all options)" },
 	/* --help: to stdout, exit 0, whatever follows */
