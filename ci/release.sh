@@ -5,9 +5,14 @@
 # package from that tarball, and SHA256SUMS of both, in OUTDIR.
 #
 # usage: ci/release.sh [--ref REF] [--full-check] [OUTDIR]
+#        ci/release.sh --tags [--ref REF]
 #
 #   --ref REF     the revision to release (default HEAD); a tag vN.N.N
 #                 must name the version of configure.ac's AC_INIT
+#   --tags        print the tags a release of that version makes, one a
+#                 line — vMAJOR.MINOR.PATCH, then the moving vMAJOR that
+#                 `uses: perfab/perfab@vMAJOR` follows — and build nothing
+#                 (without --ref: the version of this tree's configure.ac)
 #   --full-check  distcheck runs the whole test suite (default: it builds
 #                 every program, the test programs included, installs,
 #                 uninstalls and cleans, but runs no test: TESTS= empty —
@@ -38,19 +43,52 @@ die() {
 }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-ref=HEAD
+ref=
 full=
 out=
+tags_only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ref) [ $# -ge 2 ] || die "--ref takes a revision"; ref=$2; shift 2 ;;
 	--full-check) full=1; shift ;;
-	-h | --help) sed -n '3,24p' "$0"; exit 0 ;;
+	--tags) tags_only=1; shift ;;
+	-h | --help) sed -n '3,29p' "$0"; exit 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) [ -z "$out" ] || die "one OUTDIR only"; out=$1; shift ;;
 	esac
 done
 case $ref in -*) die "--ref '$ref' starts with '-': not a revision" ;; esac
+
+# version_of [FILE]: the version of a configure.ac's AC_INIT (FILE, or
+# standard input).
+version_of() {
+	sed -n 's/^AC_INIT(\[perfab\], \[\([^]]*\)\].*/\1/p' "$@"
+}
+# The tags of a release of $version: the one that never moves, and the
+# major version's, moved to each release (doc/release.md, "Tags").
+set_tags() {
+	case $version in
+	[0-9]*.[0-9]*.[0-9]*) ;;
+	*) die "cannot read the version from configure.ac's AC_INIT ('$version')" ;;
+	esac
+	tag=v$version
+	major_tag=v${version%%.*}
+}
+
+if [ -n "$tags_only" ]; then
+	[ -z "$full$out" ] || die "--tags builds nothing: no --full-check or OUTDIR"
+	if [ -n "$ref" ]; then
+		conf=$(git -C "$top" show "$ref:configure.ac" 2>/dev/null) ||
+			die "'$ref' names no commit with a configure.ac"
+		version=$(printf '%s\n' "$conf" | version_of)
+	else
+		version=$(version_of "$top/configure.ac")
+	fi
+	set_tags
+	printf '%s\n%s\n' "$tag" "$major_tag"
+	exit 0
+fi
+[ -n "$ref" ] || ref=HEAD
 for t in git autoreconf make dpkg-buildpackage sha256sum; do
 	command -v "$t" >/dev/null 2>&1 || die "$t is not installed (ci/setup-build.sh, ci/setup-test.sh)"
 done
@@ -64,16 +102,13 @@ git -C "$scratch/clone" checkout -q --detach "$commit"
 
 # The version is configure.ac's; the package's changelog and a release
 # tag must agree with it.
-version=$(sed -n 's/^AC_INIT(\[perfab\], \[\([^]]*\)\].*/\1/p' "$scratch/clone/configure.ac")
-case $version in
-[0-9]*.[0-9]*.[0-9]*) ;;
-*) die "cannot read the version from configure.ac's AC_INIT ('$version')" ;;
-esac
+version=$(version_of "$scratch/clone/configure.ac")
+set_tags
 deb_version=$(sed -n '1s/^perfab (\([^)]*\)).*/\1/p' "$scratch/clone/debian/changelog")
 [ "$deb_version" = "$version" ] ||
 	die "debian/changelog is at $deb_version, configure.ac at $version: add a changelog entry (dch -v $version)"
 case $ref in
-v[0-9]*) [ "$ref" = "v$version" ] || die "tag $ref does not name configure.ac's version $version" ;;
+v[0-9]*) [ "$ref" = "$tag" ] || die "tag $ref does not name configure.ac's version $version" ;;
 esac
 [ -n "$out" ] || out=$PWD/release-$version
 case $out in /*) ;; *) out=$PWD/$out ;; esac
@@ -113,8 +148,8 @@ for f in "$tarball" "$deb" SHA256SUMS; do
 	printf '  %s (%s bytes)\n' "$f" "$(wc -c <"$out/$f")"
 done
 cat <<EOF
-release: to publish (doc/release.md), tag the commit and move v${version%%.*}:
-  git tag -s v$version -m "perfab $version" $commit
-  git tag -f -s v${version%%.*} -m "perfab $version" $commit
-  git push origin v$version && git push -f origin v${version%%.*}
+release: to publish (doc/release.md), tag the commit and move $major_tag:
+  git tag -s $tag -m "perfab $version" $commit
+  git tag -f -s $major_tag -m "perfab $version" $commit
+  git push origin $tag && git push -f origin $major_tag
 EOF

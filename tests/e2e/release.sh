@@ -6,9 +6,11 @@
 # test programs built, installed, uninstalled and cleaned, no test run),
 # the .deb from that tarball (DEB_BUILD_OPTIONS=nocheck) and SHA256SUMS;
 # an untracked file never reaches the tarball; the sums check; the
-# unpacked .deb's `perfab --version` prints the release's version. A tag
-# that names another version, and an OUTDIR that exists, are refused
-# before anything is built. Slow: two builds of perfab.
+# unpacked .deb's `perfab --version` prints the release's version; the
+# tag commands it prints name the tags `--tags` lists (those the docs'
+# snippets name: doc_tags.sh). A tag that names another version, and an
+# OUTDIR that exists, are refused before anything is built. Slow: two
+# builds of perfab.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 # Inside ci/release.sh --full-check, whose own distcheck runs this suite.
 [ -z "${PERFAB_RELEASE_BUILD:-}" ] || skip "inside a release build (ci/release.sh --full-check)"
@@ -39,6 +41,8 @@ echo "not committed" >repo/UNTRACKED-FILE
 echo "/* not committed */" >>repo/src/perfab.c
 
 # Refusals, before anything is built.
+expect_rc 1 repo/ci/release.sh --tags rel
+grep_err "builds nothing"
 expect_rc 1 repo/ci/release.sh --ref v9.9.9 rel
 grep_err "tag v9.9.9 does not name configure.ac's version $version"
 mkdir exists
@@ -51,6 +55,14 @@ grep_err "starts with '-'"
 expect_rc 0 repo/ci/release.sh --ref "v$version" rel
 grep_out "perfab $version from $(git -C repo rev-parse HEAD)"
 grep_out "git tag -f -s v${version%%.*} "
+cp "$T/out" release.out
+# The tags it prints are those --tags names (which doc_tags.sh holds the
+# docs to), and no others.
+expect_rc 0 repo/ci/release.sh --tags --ref "v$version"
+[ "$(tr '\n' ' ' <"$T/out")" = "v$version v${version%%.*} " ] ||
+	fail "--tags printed '$(tr '\n' ' ' <"$T/out")', not 'v$version v${version%%.*}'"
+sed -n 's/^  git tag .*-s \([^ ]*\) -m .*/\1/p' release.out >made
+cmp -s made "$T/out" || fail "the release tags $(tr '\n' ' ' <made), --tags says $(tr '\n' ' ' <"$T/out")"
 [ -f "rel/perfab-$version.tar.gz" ] || fail "no tarball: $(ls rel)"
 set -- rel/perfab_"$version"_*.deb
 [ -f "$1" ] || fail "no .deb: $(ls rel)"
