@@ -228,6 +228,101 @@ char *read_file_max(const char *path, size_t max_bytes, size_t *len)
 	return pab_strbuf_detach(&sb);
 }
 
+const char *pab_file_kind(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device node";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* The reason *why for a file of mode st_mode that is not regular, or of
+ * size over max. Returns NULL (errno set). */
+static char *refuse_input(const char *what, const char *path, const struct stat *st,
+			  size_t max_bytes, char **why)
+{
+	if (!S_ISREG(st->st_mode)) {
+		*why = xasprintf("%s '%s' is %s, not a regular file: perfab reads it only "
+				 "from a regular file", what, path, pab_file_kind(st->st_mode));
+		errno = EINVAL;
+	} else {
+		*why = xasprintf("%s '%s' is %lld bytes, more than the %zu perfab reads",
+				 what, path, (long long)st->st_size, max_bytes);
+		errno = EFBIG;
+	}
+	return NULL;
+}
+
+char *pab_read_regular_file(const char *path, const char *what, size_t max_bytes,
+			    size_t *len, char **why)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	struct stat st;
+	char chunk[4096];
+	ssize_t got = 0;
+	int fd, err;
+
+	*why = NULL;
+	/* Looked at before the open: opening a device can itself act. */
+	if (stat(path, &st))
+		goto out_errno;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max_bytes)
+		return refuse_input(what, path, &st, max_bytes, why);
+	/* O_NONBLOCK: a FIFO put there since is opened without a writer
+	 * instead of waited on, and refused by the look below. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		goto out_errno;
+	if (fstat(fd, &st)) {
+		err = errno;
+		close(fd);
+		errno = err;
+		goto out_errno;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max_bytes) {
+		close(fd);
+		return refuse_input(what, path, &st, max_bytes, why);
+	}
+	for (;;) {
+		got = read(fd, chunk, sizeof(chunk));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		if (sb.len + (size_t)got > max_bytes) { /* it grew while read */
+			st.st_size = (off_t)(sb.len + (size_t)got);
+			close(fd);
+			pab_strbuf_release(&sb);
+			return refuse_input(what, path, &st, max_bytes, why);
+		}
+		pab_strbuf_add(&sb, chunk, (size_t)got);
+	}
+	err = errno;
+	close(fd);
+	errno = err;
+	if (got < 0) {
+		pab_strbuf_release(&sb);
+		goto out_errno;
+	}
+	if (len)
+		*len = sb.len;
+	return pab_strbuf_detach(&sb);
+out_errno:
+	err = errno;
+	*why = xasprintf("cannot read %s '%s': %s", what, path, strerror(err));
+	errno = err;
+	return NULL;
+}
+
 char *pab_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "diag.h"
 
@@ -69,6 +70,24 @@ void pab_strbuf_release(struct pab_strbuf *sb);
 
 /* Read a whole small file (e.g. under /proc) into new memory; NULL + errno. */
 char *read_file_max(const char *path, size_t max_bytes, size_t *len);
+
+/*
+ * pab_read_regular_file: read the whole file at path, which must be a
+ * regular file (a symbolic link to one is followed), of at most max_bytes,
+ * into new memory (NUL-terminated; its length in *len when len is not
+ * NULL). For an input a user or another user can place: what is at path
+ * is looked at before it is opened, it is opened O_NONBLOCK and looked at
+ * again once open, so a FIFO, device node, socket or directory is refused
+ * without being waited on, and a file over max_bytes before a byte is read.
+ * what names the file in the reason ("calibration"). Returns the text, or
+ * NULL with errno set and a reason (caller frees) in *why that names the
+ * file: "calibration 'c.json' is a FIFO, not a regular file".
+ */
+char *pab_read_regular_file(const char *path, const char *what, size_t max_bytes,
+			    size_t *len, char **why);
+/* What a file of mode m is, for a message: "a FIFO", "a directory",
+ * "a device node", "a socket", "a symbolic link", "a regular file". */
+const char *pab_file_kind(mode_t mode);
 
 /*
  * The candidate (of n, NULL-terminated or n given) nearest to word by

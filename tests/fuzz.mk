@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/fuzz.mk — untrusted input (issue #6): hostile artifacts and configs
-# given to the real binary, and a short libFuzzer run of each parser
-# harness (tests/fuzz/, built by ci/fuzz.sh; doc/fuzzing.md). FUZZ_SECONDS
-# sets the fuzz run per harness (default 36, 0 skips it).
+# tests/fuzz.mk — untrusted input (issue #6): hostile artifacts, configs
+# and calibration files given to the real binary, and a short libFuzzer
+# run of each parser harness (tests/fuzz/, built by ci/fuzz.sh;
+# doc/fuzzing.md). FUZZ_SECONDS sets the fuzz run per harness (default 36,
+# 0 skips it).
 fuzz_tests = \
 	tests/e2e/hostile_inputs.sh \
+	tests/e2e/cli_calibration_input.sh \
 	tests/fuzz/smoke.sh
 
 TESTS += $(fuzz_tests)

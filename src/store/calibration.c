@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,27 +266,43 @@ void pab_calibration_print(FILE *f, const cJSON *cal)
 	}
 }
 
-int pab_calibration_load(const char *path, double tol[PAB_M_COUNT], char **cpu_model,
-			 char **sha256, char **why)
+/* The tolerances of object t into tol[]; a problem is recorded in in. */
+static void parse_tolerances(struct pab_json_in *in, const cJSON *t, double tol[PAB_M_COUNT])
+{
+	const cJSON *it;
+
+	pab_json_in_push_key(in, "tolerance");
+	cJSON_ArrayForEach(it, t) {
+		const struct pab_metric *met = pab_metric_find(it->string);
+		double v;
+
+		if (!met) {
+			pab_json_in_fail_here(in, "unknown metric '%s' (see perfab(1) METRICS)",
+					      pab_term_safe(it->string));
+			break;
+		}
+		if (pab_json_in_number(in, t, it->string, PAB_JSON_REQUIRED, 0, 1000, NULL,
+				       &v) < 0)
+			break;
+		tol[met->id] = v;
+	}
+	pab_json_in_pop(in);
+}
+
+int pab_calibration_parse(const char *text, size_t len, const char *path,
+			  double tol[PAB_M_COUNT], char **cpu_model, char **why)
 {
 	char *prefix = xasprintf("calibration '%s'", path);
-	const cJSON *t = NULL, *it;
 	const char *schema = NULL, *cpu = NULL;
+	const cJSON *t = NULL;
 	struct pab_json_in in;
-	size_t len, m;
-	char *text = read_file_max(path, CAL_MAX_BYTES, &len);
-	cJSON *root = NULL;
-	int ret = -1;
+	cJSON *root;
+	size_t m;
 
-	*why = NULL;
-	*cpu_model = *sha256 = NULL;
+	*cpu_model = NULL;
 	for (m = 0; m < PAB_M_COUNT; m++)
 		tol[m] = NAN;
 	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, prefix, NULL);
-	if (!text) {
-		*why = xasprintf("cannot read calibration '%s': %s", path, strerror(errno));
-		goto out_free;
-	}
 	root = pab_json_in_parse(&in, text, len, "not a JSON object (check the syntax)");
 	if (root && !cJSON_IsObject(root))
 		pab_json_in_fail_here(&in, "not a JSON object (check the syntax)");
@@ -297,38 +312,39 @@ int pab_calibration_load(const char *path, double tol[PAB_M_COUNT], char **cpu_m
 		pab_json_in_fail(&in, "schema", "must be \"%s\" (this is '%s': write it with "
 				 "perfab calibrate)", PAB_CALIBRATION_SCHEMA, pab_term_safe(schema));
 	if (pab_json_in_string(&in, root, "cpu_model", PAB_JSON_REQUIRED | PAB_JSON_NULLABLE,
-			       &cpu) >= 0)
-		pab_json_in_object(&in, root, "tolerance", PAB_JSON_REQUIRED, &t);
-	pab_json_in_push_key(&in, "tolerance");
-	cJSON_ArrayForEach(it, t) {
-		const struct pab_metric *met = pab_metric_find(it->string);
-		double v;
-
-		if (!met) {
-			pab_json_in_fail_here(&in, "unknown metric '%s' (see perfab(1) METRICS)",
-					      pab_term_safe(it->string));
-			break;
-		}
-		if (pab_json_in_number(&in, t, it->string, PAB_JSON_REQUIRED, 0, 1000, NULL,
-				       &v) < 0)
-			break;
-		tol[met->id] = v;
-	}
-	pab_json_in_pop(&in);
+			       &cpu) >= 0 &&
+	    pab_json_in_object(&in, root, "tolerance", PAB_JSON_REQUIRED, &t) > 0)
+		parse_tolerances(&in, t, tol);
 	*why = pab_json_in_take_why(&in);
 	if (*why)
-		goto out_free;
-	*cpu_model = xstrdup(cpu ? cpu : "");
-	*sha256 = pab_sha256_buf(text, len);
-	ret = 0;
-out_free:
-	if (ret)
 		for (m = 0; m < PAB_M_COUNT; m++)
 			tol[m] = NAN;
+	else
+		*cpu_model = xstrdup(cpu ? cpu : "");
 	cJSON_Delete(root);
 	pab_json_in_release(&in);
-	free(text);
 	free(prefix);
+	return *why ? -1 : 0;
+}
+
+int pab_calibration_load(const char *path, double tol[PAB_M_COUNT], char **cpu_model,
+			 char **sha256, char **why)
+{
+	size_t len, m;
+	char *text = pab_read_regular_file(path, "calibration", CAL_MAX_BYTES, &len, why);
+	int ret;
+
+	*sha256 = NULL;
+	if (!text) {
+		*cpu_model = NULL;
+		for (m = 0; m < PAB_M_COUNT; m++)
+			tol[m] = NAN;
+		return -1;
+	}
+	ret = pab_calibration_parse(text, len, path, tol, cpu_model, why);
+	if (!ret)
+		*sha256 = pab_sha256_buf(text, len);
+	free(text);
 	return ret;
 }
 

@@ -41,10 +41,21 @@ int pab_calibration_write(const char *path, const struct cJSON *cal, char **why)
 void pab_calibration_free(struct cJSON *cal);
 
 /*
- * pab_calibration_load: read the file at path (the checked JSON reader):
- * its schema, CPU model and per-metric tolerance ("tolerance": {METRIC:
- * PCT}), into tol[] (NaN for a metric it gives none), *cpu_model and
- * *sha256 (the file's, new strings). Returns 0, or -1 with *why.
+ * pab_calibration_parse: the text[0..len) of the calibration file called
+ * path (the checked JSON reader): its schema, CPU model and per-metric
+ * tolerance ("tolerance": {METRIC: PCT}), into tol[] (NaN for a metric it
+ * gives none) and *cpu_model (new). A tolerance that is not a number in
+ * [0, 1000] is refused. Returns 0, or -1 with *why
+ * (caller frees; tol[] all NaN, *cpu_model NULL).
+ */
+int pab_calibration_parse(const char *text, size_t len, const char *path,
+			  double tol[PAB_M_COUNT], char **cpu_model, char **why);
+
+/*
+ * pab_calibration_load: pab_calibration_parse() of the file at path, read
+ * as an untrusted input (pab_read_regular_file: a regular file of at most
+ * 16 MiB; a FIFO or device is refused, never waited on), and *sha256, the
+ * SHA-256 of the text read (new). Returns 0, or -1 with *why.
  */
 int pab_calibration_load(const char *path, double tol[PAB_M_COUNT], char **cpu_model,
 			 char **sha256, char **why);
