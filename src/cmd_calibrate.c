@@ -168,6 +168,15 @@ int cmd_calibrate(int argc, char **argv)
 		die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", out, why);
 	fflush(stderr);
 	pab_calibration_print(stdout, cal);
+	why = pab_calibration_implausible(cal);
+	if (why) {
+		fflush(stdout);
+		warning("the tolerance of %s is more than the %.0f%% perfab run --calibration "
+			"takes: this machine cannot judge it with this command, and a run given "
+			"'%s' refuses it (quieten the machine, lengthen the command, or leave the "
+			"metric out of the run's --metrics)", why, PAB_CALIBRATION_TOL_MAX, out);
+		free(why);
+	}
 	if (!opt.quiet)
 		note("calibration written to '%s' (use it: perfab run --calibration %s)", out, out);
 	pab_calibration_free(cal);

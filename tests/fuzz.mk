@@ -7,6 +7,7 @@
 fuzz_tests = \
 	tests/e2e/hostile_inputs.sh \
 	tests/e2e/cli_calibration_input.sh \
+	tests/e2e/cli_calibration_bound.sh \
 	tests/fuzz/smoke.sh
 
 TESTS += $(fuzz_tests)

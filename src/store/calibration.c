@@ -284,6 +284,16 @@ static void parse_tolerances(struct pab_json_in *in, const cJSON *t, double tol[
 		if (pab_json_in_number(in, t, it->string, PAB_JSON_REQUIRED, 0, 1000, NULL,
 				       &v) < 0)
 			break;
+		if (v > PAB_CALIBRATION_TOL_MAX) {
+			pab_json_in_fail(in, it->string, "is %.4g%%, more than the %.0f%% perfab "
+					 "takes from a calibration: it would PASS a head %.4g%% "
+					 "worse than its base. An A/A run that needs it cannot judge "
+					 "%s here: quieten the machine (perfab env) or lengthen the "
+					 "command and calibrate again, or declare the tolerance "
+					 "(--tolerance %s=PCT) where reviewers see it", v,
+					 PAB_CALIBRATION_TOL_MAX, v, met->name, met->name);
+			break;
+		}
 		tol[met->id] = v;
 	}
 	pab_json_in_pop(in);
@@ -363,6 +373,18 @@ static int write_tree(FILE *f, void *arg)
 int pab_calibration_write(const char *path, const cJSON *cal, char **why)
 {
 	return pab_write_file_atomic(path, write_tree, (void *)cal, why);
+}
+
+char *pab_calibration_implausible(const cJSON *cal)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(cal, "tolerance"))
+		if (cJSON_IsNumber(it) && it->valuedouble > PAB_CALIBRATION_TOL_MAX)
+			pab_strbuf_addf(&sb, "%s%s (%.4g%%)", sb.len ? ", " : "", it->string,
+					it->valuedouble);
+	return sb.len ? pab_strbuf_detach(&sb) : NULL;
 }
 
 void pab_calibration_free(cJSON *cal)

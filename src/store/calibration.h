@@ -18,6 +18,13 @@ struct cJSON; /* cJSON's; a caller passing a tree includes its header */
 #define PAB_CALIBRATION_SCHEMA "perfab-calibration/1"
 /* Simulated runs per row and metric. */
 #define PAB_CALIBRATION_SIMS 2000
+/*
+ * The largest tolerance (percent) `run --calibration` takes from a file
+ * (doc/calibration.md, "The plausible bound"): one above it would PASS a
+ * head 1.5 times as slow or as large as its base, which says that the A/A
+ * run could not judge the metric at all, or that the file was edited.
+ */
+#define PAB_CALIBRATION_TOL_MAX 50.0
 
 /*
  * pab_calibration_build: the calibration of e (an A/A experiment: its
@@ -37,6 +44,10 @@ void pab_calibration_print(FILE *f, const struct cJSON *cal);
 /* Write cal to path (pab_write_file_atomic, indented JSON and a newline).
  * Returns 0, or -1 with *why (caller frees). */
 int pab_calibration_write(const char *path, const struct cJSON *cal, char **why);
+/* The metrics of cal whose tolerance is above PAB_CALIBRATION_TOL_MAX, as
+ * "cpu (73.2%), minor_faults (410%)" (new string), or NULL when none is:
+ * `run --calibration` refuses such a file. */
+char *pab_calibration_implausible(const struct cJSON *cal);
 /* Free a tree pab_calibration_build() returned (NULL: no-op). */
 void pab_calibration_free(struct cJSON *cal);
 
@@ -45,7 +56,7 @@ void pab_calibration_free(struct cJSON *cal);
  * path (the checked JSON reader): its schema, CPU model and per-metric
  * tolerance ("tolerance": {METRIC: PCT}), into tol[] (NaN for a metric it
  * gives none) and *cpu_model (new). A tolerance that is not a number in
- * [0, 1000] is refused. Returns 0, or -1 with *why
+ * [0, PAB_CALIBRATION_TOL_MAX] is refused. Returns 0, or -1 with *why
  * (caller frees; tol[] all NaN, *cpu_model NULL).
  */
 int pab_calibration_parse(const char *text, size_t len, const char *path,
