@@ -259,10 +259,19 @@ static void check_nmi(cJSON *a, const cJSON *fp)
 		      v != 0 ? "on but has no PMU to use" : "off");
 }
 
+/*
+ * Without a PMU, cycles are null and instructions are counted by valgrind
+ * where it is installed (--counts auto, doc/perfab.1): the fingerprint's
+ * "valgrind" says whether it is (a path, or null); a fingerprint taken
+ * before that key existed leaves it open.
+ */
 static void check_pmu(cJSON *a, const cJSON *fp)
 {
 	int pmu = fp_bool(fp, "pmu");
 	const char *build = fp_str(fp, "counters_build");
+	const char *vg = fp_str(fp, "valgrind");
+	const char *why = fp_str(fp, "pmu_why") ? fp_str(fp, "pmu_why") : "no hardware PMU";
+	int vg_known = vg || cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(fp, "valgrind"));
 
 	if (pmu == 1 && build && build[0] == '-')
 		item(a, "pmu", "WARNING",
@@ -271,13 +280,25 @@ static void check_pmu(cJSON *a, const cJSON *fp)
 		     "install libpfm4-dev and rebuild perfab (configure --with-libpfm=yes)");
 	else if (pmu == 1)
 		item(a, "pmu", "OK", "hardware counters are available", NULL);
+	else if (pmu == 0 && vg)
+		itemf(a, "pmu", "WARNING",
+		      "for cycles: run on bare metal, or give the VM a virtual PMU (e.g. "
+		      "QEMU/KVM -cpu host,pmu=on)",
+		      "cycles will be null; instructions are counted by valgrind (%s, "
+		      "--counts auto): %s", vg, why);
+	else if (pmu == 0 && vg_known)
+		itemf(a, "pmu", "WARNING",
+		      "install valgrind for instruction counts (Debian: apt-get install "
+		      "valgrind); for cycles: run on bare metal, or give the VM a virtual PMU "
+		      "(e.g. QEMU/KVM -cpu host,pmu=on)",
+		      "instructions and cycles will be null: %s, and valgrind, which counts "
+		      "instructions without one, is not installed", why);
 	else if (pmu == 0)
 		itemf(a, "pmu", "WARNING",
 		      "for cycles: run on bare metal, or give the VM a virtual PMU (e.g. "
 		      "QEMU/KVM -cpu host,pmu=on); instructions need only valgrind",
 		      "cycles will be null, and instructions are counted under valgrind "
-		      "where it is installed (--counts auto), else null: %s",
-		      fp_str(fp, "pmu_why") ? fp_str(fp, "pmu_why") : "no hardware PMU");
+		      "where it is installed (--counts auto), else null: %s", why);
 	else
 		item(a, "pmu", "UNKNOWN", fp_why(fp, "pmu"), NULL);
 }

@@ -29,6 +29,7 @@
 #include "probe/counters.h"
 #include "probe/hostinfo.h"
 #include "probe/pin.h"
+#include "probe/simcount.h"
 #include "test_hooks.h"
 #include "util.h"
 
@@ -416,7 +417,7 @@ cJSON *pab_host_fingerprint(void)
 	hwloc_topology_t topo = NULL;
 	struct utsname u;
 	const char *pmu_why;
-	char *meminfo;
+	char *meminfo, *valgrind, *valgrind_why;
 	int pmu;
 
 	/* On failure topo is NULL, and add_cpu/add_topology say why. */
@@ -470,6 +471,14 @@ cJSON *pab_host_fingerprint(void)
 			cJSON_AddStringToObject(o, "pmu_why", pmu_why);
 	}
 	cJSON_AddStringToObject(o, "counters_build", pab_counters_feature());
+	/* What counts instructions without a PMU (--counts auto, sim). */
+	valgrind = pab_simcount_tool(&valgrind_why);
+	if (valgrind)
+		cJSON_AddStringToObject(o, "valgrind", valgrind);
+	else
+		add_null(o, why, "valgrind", valgrind_why);
+	free(valgrind);
+	free(valgrind_why);
 	add_cgroup(o, why);
 	cJSON_AddItemToObject(o, "unreadable", why);
 	return o;

@@ -5,7 +5,8 @@
 # 1. On this machine: exit 0; text and JSON name governor, smt, load and
 #    thp, each OK / WARNING / UNKNOWN with a detail (UNKNOWN: why it could
 #    not be read) and a fix for every WARNING; the statuses agree with what
-#    this script reads from the same kernel files itself.
+#    this script reads from the same kernel files itself; without a PMU,
+#    the pmu item says whether valgrind counts instructions.
 # 2. On made-up machines (--fingerprint): the rules themselves — a
 #    powersave governor, SMT on, THP always, a loaded machine, ASLR off,
 #    no PMU must all warn with their exact fixes; a tuned machine must not.
@@ -78,6 +79,25 @@ if [ -r "$smt" ] && [ "$(cat "$smt")" = on ] &&
 fi
 jq -e '.host.load_1min >= 0 and .host.pus >= 1' "$T/env.json" >/dev/null ||
 	fail "no load or PU count in the fingerprint"
+
+# What counts instructions without a PMU, as it is here: the valgrind
+# perfab would run (PERFAB_VALGRIND), or none; the pmu item says which.
+PERFAB_VALGRIND=/bin/true expect_rc 0 "$PERFAB" env --format json
+jq -e '.host.valgrind == "/bin/true"' "$T/out" >/dev/null ||
+	fail "host.valgrind is $(jq -c .host.valgrind "$T/out"), not /bin/true"
+if [ "$(jq -r .host.pmu "$T/out")" = false ]; then
+	jq -e '.checklist[] | select(.item == "pmu") | .detail |
+		startswith("cycles will be null; instructions are counted by valgrind (/bin/true")' \
+		"$T/out" >/dev/null || fail "pmu with valgrind: $(jq -c '.checklist[] | select(.item == "pmu")' "$T/out")"
+fi
+PERFAB_VALGRIND=/nonexistent/valgrind expect_rc 0 "$PERFAB" env --format json
+jq -e '.host.valgrind == null and (.host.unreadable.valgrind | test("not available"))' \
+	"$T/out" >/dev/null || fail "a missing valgrind: $(jq -c '[.host.valgrind, .host.unreadable.valgrind]' "$T/out")"
+if [ "$(jq -r .host.pmu "$T/out")" = false ]; then
+	jq -e '.checklist[] | select(.item == "pmu") | .detail |
+		startswith("instructions and cycles will be null")' "$T/out" >/dev/null ||
+		fail "pmu without valgrind: $(jq -c '.checklist[] | select(.item == "pmu")' "$T/out")"
+fi
 
 # --- 2. made-up machines -----------------------------------------------
 cat >"$T/noisy.json" <<'EOF'

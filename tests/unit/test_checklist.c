@@ -121,6 +121,16 @@ static const struct check_case cases[] = {
 	  "counted under valgrind where it is installed (--counts auto), else null: no PMU driver",
 	  "instructions need only valgrind" },
 	{ "{\"pmu\": false}", "pmu", "WARNING", "null: no hardware PMU", "bare metal" },
+	/* what is true here: valgrind counts, or neither does */
+	{ "{\"pmu\": false, \"pmu_why\": \"no PMU driver\", \"valgrind\": \"/usr/bin/valgrind\"}",
+	  "pmu", "WARNING",
+	  "cycles will be null; instructions are counted by valgrind (/usr/bin/valgrind, "
+	  "--counts auto): no PMU driver", "for cycles: run on bare metal" },
+	{ "{\"pmu\": false, \"valgrind\": null, \"unreadable\": {\"valgrind\": \"not on PATH\"}}",
+	  "pmu", "WARNING",
+	  "instructions and cycles will be null: no hardware PMU, and valgrind, which counts "
+	  "instructions without one, is not installed", "apt-get install valgrind" },
+	{ "{\"valgrind\": null}", "pmu", "OK", "hardware counters are available", NULL },
 	{ "{\"pmu\": null}", "pmu", "UNKNOWN", "not recorded", NULL },
 
 	{ "{}", "perf_event_paranoid", "OK", "perf_event_paranoid is 1", NULL },
