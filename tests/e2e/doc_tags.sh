@@ -9,7 +9,7 @@
 # can be cut from this tree and the snippets resolve (doc/release.md,
 # "Tags"). The release itself prints the same tags (tests/e2e/release.sh).
 . "${top_srcdir}/tests/lib/test-lib.sh"
-cd "$top_srcdir" || hard_error "no source tree"
+cd "$top_srcdir" || hard_error "no source tree" # read only: files go to $T
 version=$(sed -n 's/^AC_INIT(\[perfab\], \[\([^]]*\)\].*/\1/p' configure.ac)
 [ -n "$version" ] || fail "no version in configure.ac"
 expect_rc 0 sh ci/release.sh --tags
@@ -28,14 +28,14 @@ files="README action.yml $(find doc examples -type f \( -name '*.md' -o -name '*
 		tr '\n' ' ' <"$f" | grep -oE '(^|[ `(])v[0-9][0-9.]*`? +(moves|follows)' |
 			sed -e 's/^[ `(]*//' -e 's/`* .*//' -e "s|^|$f:|"
 	done
-} | sort -u >refs
-[ -s refs ] || fail "no snippet names the action"
+} | sort -u >"$T/refs"
+[ -s "$T/refs" ] || fail "no snippet names the action"
 while IFS= read -r line; do
 	r=${line##*:}
 	case " $tags " in *" $r "*) continue ;; esac
 	echo "$r" | grep -qE '^[0-9a-f]{40}$' && continue
 	echo "${line%:*}: names $r"
-done <refs >bad
-[ ! -s bad ] || fail "ci/release.sh makes $tags for $version; these name other tags:
-$(cat bad)"
-pass "every snippet names $tags or a commit: $(sed 's/.*://' refs | sort -u | tr '\n' ' ')"
+done <"$T/refs" >"$T/bad"
+[ ! -s "$T/bad" ] || fail "ci/release.sh makes $tags for $version; these name other tags:
+$(cat "$T/bad")"
+pass "every snippet names $tags or a commit: $(sed 's/.*://' "$T/refs" | sort -u | tr '\n' ' ')"
