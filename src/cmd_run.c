@@ -109,7 +109,7 @@ static const struct pab_option run_options[] = {
 	OPT_STRING(0, "output", &opt.output, "WHERE", "the children's stdout: null (the default), inherit or a file"),
 	OPT_FLAG(0, "show-output", &opt.show_output, "show the children's stdout and stderr on stderr, one run at a time"),
 	OPT_STRING(0, "export-markdown", &opt.export_markdown, "FILE", "write the Markdown report to FILE at the end"),
-	OPT_STRING(0, "export-csv", &opt.export_csv, "FILE", "write the ledger as CSV to FILE at the end (each arm's mean, median, ...: perfab export --stats)"),
+	OPT_STRING(0, "export-csv", &opt.export_csv, "FILE", "the ledger as CSV, at the end (arms' means: export --stats)"),
 	OPT_STRING(0, "export-json", &opt.export_json, "FILE", "write the ledger as JSON to FILE at the end"),
 	OPT_FLAG('q', "quiet", &opt.quiet, "no progress lines"),
 	OPT_U64('r', "runs", &hf_runs, "N", "as hyperfine: exactly N reps per row (--reps N --max-reps N)", 1, 1000000),
