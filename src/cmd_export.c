@@ -20,7 +20,22 @@
 #include "store/artifact_read.h"
 #include "options.h"
 #include "report/report.h"
+#include "store/tempfile.h"
 #include "util.h"
+
+/* What -o FILE holds: the report ro of e, for pab_write_file_atomic. */
+struct export_job {
+	const struct pab_experiment *e;
+	const struct pab_report_opts *ro;
+};
+
+static int write_report(FILE *f, void *arg)
+{
+	const struct export_job *j = arg;
+
+	pab_report_print(f, j->e, NULL, j->ro);
+	return ferror(f) ? -1 : 0;
+}
 
 int cmd_export(int argc, char **argv)
 {
@@ -36,7 +51,6 @@ int cmd_export(int argc, char **argv)
 	struct pab_report_opts ro;
 	struct pab_strlist pos = { 0 };
 	struct pab_experiment e;
-	FILE *f = stdout;
 	char *why;
 	int ret;
 
@@ -60,15 +74,18 @@ int cmd_export(int argc, char **argv)
 		pab_strlist_release(&pos);
 		return pab_artifact_load_exit_code(ret);
 	}
+	/* -o FILE is written as the artifact is (store/tempfile.h): never
+	 * through a symlink, never torn. */
 	if (outpath) {
-		f = fopen(outpath, "w");
-		if (!f)
-			die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", outpath, strerror(errno));
+		struct export_job job = { &e, &ro };
+
+		if (pab_write_file_atomic(outpath, write_report, &job, &why))
+			die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", outpath, why);
+	} else {
+		pab_report_print(stdout, &e, NULL, &ro);
+		if (fflush(stdout))
+			die(PAB_EXIT_RUNTIME, "cannot write stdout: %s", strerror(errno));
 	}
-	pab_report_print(f, &e, NULL, &ro);
-	if (outpath ? fclose(f) : fflush(f))
-		die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", outpath ? outpath : "stdout",
-		    strerror(errno));
 	pab_experiment_release(&e);
 	pab_strlist_release(&pos);
 	return 0;

@@ -36,6 +36,7 @@
 #include "report/history_html.h"
 #include "report/json.h"
 #include "store/history_db.h"
+#include "store/tempfile.h"
 #include "term.h"
 #include "util.h"
 
@@ -373,6 +374,19 @@ static int history_drift(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* html                                                               */
 
+/* What `history html -o FILE` holds, for pab_write_file_atomic. */
+struct html_job {
+	const struct pab_history_set *set;
+};
+
+static int write_html(FILE *f, void *arg)
+{
+	const struct html_job *j = arg;
+
+	pab_report_history_html(f, j->set->series, j->set->n, j->set->merges);
+	return ferror(f) ? -1 : 0;
+}
+
 static int history_html(int argc, char **argv)
 {
 	struct read_args a = { 0 };
@@ -383,9 +397,6 @@ static int history_html(int argc, char **argv)
 	};
 	const char *usage = HTML_USAGE;
 	struct pab_history_set set;
-	struct pab_history_series *s;
-	size_t n, merges;
-	FILE *f = stdout;
 
 	pab_parse_options(argc, argv, opts, usage,
 			  "One self-contained HTML page: per row, arm and metric the chained change\n"
@@ -394,14 +405,17 @@ static int history_html(int argc, char **argv)
 			  "lines, the merges that stepped the level ringed.",
 			  &a.pos);
 	read_series(&a, opts, usage, &set);
-	s = set.series;
-	n = set.n;
-	merges = set.merges;
-	if (a.out && !(f = fopen(a.out, "w")))
-		die_errno("cannot write '%s'", a.out);
-	pab_report_history_html(f, s, n, merges);
-	if (a.out && fclose(f))
-		die_errno("cannot write '%s'", a.out);
+	/* -o FILE is written as an artifact is (store/tempfile.h): never
+	 * through a symlink, never torn. */
+	if (a.out) {
+		struct html_job job = { &set };
+		char *why;
+
+		if (pab_write_file_atomic(a.out, write_html, &job, &why))
+			die(PAB_EXIT_RUNTIME, "cannot write '%s': %s", a.out, why);
+	} else {
+		pab_report_history_html(stdout, set.series, set.n, set.merges);
+	}
 	pab_history_set_release(&set);
 	pab_strlist_release(&a.pos);
 	return PAB_EXIT_PASS;

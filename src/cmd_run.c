@@ -303,8 +303,26 @@ _Noreturn static void die_of_signal(struct pab_runner *r, int lock_fd, const cha
 	_exit(128 + sig);
 }
 
+/* One --export-* file: the report ro of e, judged as l. */
+struct export_job {
+	const struct pab_experiment *e;
+	const struct pab_ledger *l;
+	const struct pab_report_opts *ro;
+};
+
+/* pab_write_file_atomic's writer of an export_job. */
+static int write_export(FILE *f, void *arg)
+{
+	const struct export_job *j = arg;
+
+	pab_report_print(f, j->e, j->l, j->ro);
+	return ferror(f) ? -1 : 0;
+}
+
 /* --export-markdown, --export-csv, --export-json: the ledger l of e in
- * each file asked for. Returns 0, or -1 after saying which file failed. */
+ * each file asked for, each written as the artifact is (store/tempfile.h:
+ * never through a symlink, never torn). Returns 0, or -1 after saying
+ * which file failed. */
 static int export_reports(const struct pab_experiment *e, const struct pab_ledger *l,
 			  const struct pab_run_opts *o)
 {
@@ -317,19 +335,18 @@ static int export_reports(const struct pab_experiment *e, const struct pab_ledge
 
 	for (i = 0; i < 3; i++) {
 		struct pab_report_opts ro;
-		FILE *f;
+		struct export_job job = { e, l, &ro };
+		char *why;
 
 		if (!paths[i])
 			continue;
-		f = fopen(paths[i], "w");
 		pab_report_opts_init(&ro, fmts[i]);
-		if (f)
-			pab_report_print(f, e, l, &ro);
-		if (!f || fclose(f)) {
+		if (pab_write_file_atomic(paths[i], write_export, &job, &why)) {
 			pab_error("cannot write '%s': %s (the artifact '%s' "
 				"has the run: perfab ledger --format %s)", paths[i],
-				strerror(errno), o->out ? o->out : o->resume ? o->resume :
+				why, o->out ? o->out : o->resume ? o->resume :
 				PAB_DEFAULT_OUT, pab_report_format_name(fmts[i]));
+			free(why);
 			ret = -1;
 		}
 	}

@@ -29,9 +29,10 @@
  *
  * Error handling: no function here prints or exits. A failure returns -1
  * with errno set and a reason (caller frees) in *why that names the file
- * and the step; the caller chooses the exit status. A writer
- * that only writes one file (calibrate -o, digest-checked copies) calls
- * pab_write_file_atomic() alone.
+ * and the step; the caller chooses the exit status. A writer that only
+ * writes one file (calibrate -o, digest-checked copies, the reports a user
+ * names: run --export-markdown/-csv/-json, export -o, history html -o)
+ * calls pab_write_file_atomic() alone.
  */
 #ifndef PAB_TEMPFILE_H
 #define PAB_TEMPFILE_H
