@@ -74,7 +74,7 @@ static const struct pab_option run_options[] = {
 	OPT_U64(0, "max-reps", &opt.max_reps, "N", "cap of the looks (doubling from --reps) for undecided rows (default 96)", 1, 1000000),
 	OPT_STRING(0, "budget", &opt.budget, "DURATION", "time for the whole run, e.g. 90s, 10m (default 10m)"),
 	OPT_STRING(0, "metrics", &opt.metrics, "LIST", "judged metrics, e.g. cpu,peak_rss (default: see METRICS)"),
-	OPT_STRING(0, "require", &opt.require, "LIST", "cells that must PASS for a row to PASS; other judged cells guard (default cpu, + throughput a workload reports)"),
+	OPT_STRING(0, "require", &opt.require, "LIST", "cells that must PASS for a row to PASS; other judged cells guard (default cpu; instructions with exact counts)"),
 	OPT_STRING('o', "out", &opt.out, "FILE", "artifact path (default perfab-run.json)"),
 	OPT_STRING(0, "resume", &opt.resume, "FILE", "continue an interrupted run from its checkpoint"),
 	OPT_FLAG(0, "trust-artifact", &opt.trust, "--resume: run the arms and rows the artifact records unchecked"),

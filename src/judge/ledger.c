@@ -327,10 +327,10 @@ static int workload_only(enum pab_metric_id m)
 
 /*
  * The roles of the cells [first, l->n_cells) of lr (ledger.h): under
- * perfab/2 the declared required set, else cpu plus throughput where the
- * row reports its own; when none of them has a cell, every judged cell is
- * required. perfab/1 and rule12, and control rows, require every judged
- * cell.
+ * perfab/2 the declared required set, else cpu (throughput, a workload's
+ * own or 1/wall, is derived from wall time and guards); when none of them
+ * has a cell, every judged cell is required. perfab/1 and rule12, and
+ * control rows, require every judged cell.
  */
 static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
 			 const struct pab_ledger_row *lr, size_t first)
@@ -360,8 +360,7 @@ static void assign_roles(const struct pab_ledger_opts *o, struct pab_ledger *l,
 		else if (require_given)
 			req = o->required[c->metric];
 		else
-			req = c->metric == PAB_M_CPU ||
-			      (c->metric == PAB_M_THROUGHPUT && !lr->wall_throughput);
+			req = c->metric == PAB_M_CPU; /* throughput is wall's: it guards */
 		c->role = req ? PAB_ROLE_REQUIRED : PAB_ROLE_GUARD;
 		n_required += req;
 	}

@@ -12,8 +12,10 @@
  *
  * Under perfab/2 each judged cell is REQUIRED or a GUARD (pab_cell_role,
  * doc/method.md "Required and guarding cells"): the required set is the
- * run's declared one ("run" -> "require", --require), else cpu plus
- * throughput where the row's workload reports its own; a row whose
+ * run's declared one ("run" -> "require", --require), else exact counts'
+ * (instructions, when the run made them), else cpu: throughput, the
+ * workload's own or 1/wall, is derived from wall time, which a loaded
+ * machine cannot resolve, and guards; a row whose
  * throughput is only 1/wall (a plain command) does not judge it unless
  * the run named it, and shows its wall time instead (role SHOWN). Under
  * perfab/1 and rule12, and in a control row, every judged cell is

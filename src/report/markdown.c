@@ -302,7 +302,6 @@ static void md_accepted(FILE *f, const struct pab_experiment *e,
 		fprintf(f, " \u00b7 %s: %s %s%s \u2014 ", pab_metrics[cell->metric].name, ch,
 			md_badge(cell->res.verdict),
 			cell->held ? " (time guard, holds the PASS)" :
-			cell->held ? " (time guard, holds the PASS)" :
 			cell->role == PAB_ROLE_GUARD && cell->res.verdict == PAB_INCONCLUSIVE ?
 			" (guard, accepted uncertainty)" : "");
 		md_escape(f, why);

@@ -38,19 +38,30 @@ expect_rc "$aa_rc" "$PERFAB" ledger --format markdown aa.json
 grep_out "| row | arm | n |"
 
 # The same command counted under valgrind: the required cell is the exact
-# instruction count, which does not move, so the A/A run must PASS (and
-# the gate with it) at the first look.
+# instruction count, which does not move, so it PASSes at the first look.
+# The row PASSes once its cpu, a time guard, has excluded a regression
+# beyond the guard tolerance (doc/method.md §8a): 3 reps give cpu no
+# interval, so the row is INCONCLUSIVE with cpu unresolved; 6 reps with a
+# guard tolerance no noise here reaches PASS, and the gate with them.
 if command -v valgrind >/dev/null 2>&1; then
 	seq 1 5000 >in.txt
-	expect_rc 0 "$PERFAB" run -q --counts sim --reps 3 --max-reps 3 --no-sanity-gate \
-		--arm "base=gzip -6 -c $T/in.txt" --arm "head=gzip -6 -c $T/in.txt" --out exact.json
+	expect_rc 3 "$PERFAB" run -q --counts sim --reps 3 --max-reps 3 --no-sanity-gate \
+		--arm "base=gzip -6 -c $T/in.txt" --arm "head=gzip -6 -c $T/in.txt" --out exact3.json
+	expect_rc 3 "$PERFAB" ledger --format json exact3.json
+	jq -e '.rows[0].required == ["instructions"] and .rows[0].unresolved_guards == ["cpu"] and
+		([.rows[0].cells[] | select(.metric == "instructions") | .exact and .verdict == "PASS"] == [true])' \
+		"$T/out" >/dev/null || fail "exact A/A, 3 reps: $(jq -c '.rows[0] | {verdict, required, unresolved_guards}' "$T/out")"
+	expect_rc 0 "$PERFAB" run -q --counts sim --reps 6 --max-reps 6 --guard-tolerance 1000 \
+		--no-sanity-gate --arm "base=gzip -6 -c $T/in.txt" --arm "head=gzip -6 -c $T/in.txt" \
+		--out exact.json
 	grep_out "overall: PASS"
 	expect_rc 0 "$PERFAB" gate exact.json
 	expect_rc 0 "$PERFAB" ledger --format json exact.json
 	jq -e '.overall == "PASS" and .rows[0].required == ["instructions"] and
+		.rows[0].unresolved_guards == [] and
 		([.rows[0].cells[] | select(.metric == "instructions") | .exact] == [true])' \
 		"$T/out" >/dev/null || fail "exact A/A: $(jq -c '.rows[0] | {verdict, required}' "$T/out")"
-	pass "an A/A run with exact counts PASSes"
+	pass "an A/A run with exact counts PASSes once its cpu guard resolves"
 else
 	skip "valgrind is not installed: the exact-count A/A PASS did not run (the rest passed)"
 fi

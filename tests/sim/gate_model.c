@@ -225,6 +225,7 @@ int gate_tally_run(const struct gate_case *c, uint64_t seed, unsigned gates,
 			t->row_verdict[g.row[k]]++;
 			t->row_undecidable += g.undecidable[k];
 			t->reps_sum += (double)g.reps[k];
+			t->row_pass_by_48 += g.row[k] == PAB_PASS && g.reps[k] <= 48;
 			by48 &= g.reps[k] <= 48;
 		}
 		t->pass_by_48 += g.overall == PAB_PASS && by48;

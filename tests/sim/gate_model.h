@@ -75,6 +75,7 @@ struct gate_tally {
 	unsigned overall[4];       /* by enum pab_verdict */
 	unsigned pass_by_48;       /* gates PASSed with every row at <= 48 reps */
 	unsigned row_verdict[4];
+	unsigned row_pass_by_48;   /* rows PASSed at <= 48 reps */
 	unsigned row_undecidable;
 	double reps_sum;           /* over rows */
 };
