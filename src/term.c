@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * term.c — text as it may reach a terminal: the UTF-8 decoder, the
- * terminal-safe printer and whether to colour (term.h).
+ * terminal-safe printer, folding to the output width and whether to
+ * colour (term.h).
  */
 #include "config.h"
 
@@ -93,6 +94,63 @@ const char *pab_term_safe(const char *s)
 		p += n ? n : 1;
 	}
 	return sb->buf;
+}
+
+size_t pab_term_columns(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t cols = 0;
+
+	while (p < end && *p) {
+		uint32_t cp;
+		size_t k = pab_utf8_decode(p, &cp);
+
+		p += k && k <= (size_t)(end - p) ? k : 1;
+		cols++;
+	}
+	return cols;
+}
+
+void pab_fold(struct pab_strbuf *sb, const char *text, size_t col, size_t indent,
+	      size_t width)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t gap = strspn(p, " "), len, w;
+
+		if (p[gap] == '\n') {
+			pab_strbuf_addf(sb, "\n%*s", (int)indent, "");
+			col = indent;
+			p += gap + 1;
+			p += strspn(p, " ");
+			continue;
+		}
+		if (!p[gap])
+			break; /* blanks at the end */
+		len = strcspn(p + gap, " \n");
+		w = pab_term_columns(p + gap, len);
+		if (col > indent && col + gap + w > width) {
+			pab_strbuf_addf(sb, "\n%*s", (int)indent, "");
+			col = indent;
+		} else {
+			pab_strbuf_add(sb, p, gap);
+			col += gap;
+		}
+		pab_strbuf_add(sb, p + gap, len);
+		col += w;
+		p += gap + len;
+	}
+}
+
+void pab_print_folded(FILE *f, size_t col, size_t indent, const char *text)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+
+	pab_fold(&sb, text, col, indent, PAB_TERM_WIDTH);
+	pab_strbuf_add(&sb, "\n", 1);
+	fwrite(sb.buf, 1, sb.len, f);
+	pab_strbuf_release(&sb);
 }
 
 int use_color(int fd)

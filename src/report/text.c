@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * text.c — the ledger as text for a terminal of PAB_TEXT_WIDTH columns,
+ * text.c — the ledger as text for a terminal of PAB_TERM_WIDTH columns,
  * and the CI log's reasons of `perfab gate` (text.h).
  */
 #include "config.h"
@@ -15,40 +15,6 @@
 #include "term.h"
 #include "util.h"
 
-
-/*
- * Write text to f folded at word boundaries to PAB_TEXT_WIDTH columns:
- * the first line after `first` (already counted as first_cols), the rest
- * indented by `rest` spaces.
- */
-static void print_folded(FILE *f, size_t first_cols, size_t rest, const char *text)
-{
-	size_t col = first_cols;
-	const char *p = text;
-	int first = 1;
-
-	while (*p == ' ')
-		p++;
-	while (*p) {
-		const char *sp = strchr(p, ' ');
-		size_t w = sp ? (size_t)(sp - p) : strlen(p);
-
-		if (!first && col + 1 + w > PAB_TEXT_WIDTH) {
-			fprintf(f, "\n%*s", (int)rest, "");
-			col = rest;
-		} else if (!first) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(p, 1, w, f);
-		col += w;
-		first = 0;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
 
 static void print_verdict(FILE *f, enum pab_verdict v, int color, int width)
 {
@@ -109,13 +75,25 @@ static int exact_decided(const struct pab_ledger *l, const struct pab_ledger_row
 	return 0;
 }
 
-/* One cell's line (and its reason, folded, below it). */
+/* Where a cell line's columns start: "  %-12s %-27s %-34s " (metric,
+ * medians, change, verdict); --wide's figures go under the medians. */
+#define CELL_WIDE_COL 15
+#define CELL_CHANGE_COL 43
+#define CELL_VERDICT_COL 78
+
+/*
+ * One cell's line (its change folded under its column when the line would
+ * pass PAB_TERM_WIDTH), with --wide its figures on a line of their own
+ * (noise, tolerance, allowance, coverage, what decided it), then its
+ * reason, folded, below it.
+ */
 static void text_cell(FILE *f, const struct pab_experiment *e,
 		      const struct pab_ledger *l, const struct pab_ledger_row *lr,
 		      const struct pab_ledger_cell *cell, const struct pab_text_opts *to)
 {
 	const struct pab_cell_result *r = &cell->res;
-	char bh[80], ch[112], why[512];
+	char bh[80], ch[112], why[512], *rest = NULL;
+	size_t verdict_w;
 
 	if (r->verdict == PAB_NOT_MEASURED) {
 		const char *null_why = pab_metrics[cell->metric].exact ?
@@ -124,34 +102,55 @@ static void text_cell(FILE *f, const struct pab_experiment *e,
 		fprintf(f, "  %-12s not measured\n", pab_metrics[cell->metric].name);
 		if (null_why) {
 			fputs("      ", f);
-			print_folded(f, 6, 8, pab_term_safe(null_why));
+			pab_print_folded(f, 6, 8, pab_term_safe(null_why));
 		}
 		return;
 	}
 	pab_fmt_pair(bh, sizeof(bh), cell->metric, r->base_median, r->head_median, 0);
 	pab_fmt_change(ch, sizeof(ch), cell->metric, &r->change, r->base_median,
 		       pab_fmt_change_flags(cell));
-	fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
-	if (cell->role == PAB_ROLE_SHOWN) {
-		fputs("shown, not judged\n", f);
-		return;
-	}
-	if (to->wide) {
-		print_verdict(f, r->verdict, to->color, 12);
-		fprintf(f, " %5.1f%% %5.1f%% %5.1f%%  %5.1f%%", r->noise,
-			r->tolerance, r->allowance, r->change.coverage * 100);
-		if (pab_fmt_decided_by(r))
-			fprintf(f, "  by %s", pab_fmt_decided_by(r));
-		if (lr->control)
-			fprintf(f, " · unchanged: %s", pab_fmt_equivalence_name(r->equivalence));
+	verdict_w = cell->role == PAB_ROLE_SHOWN ? strlen("shown, not judged") :
+		strlen(pab_verdict_name(r->verdict));
+	/* A change wider than its column pushes the verdict right; past the
+	 * width it folds under its column instead, the verdict kept on the
+	 * first line where the eye looks for it. */
+	if (CELL_CHANGE_COL + pab_term_columns(ch, strlen(ch)) + 1 + verdict_w <= PAB_TERM_WIDTH) {
+		fprintf(f, "  %-12s %-27s %-34s ", pab_metrics[cell->metric].name, bh, ch);
 	} else {
-		print_verdict(f, r->verdict, to->color, 0);
+		struct pab_strbuf sb = PAB_STRBUF_INIT;
+		size_t first;
+
+		pab_fold(&sb, ch, CELL_CHANGE_COL, CELL_CHANGE_COL, CELL_VERDICT_COL - 1);
+		first = strcspn(sb.buf, "\n");
+		fprintf(f, "  %-12s %-27s %-34.*s ", pab_metrics[cell->metric].name, bh,
+			(int)first, sb.buf);
+		rest = sb.buf[first] ? xstrdup(sb.buf + first) : NULL;
+		pab_strbuf_release(&sb);
 	}
-	fputc('\n', f);
+	if (cell->role == PAB_ROLE_SHOWN)
+		fputs("shown, not judged", f);
+	else
+		print_verdict(f, r->verdict, to->color, 0);
+	fprintf(f, "%s\n", rest ? rest : "");
+	free(rest);
+	if (cell->role == PAB_ROLE_SHOWN)
+		return;
+	if (to->wide) {
+		char *nums = xasprintf("noise %.1f%% · tol %.1f%% · allow %.1f%% · coverage %.1f%%%s%s%s%s",
+				       r->noise, r->tolerance, r->allowance,
+				       r->change.coverage * 100, pab_fmt_decided_by(r) ? " · by " : "",
+				       pab_fmt_decided_by(r) ? pab_fmt_decided_by(r) : "",
+				       lr->control ? " · unchanged: " : "", lr->control ?
+				       pab_fmt_equivalence_name(r->equivalence) : "");
+
+		fprintf(f, "%*s", CELL_WIDE_COL, "");
+		pab_print_folded(f, CELL_WIDE_COL, CELL_WIDE_COL, nums);
+		free(nums);
+	}
 	pab_fmt_cell_reason(e, l, cell, why, sizeof(why));
 	if (*why) {
 		fputs("      ", f);
-		print_folded(f, 6, 8, why);
+		pab_print_folded(f, 6, 8, why);
 	}
 }
 
@@ -192,11 +191,11 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		fprintf(f, "  no memory credit: %s\n", lr->credit_why);
 	if (lr->gate_note) {
 		fprintf(f, "  %s: ", PAB_LEDGER_GATE_WHY);
-		print_folded(f, strlen(PAB_LEDGER_GATE_WHY) + 4, 4, lr->gate_note);
+		pab_print_folded(f, strlen(PAB_LEDGER_GATE_WHY) + 4, 4, lr->gate_note);
 	}
 	if (lr->why && (!lr->gate_note || row->failed)) {
 		fprintf(f, "  %s: ", lr->why);
-		print_folded(f, strlen(lr->why) + 4, 4,
+		pab_print_folded(f, strlen(lr->why) + 4, 4,
 			     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
 	}
 	if (lr->n < PAB_MIN_N_95 && !lr->gate_note && exact_decided(l, lr))
@@ -208,13 +207,12 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	roles = pab_fmt_roles_line(l, lr);
 	if (roles) {
 		fputs("  ", f);
-		print_folded(f, 2, 4, roles);
+		pab_print_folded(f, 2, 4, roles);
 		free(roles);
 	}
 	snprintf(change_head, sizeof(change_head), "change [%s interval]", conf);
 	fprintf(f, "  %-12s %-27s %-34s %s\n", "metric", "base -> head (medians)",
-		change_head, to->wide ?
-		"verdict       noise   tol  allow  coverage" : "verdict");
+		change_head, "verdict");
 	for (c = 0; c < l->n_cells; c++)
 		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
 			text_cell(f, e, l, lr, &l->cells[c], to);
@@ -236,18 +234,26 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 	print_verdict(f, l->overall, to->color, 0);
 	fputc('\n', f);
 	if (l->overall == PAB_INCONCLUSIVE && e->settings.stop_reason == PAB_STOP_BUDGET)
-		print_folded(f, 0, 2, "the run's budget stopped it before its rows reached their "
+		pab_print_folded(f, 0, 2, "the run's budget stopped it before its rows reached their "
 			     "next look: the budget, not the noise, left them undecided (raise "
 			     "--budget)");
 	line = pab_disposition_line(&l->disposition);
-	print_folded(f, 0, 2, line);
+	pab_print_folded(f, 0, 2, line);
+	free(line);
+}
+
+/* One reason of the CI log, indented, folded under itself; frees line. */
+static void gate_reason(FILE *f, char *line)
+{
+	fputs("  ", f);
+	pab_print_folded(f, 2, 4, line);
 	free(line);
 }
 
 void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 			     const struct pab_ledger *l)
 {
-	char ch[128], why[512];
+	char ch[128], why[512], *line;
 	size_t i, c;
 
 	for (i = 0; i < l->n_rows; i++) {
@@ -256,15 +262,18 @@ void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 
 		if (lr->no_verdict) {
 			/* Its cells say nothing of the head: only why. */
-			fprintf(f, "  %s · %s: %s: %s\n", row, pab_term_safe(e->arms[lr->arm].name),
-				lr->why, e->rows[lr->row].fail_reason ?
-				pab_term_safe(e->rows[lr->row].fail_reason) : "");
+			line = xasprintf("%s · %s: %s: %s", row, pab_term_safe(e->arms[lr->arm].name),
+					 lr->why, e->rows[lr->row].fail_reason ?
+					 pab_term_safe(e->rows[lr->row].fail_reason) : "");
+			gate_reason(f, line);
 			continue;
 		}
-		if (lr->gate_note || e->rows[lr->row].failed)
-			fprintf(f, "  %s · %s: FAIL: %s\n", row, pab_term_safe(e->arms[lr->arm].name),
-				lr->gate_note ? lr->gate_note : e->rows[lr->row].fail_reason ?
-				pab_term_safe(e->rows[lr->row].fail_reason) : lr->why);
+		if (lr->gate_note || e->rows[lr->row].failed) {
+			line = xasprintf("%s · %s: FAIL: %s", row, pab_term_safe(e->arms[lr->arm].name),
+					 lr->gate_note ? lr->gate_note : e->rows[lr->row].fail_reason ?
+					 pab_term_safe(e->rows[lr->row].fail_reason) : lr->why);
+			gate_reason(f, line);
+		}
 		for (c = 0; c < l->n_cells; c++) {
 			const struct pab_ledger_cell *cell = &l->cells[c];
 			const char *what;
@@ -282,9 +291,10 @@ void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 			pab_fmt_change(ch, sizeof(ch), cell->metric, &cell->res.change,
 				       cell->res.base_median, PAB_FMT_NO_SAME);
 			pab_fmt_cell_reason(e, l, cell, why, sizeof(why));
-			fprintf(f, "  %s · %s: %s %s %s%s%s\n", row,
-				pab_term_safe(e->arms[lr->arm].name), pab_metrics[cell->metric].name,
-				what, ch, *why ? ": " : "", why);
+			line = xasprintf("%s · %s: %s %s %s%s%s", row,
+					 pab_term_safe(e->arms[lr->arm].name),
+					 pab_metrics[cell->metric].name, what, ch, *why ? ": " : "", why);
+			gate_reason(f, line);
 		}
 	}
 }

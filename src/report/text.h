@@ -12,9 +12,8 @@
 #include "judge/ledger.h"
 #include "model/experiment.h"
 
-/* The text ledger fits this many columns unless wide. */
-#define PAB_TEXT_WIDTH 100
-
+/* The text ledger fits PAB_TERM_WIDTH (term.h) columns, wide or not, but
+ * for a name from the artifact that is itself too long. */
 struct pab_text_opts {
 	int wide;   /* add noise, tolerance, allowance, coverage, deciders */
 	int color;  /* colour the verdict words (ANSI) */
@@ -28,8 +27,9 @@ void pab_report_print_text(FILE *f, const struct pab_experiment *e,
 /*
  * For a CI log: one line per cell that FAILed or holds its row undecided
  * (a required cell), per gated or failed row, and per guard accepted as
- * uncertainty, each "ROW · ARM: METRIC VERDICT CHANGE: REASON" folded to
- * nothing (the log wraps). Nothing for a row that PASSed cleanly.
+ * uncertainty, each "ROW · ARM: METRIC VERDICT CHANGE: REASON", indented
+ * by 2 and folded under itself (pab_print_folded) to PAB_TERM_WIDTH
+ * columns. Nothing for a row that PASSed cleanly.
  */
 void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 			     const struct pab_ledger *l);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Results read at a glance: the text ledger of the README demo's artifact
-# and of a five-variant artifact fits 100 columns (-v/--wide adds the
-# noise columns); changes read as ratios worded by direction, memory as an
+# and of a five-variant artifact fits 100 columns (-v/--wide adds a line
+# of each cell's noise, tolerance, allowance and coverage, and fits too); changes read as ratios worded by direction, memory as an
 # amount and a percentage, values with SI prefixes; every non-PASS cell
 # states its reason; the ledger JSON carries the same reading in new
 # fields; verdict words are coloured on a terminal only when NO_COLOR is
@@ -25,10 +25,13 @@ for a in demo-run.json variants5.json; do
 	w=$(widest "$a.txt")
 	[ "$w" -le 100 ] || { awk 'length > 100' "$a.txt" >&2; fail "$a: a ledger line is $w columns wide (limit 100)"; }
 	grep -q 'change \[95% interval\]' "$a.txt" || fail "$a: no change column"
-	if grep -q 'verdict  *noise' "$a.txt"; then fail "$a: noise column in the default ledger"; fi
+	if grep -q '^  *noise [0-9.]*% · tol ' "$a.txt"; then fail "$a: noise figures in the default ledger"; fi
 	if grep -Eq '[0-9]e[+-][0-9]|count' "$a.txt"; then fail "$a: exponent or unit word 'count': $(grep -E '[0-9]e[+-][0-9]|count' "$a.txt" | head -1)"; fi
 	expect_rc "$want" "$PERFAB" ledger --wide "$data/$a"
-	grep -q 'verdict       noise   tol  allow  coverage' "$T/out" || fail "$a: --wide lacks the noise columns"
+	grep -Eq '^ {15}noise [0-9.]+% · tol [0-9.]+% · allow [0-9.]+% · coverage [0-9.]+%' "$T/out" ||
+		fail "$a: --wide lacks the noise, tolerance, allowance and coverage of a cell"
+	w=$(widest "$T/out")
+	[ "$w" -le 100 ] || { awk 'length > 100' "$T/out" >&2; fail "$a: a --wide line is $w columns wide (limit 100)"; }
 done
 [ "$(grep -c ' vs base ' variants5.json.txt)" = 5 ] || fail "variants5: not five head arms"
 
