@@ -14,8 +14,10 @@ perfab=${1:?usage: ci/gen-completion.sh PERFAB}
 
 # options CMD...: "name placeholder" per option of `perfab CMD... --help`.
 options() {
+	# An option's line starts "  -x, --" or "      --"; a description
+	# folded under its column starts 31 blanks in, whatever its first word.
 	"$perfab" "$@" --help | awk '
-	/^ +-/ {
+	/^  (-[^ -], |    )--/ {
 		spec = $0
 		sub(/^ +/, "", spec)
 		n = split(spec, part, /   +/)   # the spec ends at a wide gap

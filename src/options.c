@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "term.h"
 #include "util.h"
 
 void pab_strlist_push(struct pab_strlist *l, const char *s)
@@ -25,14 +26,31 @@ void pab_strlist_release(struct pab_strlist *l)
 	l->n = l->alloc = 0;
 }
 
+/* An option's line of --help: "  %-28s " and its help folded under its
+ * column (doc/hacking.md "Output width"); a left column too wide for its
+ * field stands alone, its help on the next line. */
+#define HELP_LEFT 28
+#define HELP_COL (2 + HELP_LEFT + 1)
+
+static void print_option(FILE *f, const char *left, const char *help)
+{
+	if (strlen(left) > HELP_LEFT)
+		fprintf(f, "  %s\n%*s", left, HELP_COL, "");
+	else
+		fprintf(f, "  %-*s ", HELP_LEFT, left);
+	pab_print_folded(f, HELP_COL, HELP_COL, help);
+}
+
 static void print_help(FILE *f, const struct pab_option *opts,
 		       const char *usage, const char *description)
 {
 	const struct pab_option *o;
 
 	fprintf(f, "usage: %s\n", usage);
-	if (description)
-		fprintf(f, "\n%s\n", description);
+	if (description) {
+		fputc('\n', f);
+		pab_print_folded(f, 0, 0, description);
+	}
 	fputc('\n', f);
 	for (o = opts; o->type != PAB_OPT_END; o++) {
 		char left[64];
@@ -45,9 +63,9 @@ static void print_help(FILE *f, const struct pab_option *opts,
 			n = snprintf(left, sizeof(left), "    --%s", o->long_name);
 		if (o->argh && n > 0 && (size_t)n < sizeof(left))
 			snprintf(left + n, sizeof(left) - (size_t)n, " %s", o->argh);
-		fprintf(f, "  %-28s %s\n", left, o->help);
+		print_option(f, left, o->help);
 	}
-	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
+	print_option(f, "-h, --help", "show this help and exit");
 }
 
 void pab_usage_error(const struct pab_option *opts, const char *usage,

@@ -18,6 +18,7 @@
 #include "probe/counters.h"
 #include "store/history_db.h"
 #include "store/json_in.h"
+#include "term.h"
 #include "util.h"
 
 static void usage(FILE *f);
@@ -52,17 +53,22 @@ static void help_metrics(void)
 	      "those of --metrics, --tolerance, the artifact and the ledger.\n"
 	      "default: judged by default, or recorded only; credit: may spend memory\n"
 	      "credit; target: a CPU/throughput target of the disposition; gate: compared\n"
-	      "by the sanity gate after the first rep; tol%: the default tolerance.\n\n", stdout);
-	printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %-4s  %s\n", "metric", "unit", "better",
-	       "default", "credit", "target", "gate", "tol%", "source");
+	      "by the sanity gate after the first rep; tol%: the default tolerance;\n"
+	      "source, under each metric: where its value comes from.\n\n", stdout);
+	printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %s\n    source\n", "metric", "unit",
+	       "better", "default", "credit", "target", "gate", "tol%");
 	for (i = 0; i < PAB_M_COUNT; i++) {
 		const struct pab_metric *m = &pab_metrics[i];
 
-		printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %-4g  %s\n", m->name, m->unit,
+		printf("%-24s %-5s  %-6s  %-8s  %-6s  %-6s  %-4s  %g\n", m->name, m->unit,
 		       m->better == PAB_HIGHER_IS_BETTER ? "higher" : "lower",
 		       m->judged ? "judged" : "recorded", m->credit_eligible ? "credit" : "-",
 		       m->target ? "target" : "-", m->sanity_gate ? "gate" : "-",
-		       pab_metric_default_tolerance((enum pab_metric_id)i), m->source);
+		       pab_metric_default_tolerance((enum pab_metric_id)i));
+		/* The source on its own line: it is a sentence, not a column
+		 * (doc/hacking.md "Output width"). */
+		fputs("    ", stdout);
+		pab_print_folded(stdout, 4, 4, m->source);
 	}
 }
 
@@ -73,8 +79,10 @@ static void help_exit_codes(void)
 
 	fputs("Exit statuses of perfab (perfab(1) EXIT STATUS); a script should treat\n"
 	      "every status but 0 as \"not a pass\".\n\n", stdout);
-	for (i = 0; i < sizeof(pab_exit_statuses) / sizeof(pab_exit_statuses[0]); i++)
-		printf("  %d  %s\n", (int)pab_exit_statuses[i].code, pab_exit_statuses[i].meaning);
+	for (i = 0; i < sizeof(pab_exit_statuses) / sizeof(pab_exit_statuses[0]); i++) {
+		printf("  %d  ", (int)pab_exit_statuses[i].code);
+		pab_print_folded(stdout, 5, 5, pab_exit_statuses[i].meaning);
+	}
 }
 
 static const struct {

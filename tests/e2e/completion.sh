@@ -27,7 +27,7 @@ for c in $("$PERFAB" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { ex
 	[ "$c" = memgate ] && continue
 	[ "$c" = history ] && continue
 	complete_words perfab "$c" - >opts
-	for o in $("$PERFAB" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+	for o in $("$PERFAB" "$c" --help | grep -oE '^  (-[a-zA-Z], |    )--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
 		has "$o" opts
 	done
 done
@@ -46,7 +46,7 @@ complete_words perfab history '' >out
 [ "$(tr '\n' ' ' <out)" = "record show drift html " ] || fail "history subcommands: $(cat out)"
 for sub in record show drift html; do
 	complete_words perfab history "$sub" - >opts
-	for o in $("$PERFAB" history "$sub" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+	for o in $("$PERFAB" history "$sub" --help | grep -oE '^  (-[a-zA-Z], |    )--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
 		has "$o" opts
 	done
 done

@@ -68,12 +68,12 @@ usage_of() {
 }
 
 # help_left CMD...: the left column of each option line of `perfab CMD --help`
-# ("-n, --reps N"), one per line. Lines are "  %-28s %s"; a left column too
-# wide for its field leaves no blank at column 31 and is taken up to the
-# first blank after its option name and placeholder words in capitals.
+# ("-n, --reps N"), one per line. Lines are "  %-28s %s", the help folded
+# under its column (31 blanks in); a left column too wide for its field
+# stands alone on its line, its help on the next.
 help_left() {
 	"$PERFAB" "$@" --help | awk '
-	/^ +-/ {
+	/^  (-[^ -], |    )--/ {
 		if (substr($0, 31, 1) == " ") {
 			l = substr($0, 3, 28)
 		} else {
@@ -155,9 +155,10 @@ comm -13 "$T/all_opts" "$T/mentioned" >"$T/unknown_opts"
 	problem "the page mentions options no command has:" $(cat "$T/unknown_opts")
 
 # --- 4. METRICS ----------------------------------------------------------
-# The table's lines follow its header "metric unit better default credit ...".
+# The table's lines follow its header "metric unit better default credit ...";
+# each metric's source is on the indented line under it.
 "$PERFAB" help metrics >"$T/help_metrics" || problem "perfab help metrics failed"
-awk 'on && NF >= 5 {
+awk 'on && /^[^ ]/ && NF >= 5 {
 		better = $3; judged = $4; credit = ($5 == "credit") ? "; credit" : ""
 		printf "\\fB%s\\fR (%s; %s is better; %s%s)\n", $1, $2, better, judged, credit
 	}
