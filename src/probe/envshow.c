@@ -35,29 +35,49 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* One fingerprint value as text; null shows the recorded reason. */
-static void print_value(const cJSON *v, const cJSON *unreadable)
+/* One fingerprint value as text, null as its recorded reason. New string. */
+static char *value_text(const cJSON *v, const cJSON *unreadable)
 {
 	const cJSON *why;
 	char *s;
 
 	if (cJSON_IsNull(v)) {
 		why = cJSON_GetObjectItemCaseSensitive(unreadable, v->string);
-		printf("unknown (%s)\n", cJSON_IsString(why) ? why->valuestring
-							      : "no reason recorded");
-	} else if (cJSON_IsString(v)) {
-		printf("%s\n", *v->valuestring ? v->valuestring : "(none)");
-	} else if (cJSON_IsBool(v)) {
-		printf("%s\n", cJSON_IsTrue(v) ? "yes" : "no");
-	} else if (cJSON_IsNumber(v) && ends_with(v->string, "_bytes")) {
-		s = human_bytes(v->valuedouble);
-		printf("%s\n", s);
-		free(s);
-	} else {
-		s = cJSON_PrintUnformatted(v);
-		printf("%s\n", s ? s : "?");
-		cJSON_free(s);
+		return xasprintf("unknown (%s)", cJSON_IsString(why) ? why->valuestring
+								  : "no reason recorded");
 	}
+	if (cJSON_IsString(v))
+		return xstrdup(*v->valuestring ? v->valuestring : "(none)");
+	if (cJSON_IsBool(v))
+		return xstrdup(cJSON_IsTrue(v) ? "yes" : "no");
+	if (cJSON_IsNumber(v) && ends_with(v->string, "_bytes"))
+		return human_bytes(v->valuedouble);
+	s = cJSON_PrintUnformatted(v);
+	if (!s)
+		return xstrdup("?");
+	{
+		char *t = xstrdup(s);
+
+		cJSON_free(s);
+		return t;
+	}
+}
+
+/*
+ * The text's columns: a host key or placement label is "  %-22s ", a
+ * checklist item "  %-8s %-20s "; its fix starts under the item's name,
+ * where a command has room to stay on one line. A value, detail or fix
+ * folds under its own column (doc/hacking.md "Output width").
+ */
+#define VALUE_COL 25
+#define DETAIL_COL 32
+#define FIX_COL 16
+
+/* "  KEY                    VALUE...", VALUE folded under its column. */
+static void print_keyed(const char *key, const char *value)
+{
+	printf("  %-22s ", key);
+	pab_print_folded(stdout, VALUE_COL, VALUE_COL, value);
 }
 
 static void print_text(const cJSON *host, const cJSON *checklist)
@@ -68,10 +88,13 @@ static void print_text(const cJSON *host, const cJSON *checklist)
 
 	printf("host\n");
 	cJSON_ArrayForEach(v, host) {
+		char *s;
+
 		if (!v->string || !strcmp(v->string, "unreadable"))
 			continue;
-		printf("  %-22s ", v->string);
-		print_value(v, unreadable);
+		s = value_text(v, unreadable);
+		print_keyed(v->string, s);
+		free(s);
 	}
 	printf("\nchecklist\n");
 	cJSON_ArrayForEach(it, checklist) {
@@ -86,9 +109,12 @@ static void print_text(const cJSON *host, const cJSON *checklist)
 			     : !strcmp(status, "WARNING") ? "\033[33m" : "\033[35m";
 			off = "\033[0m";
 		}
-		printf("  %s%-8s%s %-20s %s\n", on, status, off, name, detail);
-		if (cJSON_IsString(fix))
-			printf("  %-8s %-20s fix: %s\n", "", "", fix->valuestring);
+		printf("  %s%-8s%s %-20s ", on, status, off, name);
+		pab_print_folded(stdout, DETAIL_COL, DETAIL_COL, detail);
+		if (cJSON_IsString(fix)) {
+			printf("  %-8s fix: ", "");
+			pab_print_folded(stdout, FIX_COL, FIX_COL, fix->valuestring);
+		}
 	}
 }
 
@@ -163,9 +189,9 @@ static void print_placement(const cJSON *p)
 
 	printf("\nplacement (a run started now)\n");
 	s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "choice"));
-	printf("  %-22s %s\n", "children's PU", s ? s :
-	       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "note")) ?
-	       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "note")) : "unpinned");
+	print_keyed("children's PU", s ? s :
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "note")) ?
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "note")) : "unpinned");
 	printf("  %-22s", "busy over 100 ms");
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "busy"))
 		printf(" PU %s %.0f%%", v->string, v->valuedouble);
@@ -175,13 +201,19 @@ static void print_placement(const cJSON *p)
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "held"))
 		printf(" PU %.0f", v->valuedouble);
 	printf("\n");
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "lock_unknown"))
-		printf("  %-22s PU %.0f: %s\n", "lock unknown",
-		       cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(v, "pu")),
-		       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "why")));
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(p, "lock_unknown")) {
+		char *u = xasprintf("PU %.0f: %s",
+				    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(v, "pu")),
+				    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "why")));
+
+		print_keyed("lock unknown", u);
+		free(u);
+	}
 	s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "warning"));
-	if (s)
-		printf("  WARNING  %s\n", s);
+	if (s) {
+		fputs("  WARNING  ", stdout);
+		pab_print_folded(stdout, 11, 11, s);
+	}
 }
 
 void pab_env_show(const char *host_json, int json)
