@@ -17,5 +17,6 @@ int cmd_env(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 #endif /* PAB_BUILTIN_H */

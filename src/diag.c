@@ -13,7 +13,7 @@
 
 #include "diag.h"
 
-const struct pab_exit_status pab_exit_statuses[PAB_EXIT_NO_VERDICT + 1] = {
+const struct pab_exit_status pab_exit_statuses[PAB_EXIT_NO_REGRESSION + 1] = {
 	[PAB_EXIT_PASS] = { PAB_EXIT_PASS,
 		"PASS, or a command that succeeded (gate --inconclusive pass: also INCONCLUSIVE)" },
 	[PAB_EXIT_FAIL] = { PAB_EXIT_FAIL,
@@ -38,6 +38,8 @@ const struct pab_exit_status pab_exit_statuses[PAB_EXIT_NO_VERDICT + 1] = {
 	[PAB_EXIT_NO_VERDICT] = { PAB_EXIT_NO_VERDICT,
 		"no verdict: the base arm or the environment (a --setup, --prepare, --cleanup "
 		"or warmup run) failed, so nothing is known of the head" },
+	[PAB_EXIT_NO_REGRESSION] = { PAB_EXIT_NO_REGRESSION,
+		"bisect: no regression between GOOD and BAD (BAD is not worse than GOOD)" },
 };
 
 static void (*before_line)(void *);

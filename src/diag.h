@@ -26,6 +26,7 @@ enum pab_exit {
 	PAB_EXIT_FILTERED = 6,     /* memgate: filtered run vs full baseline */
 	PAB_EXIT_RUNTIME = 7,      /* could not run: I/O, spawn, system error */
 	PAB_EXIT_NO_VERDICT = 8,   /* the base arm or the environment failed */
+	PAB_EXIT_NO_REGRESSION = 9, /* bisect: BAD is not worse than GOOD */
 };
 
 /* What each exit code means, for `perfab help exit-codes` (and so for the
@@ -35,8 +36,8 @@ struct pab_exit_status {
 	const char *meaning;  /* one line */
 };
 
-/* The table, PAB_EXIT_NO_VERDICT + 1 entries in code order. */
-extern const struct pab_exit_status pab_exit_statuses[PAB_EXIT_NO_VERDICT + 1];
+/* The table, PAB_EXIT_NO_REGRESSION + 1 entries in code order. */
+extern const struct pab_exit_status pab_exit_statuses[PAB_EXIT_NO_REGRESSION + 1];
 
 #define PAB_PRINTF(f, a) __attribute__((format(printf, f, a)))
 

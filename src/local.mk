@@ -6,7 +6,7 @@ src_libperfab_a_CPPFLAGS = $(AM_CPPFLAGS) $(GSL_CFLAGS) $(CJSON_CFLAGS) \
 	$(HWLOC_CFLAGS) $(NETTLE_CFLAGS) $(SQLITE_CFLAGS) -DPKGLIBEXECDIR='"$(pkglibexecdir)"'
 src_libperfab_a_SOURCES = \
 	src/builtin.h \
-	src/cmd_calibrate.c src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c \
+	src/cmd_bisect.c src/cmd_calibrate.c src/cmd_env.c src/cmd_export.c src/cmd_history.c src/cmd_ledger.c \
 	src/cmd_memgate.c src/cmd_pool.c \
 	src/cmd_run.c src/cmd_run.h src/cmd_workloads.c \
 	src/diag.c src/diag.h \
@@ -16,6 +16,10 @@ src_libperfab_a_SOURCES = \
 	src/util.c src/util.h \
 	common/banned.h common/numparse.c common/numparse.h common/suite.c common/suite.h \
 	src/run/arms.c src/run/arms.h \
+	src/run/bisect.c src/run/bisect.h \
+	src/run/bisect_compare.c src/run/bisect_compare.h \
+	src/run/bisect_git.c src/run/bisect_git.h \
+	src/run/bisect_session.c src/run/bisect_session.h \
 	src/run/define.c src/run/define.h \
 	src/run/failure.c src/run/failure.h \
 	src/run/hooks.c src/run/hooks.h \
@@ -66,6 +70,7 @@ src_libperfab_a_SOURCES = \
 	src/store/artifact_write.c src/store/artifact_write.h \
 	src/store/artifact_rep.c src/store/artifact_rep.h \
 	src/store/baseline.c src/store/baseline.h \
+	src/store/bisect_journal.c src/store/bisect_journal.h \
 	src/store/calibration.c src/store/calibration.h \
 	src/store/checkpoint.c src/store/checkpoint.h \
 	src/store/digest.c src/store/digest.h \

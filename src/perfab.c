@@ -40,6 +40,7 @@ static const struct command commands[] = {
 	{ "env", cmd_env, "show the host fingerprint and what will add noise" },
 	{ "history", cmd_history, "record verdicts across merges; drift, change points, trend page" },
 	{ "calibrate", cmd_calibrate, "measure what this machine resolves: an A/A run into tolerances" },
+	{ "bisect", cmd_bisect, "find the commit that made it slower or fatter, the ledger as the oracle" },
 };
 
 static const size_t n_commands = sizeof(commands) / sizeof(commands[0]);

@@ -41,6 +41,7 @@ include tests/comments.mk
 include tests/fuzz.mk
 include tests/json_in.mk
 include tests/history.mk
+include tests/bisect.mk
 include tests/package.mk
 
 if HAVE_CHECK
