@@ -130,15 +130,24 @@ static double worst_left_s(const struct pab_progress *p, double el)
 	return left;
 }
 
+/* "0:42 elapsed"; returns the seconds since the plan. */
+static double elapsed(const struct pab_progress *p, char *buf, size_t len)
+{
+	double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
+
+	snprintf(buf, len, "%d:%02d elapsed", (int)el / 60, (int)el % 60);
+	return el;
+}
+
 /* "0:42 elapsed · ETA 1:10, at worst 4:30" (the ETA once a rep is done).
  * The ETA scales the timed reps' pace by the reps still planned for the
  * next look, plus the counting passes still to come at their own pace;
  * the worst case by the reps to the cap (within the budget). */
 static void elapsed_eta(const struct pab_progress *p, char *buf, size_t len)
 {
-	double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
+	double el = elapsed(p, buf, len);
 	size_t planned = reps_planned(p), have = reps_recorded(p);
-	int n = snprintf(buf, len, "%d:%02d elapsed", (int)el / 60, (int)el % 60);
+	int n = (int)strlen(buf);
 
 	if (p->reps_done && planned > have && n > 0 && (size_t)n < len) {
 		double eta = rep_pace_s(p, el) * (double)(planned - have) + count_left_s(p);
@@ -182,7 +191,7 @@ void pab_progress_plan(struct pab_progress *p)
 {
 	const struct pab_experiment *e = p->e;
 	size_t planned = reps_planned(p), have = reps_recorded(p);
-	char upto[192] = "";
+	char upto[192] = "", *line;
 
 	p->t0_ns = now_monotonic_ns();
 	set_stop_where(p, "before the next rep", reps_held(p));
@@ -193,18 +202,25 @@ void pab_progress_plan(struct pab_progress *p)
 		snprintf(upto, sizeof(upto), " (at worst %zu reps per row, %zu children, if cells "
 			 "stay undecided to the last look)", e->max_reps,
 			 (reps_worst(p) - have) * e->n_arms);
-	fprintf(stderr, "perfab: plan: %zu row%s \u00d7 %zu arms \u00d7 %zu reps = %zu children"
-		"%s; an estimate of the time follows the first block\n", e->n_rows,
-		e->n_rows == 1 ? "" : "s", e->n_arms, planned > have ?
-		(planned - have) / (e->n_rows ? e->n_rows : 1) : 0,
-		(planned - have) * e->n_arms, upto);
-	if (count_reps_left(p))
-		fprintf(stderr, "perfab: plan: and a counting pass under valgrind: each arm of the "
-			"first %zu reps of each row again, at most %zu counted children (arms "
-			"running the same program share one), each about %.1f s plus 5 to 20 "
-			"times its timed run (at most %.0f s in all before the first)\n",
-			e->settings.count_reps, count_reps_left(p) * e->n_arms,
-			PAB_SIMCOUNT_START_S, count_left_s(p));
+	/* Each a whole message folded to the width, 2 columns in. */
+	line = xasprintf("perfab: plan: %zu row%s \u00d7 %zu arms \u00d7 %zu reps = %zu children"
+			 "%s; an estimate of the time follows the first block", e->n_rows,
+			 e->n_rows == 1 ? "" : "s", e->n_arms, planned > have ?
+			 (planned - have) / (e->n_rows ? e->n_rows : 1) : 0,
+			 (planned - have) * e->n_arms, upto);
+	pab_print_folded(stderr, 0, 2, line);
+	free(line);
+	if (count_reps_left(p)) {
+		line = xasprintf("perfab: plan: and a counting pass under valgrind: each arm of "
+				 "the first %zu reps of each row again, at most %zu counted "
+				 "children (arms running the same program share one), each about "
+				 "%.1f s plus 5 to 20 times its timed run (at most %.0f s in all "
+				 "before the first)", e->settings.count_reps,
+				 count_reps_left(p) * e->n_arms, PAB_SIMCOUNT_START_S,
+				 count_left_s(p));
+		pab_print_folded(stderr, 0, 2, line);
+		free(line);
+	}
 	fflush(stderr);
 }
 
@@ -212,7 +228,7 @@ void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t a
 			const char *what)
 {
 	const struct pab_experiment *e = p->e;
-	char times[64], where[512];
+	char times[64], where[512], *status, *line;
 
 	snprintf(where, sizeof(where), "at row %zu/%zu '%s', rep %zu/%zu, arm %s%s", row + 1,
 		 e->n_rows, pab_term_safe(e->rows[row].name), rep + 1, p->row_target[row],
@@ -223,11 +239,24 @@ void pab_progress_child(struct pab_progress *p, size_t row, size_t rep, size_t a
 		return;
 	}
 	elapsed_eta(p, times, sizeof(times));
+	status = xasprintf("row %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 arm %s%s \u00b7 %s", row + 1,
+			   e->n_rows, pab_term_safe(e->rows[row].name), rep + 1,
+			   p->row_target[row], e->arms[arm].name, what, times);
+	if (pab_term_columns(status, strlen(status)) > PAB_TERM_WIDTH) {
+		/* A line that wraps cannot be redrawn in place: the ETA goes
+		 * first (every rep's end shows it again). */
+		size_t at = strlen(status) - strlen(times);
+
+		elapsed(p, times, sizeof(times));
+		status[at] = '\0';
+		line = xasprintf("%s%s", status, times);
+		free(status);
+		status = line;
+	}
 	/* One whole line, written at once: never a stale or half status. */
-	fprintf(stderr, "\r\033[K%srow %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 arm %s%s \u00b7 %s%s",
-		p->color ? "\033[2m" : "", row + 1, e->n_rows, pab_term_safe(e->rows[row].name),
-		rep + 1, p->row_target[row], e->arms[arm].name, what, times,
+	fprintf(stderr, "\r\033[K%s%s%s", p->color ? "\033[2m" : "", status,
 		p->color ? "\033[0m" : "");
+	free(status);
 	fflush(stderr);
 	p->status_shown = 1;
 }
@@ -239,7 +268,9 @@ void pab_progress_counting(struct pab_progress *p, size_t row, size_t rep, doubl
 
 	if (p->quiet || p->tty)
 		return; /* a terminal's status line names each counted arm */
-	elapsed_eta(p, times, sizeof(times));
+	/* The elapsed time only: the ETA is on every rep's line, and without
+	 * it this line fits 100 columns (doc/hacking.md "Output width"). */
+	elapsed(p, times, sizeof(times));
 	pab_fmt_duration(about, sizeof(about), about_s);
 	fprintf(stderr, "row %zu/%zu %s \u00b7 rep %zu/%zu \u00b7 counting under valgrind, about %s "
 		"a child \u00b7 %s\n", row + 1, e->n_rows, pab_term_safe(e->rows[row].name),
@@ -285,20 +316,23 @@ void pab_progress_rep_done(struct pab_progress *p, size_t row)
 		double el = (double)(now_monotonic_ns() - p->t0_ns) / 1e9;
 		double left = rep_pace_s(p, el) * (double)(reps_planned(p) - reps_recorded(p)) +
 			count_left_s(p);
+		struct pab_strbuf sb = PAB_STRBUF_INIT;
 		char a[32], b[32];
 
 		p->estimated = 1;
 		pab_fmt_duration(a, sizeof(a), el);
 		pab_fmt_duration(b, sizeof(b), left);
 		pab_progress_clear(p);
-		fprintf(stderr, "perfab: the first block took %s; about %s more for the planned reps",
-			a, b);
+		pab_strbuf_addf(&sb, "perfab: the first block took %s; about %s more for the "
+				"planned reps", a, b);
 		if (reps_worst(p) > reps_planned(p)) {
 			pab_fmt_duration(b, sizeof(b), worst_left_s(p, el));
-			fprintf(stderr, ", at worst %s (every look to %zu reps%s)", b,
-				e->max_reps, e->settings.budget_s > 0 ? ", within the budget" : "");
+			pab_strbuf_addf(&sb, ", at worst %s (every look to %zu reps%s)", b,
+					e->max_reps, e->settings.budget_s > 0 ?
+					", within the budget" : "");
 		}
-		fputc('\n', stderr);
+		pab_print_folded(stderr, 0, 2, sb.buf);
+		pab_strbuf_release(&sb);
 	}
 }
 
@@ -372,7 +406,9 @@ void pab_print_medians(FILE *f, const struct pab_experiment *e)
 	};
 	size_t ri, a, k, rep;
 
-	fprintf(f, "%-24s %-6s %4s %14s %10s %10s %10s %9s   (medians)\n", "row", "arm", "n",
+	/* 100 columns with a row name of up to 24 (doc/hacking.md "Output
+	 * width"): a value is at most 8 characters, a throughput 12. */
+	fprintf(f, "%-24s %-6s %4s %12s %9s %9s %9s %9s  (medians)\n", "row", "arm", "n",
 		"throughput", "wall", "cpu", "peak RSS", "minor flt");
 	for (ri = 0; ri < e->n_rows; ri++) {
 		const struct pab_row *row = &e->rows[ri];
@@ -391,7 +427,7 @@ void pab_print_medians(FILE *f, const struct pab_experiment *e)
 				pab_fmt_value(cell[k], sizeof(cell[k]), shown[k], med);
 			}
 			free(xs);
-			fprintf(f, "%-24s %-6s %4zu %14s %10s %10s %10s %9s\n",
+			fprintf(f, "%-24s %-6s %4zu %12s %9s %9s %9s %9s\n",
 				pab_term_safe(row->name), e->arms[a].name, row->n_reps, cell[0],
 				cell[1], cell[2], cell[3], cell[4]);
 		}

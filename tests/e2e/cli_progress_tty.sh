@@ -59,6 +59,7 @@ for f in cap.*; do
 		shown=$((shown + 1))
 		case $last in *"(counting under valgrind)"*) counting=$((counting + 1)) ;; esac ;;
 	perfab:\ *) ;;
+	\ \ [!\ ]*) ;; # the next line of a message folded to 100 columns
 	*)
 		# the run's end: the medians and the ledger on stdout, or half a line
 		grep -q "elapsed" "$f" && ! grep -q "^perfab: note: artifact written" "$f" &&
