@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,22 +21,43 @@
 #define CP_PERMUTATIONS 499
 #define CP_SEED 20140101u
 
+/*
+ * A merge's change is recorded at a look planned before the run, a fixed
+ * design (pab_ledger_fixed_look: the first planned look with a 95%
+ * interval, 12 reps by default): a row stops at the first look where its
+ * sample looks decided, so its final change is biased toward whatever
+ * decided it (an unchanged head stops when it looks fast), and chained
+ * over many merges that bias swamps the interval (doc/method.md §11). A
+ * row runs to that look unless it FAILed on exact counts before, so its
+ * figures there are recorded whether the run went on or not; the verdict
+ * recorded is the run's.
+ */
 struct pab_history_cell *pab_history_cells_of(const struct pab_experiment *e,
 					      const struct pab_ledger *l, size_t *n)
 {
 	struct pab_history_cell *v = xcalloc(l->n_cells ? l->n_cells : 1, sizeof(*v));
-	size_t i;
+	size_t first = pab_ledger_fixed_look(e), i;
+
+	if (!first)
+		first = SIZE_MAX; /* no look recorded: every rep */
 
 	for (i = 0; i < l->n_cells; i++) {
 		const struct pab_ledger_cell *c = &l->cells[i];
+		struct pab_cell_result at;
 		const struct pab_cell_result *r = &c->res;
 		int judged = r->verdict != PAB_NOT_MEASURED;
+
+		if (judged && !pab_ledger_cell_at(e, l, c, first, &at) &&
+		    at.verdict != PAB_NOT_MEASURED)
+			r = &at;
+		else
+			judged = 0;
 
 		v[i].row = e->rows[c->row].name;
 		v[i].arm = e->arms[c->arm].name;
 		v[i].metric = pab_metrics[c->metric].name;
 		/* A plain command's wall: its change is history, not a verdict. */
-		v[i].verdict = c->role == PAB_ROLE_SHOWN ? "SHOWN" : pab_verdict_name(r->verdict);
+		v[i].verdict = c->role == PAB_ROLE_SHOWN ? "SHOWN" : pab_verdict_name(c->res.verdict);
 		v[i].base_median = r->base_median;
 		v[i].head_median = r->head_median;
 		v[i].change_pct = judged ? r->change.median : NAN;

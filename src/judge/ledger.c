@@ -643,6 +643,49 @@ const struct pab_ledger_cell *pab_ledger_find_cell(const struct pab_ledger *l,
 	return NULL;
 }
 
+size_t pab_ledger_fixed_look(const struct pab_experiment *e)
+{
+	const struct pab_run_settings *s = &e->settings;
+	size_t planned[PAB_MAX_LOOKS], n = 0, k;
+	const size_t *looks = planned;
+
+	if ((s->given & PAB_RUN_LOOKS) && s->n_looks) {
+		looks = s->looks;
+		n = s->n_looks;
+	} else if (e->reps) {
+		n = pab_looks_plan(e->reps, e->max_reps > e->reps ? e->max_reps : e->reps,
+				   e->n_arms ? e->n_arms : 1, planned, PAB_MAX_LOOKS);
+	}
+	for (k = 0; k < n; k++)
+		if (looks[k] >= PAB_MIN_N_95)
+			return looks[k];
+	return n ? looks[n - 1] : 0;
+}
+
+int pab_ledger_cell_at(const struct pab_experiment *e, const struct pab_ledger *l,
+		       const struct pab_ledger_cell *c, size_t n, struct pab_cell_result *out)
+{
+	const struct pab_row *row = &e->rows[c->row];
+	const struct pab_ledger_row *lr = pab_ledger_cell_row(l, c);
+	struct pab_ledger_opts o;
+	struct pab_cell_input in;
+	size_t stride = row->n_reps ? row->n_reps : 1;
+	double *bufs = xcalloc(4 * stride, sizeof(*bufs));
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	o.rules = l->rules;
+	o.conf = l->conf;
+	o.floor_bytes = l->floor_bytes;
+	o.floor_count = l->floor_count;
+	cell_input(e, &o, l, lr, c->metric, bufs, stride, &in);
+	if (in.n > n)
+		in.n = n;
+	ret = pab_judge_cell(&in, out);
+	free(bufs);
+	return ret;
+}
+
 enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row)
 {
 	enum pab_verdict v = PAB_PASS;

@@ -238,6 +238,26 @@ const struct pab_ledger_cell *pab_ledger_find_cell(const struct pab_ledger *l,
 						   size_t row, size_t arm,
 						   enum pab_metric_id m);
 
+/*
+ * pab_ledger_fixed_look: the look a merge's history record reads (doc/
+ * method.md §11), in reps: the first of e's planned looks — run.looks,
+ * else planned again from e->reps and e->max_reps (pab_looks_plan) — at
+ * which a 95% interval exists (PAB_MIN_N_95 reps), else its last look; 0
+ * when e records no look at all.
+ */
+size_t pab_ledger_fixed_look(const struct pab_experiment *e);
+
+/*
+ * pab_ledger_cell_at: cell c of l (built from e) judged again on the first
+ * n reps of its row (all of them when it has fewer), with the same inputs
+ * — rules, confidence, floors, tolerance, the row's credit — into *out:
+ * the figures a fixed design of n reps gives, whatever the run's stopping
+ * rule did after (doc/method.md §11). Returns 0, or a negative PAB_E*
+ * code (*out zeroed).
+ */
+int pab_ledger_cell_at(const struct pab_experiment *e, const struct pab_ledger *l,
+		       const struct pab_ledger_cell *c, size_t n, struct pab_cell_result *out);
+
 /* Verdict of experiment row `row` over all head arms. */
 enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gate_model.h"
+#include "judge/history.h"
 #include "model/experiment.h"
 #include "util.h"
 
@@ -57,6 +58,15 @@ static void gate_experiment_init(struct pab_experiment *e, const struct gate_cas
 	e->judged.recorded |= PAB_JUDGED_METRICS;
 	for (i = 0; i < PAB_M_COUNT; i++)
 		e->judged.metrics[i] = pab_metrics[i].judged;
+	if (c->metrics) {
+		char *why = NULL;
+
+		if (pab_parse_metrics(c->metrics, e->judged.metrics, &why) == 0) {
+			e->judged.recorded |= PAB_JUDGED_METRICS_GIVEN;
+			e->judged.metrics_given = 1;
+		}
+		free(why);
+	}
 	e->judged.floor_bytes = PAB_FLOOR_BYTES;
 	e->judged.floor_count = PAB_FLOOR_COUNT;
 	e->judged.recorded |= PAB_JUDGED_FLOORS;
@@ -146,8 +156,33 @@ static int build(const struct pab_experiment *e, struct pab_ledger *l)
 	return ret;
 }
 
+/* What the history records of row 0's head for m, as a step. */
+static void record_step(const struct pab_experiment *e, const struct pab_ledger *l,
+			enum pab_metric_id m, struct pab_step *step)
+{
+	size_t n = 0, i;
+	struct pab_history_cell *cells = pab_history_cells_of(e, l, &n);
+
+	step->change_pct = step->lo_pct = step->hi_pct = step->coverage = NAN;
+	for (i = 0; i < n; i++)
+		if (!strcmp(cells[i].row, e->rows[0].name) && !strcmp(cells[i].arm, "head") &&
+		    !strcmp(cells[i].metric, pab_metrics[m].name)) {
+			step->change_pct = cells[i].change_pct;
+			step->lo_pct = cells[i].lo_pct;
+			step->hi_pct = cells[i].hi_pct;
+			step->coverage = cells[i].coverage;
+		}
+	free(cells);
+}
+
 int gate_run(const struct gate_case *c, uint64_t seed, uint64_t index,
 	     struct gate_result *out)
+{
+	return gate_run_recorded(c, seed, index, PAB_M_COUNT, out, NULL);
+}
+
+int gate_run_recorded(const struct gate_case *c, uint64_t seed, uint64_t index,
+		      enum pab_metric_id m, struct gate_result *out, struct pab_step *step)
 {
 	size_t looks[8], n_looks = pab_looks_plan(GATE_FIRST, GATE_REPS, GATE_BLOCK, looks, 8);
 	size_t target[GATE_MAX_ROWS], look[GATE_MAX_ROWS], k;
@@ -196,6 +231,8 @@ int gate_run(const struct gate_case *c, uint64_t seed, uint64_t index,
 		out->row[k] = pab_ledger_row_verdict(&l, k);
 		out->reps[k] = target[k];
 	}
+	if (step)
+		record_step(&e, &l, m, step);
 	pab_ledger_release(&l);
 	ret = 0;
 out_restore:

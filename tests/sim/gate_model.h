@@ -52,6 +52,7 @@ struct gate_case {
 	double guard_tolerance;/* --guard-tolerance; 0 = the default */
 	int no_undecidable_stop; /* rows never stop as undecidable (the
 				  * reference a stop is measured against) */
+	const char *metrics;   /* --metrics LIST, or NULL for the default */
 };
 
 struct gate_result {
@@ -68,6 +69,15 @@ struct gate_result {
  */
 int gate_run(const struct gate_case *c, uint64_t seed, uint64_t index,
 	     struct gate_result *out);
+
+/*
+ * gate_run_recorded: gate_run(), and what the merge history records of
+ * row 0's head for metric m (judge/history.h's pab_history_cells_of on
+ * the run's final experiment and ledger) as a step of the chain in
+ * *step (NaN figures when it records no such cell).
+ */
+int gate_run_recorded(const struct gate_case *c, uint64_t seed, uint64_t index,
+		      enum pab_metric_id m, struct gate_result *out, struct pab_step *step);
 
 /* Tallies of gates and of their rows over many gates. */
 struct gate_tally {

@@ -311,6 +311,70 @@ START_TEST(history_cells_of_a_ledger)
 }
 END_TEST
 
+/*
+ * A merge's history record is the change at a look planned before the run
+ * (doc/method.md §11: a fixed design, which the stopping rule cannot
+ * bias), whatever the run did after; the verdict is the run's. Head is
+ * unchanged for its first 12 reps and 30% slower in the next 12: the
+ * ledger of all 24 reps reads a median change near +15% (INCONCLUSIVE),
+ * the record the first 12 (n 12, a change near 0). Without a recorded
+ * look, every rep is read.
+ */
+START_TEST(history_records_a_fixed_look)
+{
+	static const enum pab_metric_id ms[] = { PAB_M_CPU };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	struct pab_history_cell *v;
+	size_t n, r;
+
+	make_experiment(&e, 1, 24, 1);
+	set_metric(&e, 0, PAB_M_CPU, 1.0, 0, 0.004);
+	for (r = 12; r < 24; r++)
+		e.rows[0].reps[r].result[1].m[PAB_M_CPU] *= 1.3;
+	e.reps = 12;
+	e.max_reps = 96;
+	judge_only(&e, &o, ms, 1);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.cells[0].res.verdict, PAB_INCONCLUSIVE);
+	ck_assert(l.cells[0].res.change.median > 10.0);
+	v = pab_history_cells_of(&e, &l, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(v[0].verdict, "INCONCLUSIVE");
+	ck_assert_int_eq(v[0].n, 12);
+	ck_assert(fabs(v[0].change_pct) < 1.0 && v[0].lo_pct < 0 && v[0].hi_pct > 0);
+	ck_assert(v[0].coverage > 0.95 && v[0].coverage < 1);
+	free(v);
+	/* run.looks, when recorded, names the looks: the first with a 95%
+	 * interval (6 reps) is read, not a first look of 3. */
+	e.settings.given |= PAB_RUN_LOOKS;
+	e.settings.n_looks = 3;
+	e.settings.looks[0] = 3;
+	e.settings.looks[1] = 6;
+	e.settings.looks[2] = 12;
+	ck_assert_uint_eq(pab_ledger_fixed_look(&e), 6);
+	v = pab_history_cells_of(&e, &l, &n);
+	ck_assert_int_eq(v[0].n, 6);
+	free(v);
+	e.settings.n_looks = 1;
+	ck_assert_uint_eq(pab_ledger_fixed_look(&e), 3); /* no look holds one: the last */
+	/* Without run.looks, planned again from reps and max_reps. */
+	e.settings.given &= ~(unsigned)PAB_RUN_LOOKS;
+	e.reps = 3;
+	ck_assert_uint_eq(pab_ledger_fixed_look(&e), 6);
+	/* Neither recorded: every rep. */
+	e.reps = 0;
+	ck_assert_uint_eq(pab_ledger_fixed_look(&e), 0);
+	v = pab_history_cells_of(&e, &l, &n);
+	ck_assert_int_eq(v[0].n, 24);
+	ck_assert(v[0].change_pct == l.cells[0].res.change.median);
+	free(v);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 /* A series' drift counts each verdict once: PASS, FAIL, INCONCLUSIVE,
  * and a shown cell as none of them. */
 START_TEST(drift_counts_the_verdicts)
@@ -1393,6 +1457,7 @@ int main(void)
 	tcase_add_test(tc, equal_arms_accept);
 	tcase_add_test(tc, opts_narrow_keeps_the_required_within);
 	tcase_add_test(tc, history_cells_of_a_ledger);
+	tcase_add_test(tc, history_records_a_fixed_look);
 	tcase_add_test(tc, drift_counts_the_verdicts);
 	tcase_add_test(tc, drift_beyond_and_better_at_the_edge);
 	tcase_add_test(tc, drift_top_three);
