@@ -314,6 +314,17 @@ static void drift_summary(const struct pab_drift *d, char *line, size_t len, cha
 		snprintf(tail, tail_len, "; %zu of them were INCONCLUSIVE", d->inconclusive);
 }
 
+/* The bisection that finds the commit of a step merge m (doc/bisect.md):
+ * from the commit it was measured against (else its parent) to it. */
+static void step_bisect(FILE *f, const struct pab_history_merge_row *m)
+{
+	const char *commit = m->commit ? m->commit : "COMMIT";
+
+	fprintf(f, "  the commit of a step: perfab bisect --good %s%s --bad %s --build CMD "
+		"--bench CMD\n", pab_term_safe(m->base ? m->base : commit), m->base ? "" : "^",
+		pab_term_safe(commit));
+}
+
 void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 {
 	const struct pab_history_series *s = d->s;
@@ -360,6 +371,7 @@ void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 			       b1);
 		}
 		fputc('\n', f);
+		step_bisect(f, s->pts[d->jump[0]].merge);
 	}
 }
 

@@ -37,6 +37,7 @@ PY
 expect_rc 0 "$PERFAB" history drift --db "$db" --row step
 grep_out "change points in the per-merge changes: #[0-9]* step20 (p = 0.00[0-9])$"
 grep_out "steps of the level (a merge's own interval beyond its tolerance): #[0-9]* step30 +[0-9.]*%$"
+grep_out "the commit of a step: perfab bisect --good step30^ --bad step30 --build CMD --bench CMD$"
 expect_rc 0 "$PERFAB" history html --db "$db" -o page.html
 [ -s page.html ] || fail "no page written"
 grep -q '<svg class="history"' page.html || fail "no plot in the page"
