@@ -111,8 +111,25 @@ size_t pab_term_columns(const char *s, size_t n)
 	return cols;
 }
 
-void pab_fold(struct pab_strbuf *sb, const char *text, size_t col, size_t indent,
-	      size_t width)
+/* The length of the unit of text at p that folding keeps whole: up to the
+ * next blank or newline, or with list set up to the next blank after a
+ * comma (an item of "a b, c d, e"). */
+static size_t fold_unit(const char *p, int list)
+{
+	size_t len = strcspn(p, " \n");
+
+	while (list && p[len] == ' ' && (!len || p[len - 1] != ',')) {
+		size_t gap = strspn(p + len, " ");
+
+		if (!p[len + gap] || p[len + gap] == '\n')
+			break;
+		len += gap + strcspn(p + len + gap, " \n");
+	}
+	return len;
+}
+
+static void fold(struct pab_strbuf *sb, const char *text, size_t col, size_t indent,
+		 size_t width, int list)
 {
 	const char *p = text;
 
@@ -128,7 +145,7 @@ void pab_fold(struct pab_strbuf *sb, const char *text, size_t col, size_t indent
 		}
 		if (!p[gap])
 			break; /* blanks at the end */
-		len = strcspn(p + gap, " \n");
+		len = fold_unit(p + gap, list);
 		w = pab_term_columns(p + gap, len);
 		if (col > indent && col + gap + w > width) {
 			pab_strbuf_addf(sb, "\n%*s", (int)indent, "");
@@ -141,6 +158,22 @@ void pab_fold(struct pab_strbuf *sb, const char *text, size_t col, size_t indent
 		col += w;
 		p += gap + len;
 	}
+}
+
+void pab_fold(struct pab_strbuf *sb, const char *text, size_t col, size_t indent,
+	      size_t width)
+{
+	fold(sb, text, col, indent, width, 0);
+}
+
+void pab_print_folded_list(FILE *f, size_t col, size_t indent, const char *text)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+
+	fold(&sb, text, col, indent, PAB_TERM_WIDTH, 1);
+	pab_strbuf_add(&sb, "\n", 1);
+	fwrite(sb.buf, 1, sb.len, f);
+	pab_strbuf_release(&sb);
 }
 
 void pab_print_folded(FILE *f, size_t col, size_t indent, const char *text)

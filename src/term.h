@@ -70,6 +70,9 @@ void pab_fold(struct pab_strbuf *sb, const char *text, size_t col, size_t indent
  * once). col counts what this line already holds.
  */
 void pab_print_folded(FILE *f, size_t col, size_t indent, const char *text);
+/* pab_print_folded for a list "LABEL: a b, c d, e f": a line breaks only
+ * after a comma, so no item is cut ("#6 c6 +100.4%" stays whole). */
+void pab_print_folded_list(FILE *f, size_t col, size_t indent, const char *text);
 
 /*
  * 1 when stream fd is a terminal, NO_COLOR is unset or empty (no-color.org:

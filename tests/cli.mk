@@ -34,6 +34,7 @@ cli_tests = \
 	tests/e2e/cli_disk_full.sh \
 	tests/e2e/cli_workloads.sh \
 	tests/e2e/cli_readable.sh \
+	tests/e2e/cli_width.sh \
 	tests/e2e/cli_frontdoor.sh \
 	tests/e2e/cli_defaults.sh \
 	tests/e2e/cli_ledger_fixes.sh \

@@ -286,16 +286,19 @@ const char *pab_report_history_commit(const struct pab_history_point *p, char *b
 static void drift_text_cps(FILE *f, const char *what, const struct pab_history_series *s,
 			   const size_t *cp, const double *p, size_t n)
 {
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
 	char b[64];
 	size_t i;
 
 	if (!n)
 		return;
-	fprintf(f, "  change points in the %s:", what);
+	pab_strbuf_addf(&sb, "  change points in the %s:", what);
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s %s (p = %.3f)", i ? "," : "", pab_report_history_commit(&s->pts[cp[i]], b, sizeof(b)),
-		       p[i]);
-	fputc('\n', f);
+		pab_strbuf_addf(&sb, "%s %s (p = %.3f)", i ? "," : "",
+				pab_report_history_commit(&s->pts[cp[i]], b, sizeof(b)), p[i]);
+	/* a list of merges folds under itself, never inside an item */
+	pab_print_folded_list(f, 0, 4, sb.buf);
+	pab_strbuf_release(&sb);
 }
 
 /* The chained change of d and the verdicts behind it, after the series'
@@ -349,13 +352,17 @@ void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 		       d->beyond ? "DRIFT" : "GAIN", d->tolerance,
 		       d->beyond ? " (worse)" : " (better)");
 		if (d->n_top) {
-			fprintf(f, "  most of it from:");
+			struct pab_strbuf sb = PAB_STRBUF_INIT;
+
+			pab_strbuf_addstr(&sb, "  most of it from:");
 			for (i = 0; i < d->n_top; i++) {
 				hist_pct(b1, sizeof(b1), s->pts[d->top[i]].change_pct);
-				fprintf(f, "%s %s %s", i ? "," : "",
-				       pab_report_history_commit(&s->pts[d->top[i]], b4, sizeof(b4)), b1);
+				pab_strbuf_addf(&sb, "%s %s %s", i ? "," : "",
+						pab_report_history_commit(&s->pts[d->top[i]], b4,
+									  sizeof(b4)), b1);
 			}
-			fputc('\n', f);
+			pab_print_folded_list(f, 0, 4, sb.buf);
+			pab_strbuf_release(&sb);
 		}
 		fprintf(f, "  confirm it directly, the two endpoints in one A/B on one runner:\n"
 		       "    perfab run BUILD_AT_%s BUILD_AT_%s\n",
@@ -364,13 +371,18 @@ void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 	}
 	drift_text_cps(f, "per-merge changes", s, d->cp_step, d->p_step, d->n_cp_step);
 	if (d->n_jump) {
-		fprintf(f, "  steps of the level (a merge's own interval beyond its tolerance):");
+		struct pab_strbuf sb = PAB_STRBUF_INIT;
+
+		pab_strbuf_addstr(&sb, "  steps of the level (a merge's own interval beyond its "
+				  "tolerance):");
 		for (i = 0; i < d->n_jump; i++) {
 			hist_pct(b1, sizeof(b1), s->pts[d->jump[i]].change_pct);
-			fprintf(f, "%s %s %s", i ? "," : "", pab_report_history_commit(&s->pts[d->jump[i]], b4, sizeof(b4)),
-			       b1);
+			pab_strbuf_addf(&sb, "%s %s %s", i ? "," : "",
+					pab_report_history_commit(&s->pts[d->jump[i]], b4, sizeof(b4)),
+					b1);
 		}
-		fputc('\n', f);
+		pab_print_folded_list(f, 0, 4, sb.buf);
+		pab_strbuf_release(&sb);
 		step_bisect(f, s->pts[d->jump[0]].merge);
 	}
 }
