@@ -198,9 +198,15 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		pab_print_folded(f, strlen(lr->why) + 4, 4,
 			     row->fail_reason ? pab_term_safe(row->fail_reason) : "");
 	}
-	if (lr->n < PAB_MIN_N_95 && !lr->gate_note && exact_decided(l, lr))
+	if (lr->n < PAB_MIN_N_95 && !lr->gate_note && exact_decided(l, lr) &&
+	    lr->verdict == PAB_FAIL)
 		fprintf(f, "  only %zu paired reps: too few for a %s interval (%d), so only the "
 			"exact counts decide\n", lr->n, conf, PAB_MIN_N_95);
+	else if (lr->n < PAB_MIN_N_95 && !lr->gate_note && exact_decided(l, lr))
+		/* doc/method.md 13: exact counts FAIL a row early, never PASS
+		 * one: a PASS also needs the time guards' intervals. */
+		fprintf(f, "  only %zu paired reps: the counts are exact, but a time guard "
+			"needs %d for a %s interval\n", lr->n, PAB_MIN_N_95, conf);
 	else if (lr->n < PAB_MIN_N_95 && !lr->gate_note)
 		fprintf(f, "  only %zu paired reps: no %s interval exists below %d, "
 			"so no PASS or FAIL\n", lr->n, conf, PAB_MIN_N_95);
