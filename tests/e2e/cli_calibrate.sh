@@ -58,7 +58,10 @@ pass "calibrate --from recomputes the same tolerances"
 
 # run --calibration: cpu from the file (above the declared 2%), peak_rss
 # stays at the declared 2% (the file's 0.1% is below it).
-jq '.tolerance.cpu = 7.5 | .tolerance.peak_rss = 0.1' cal.json >use.json
+# The file's other tolerances are this machine's (a loaded runner's may pass
+# the 50% perfab takes): held at 10% or less, so only these two are tried.
+jq '.tolerance |= map_values(if . > 10 then 10 else . end) |
+	.tolerance.cpu = 7.5 | .tolerance.peak_rss = 0.1' cal.json >use.json
 # Three reps: INCONCLUSIVE whatever the tolerances.
 expect_rc 3 "$PERFAB" run -q --counts off --reps 3 --max-reps 3 --no-sanity-gate \
 	--calibration use.json --arm "base=$SPIN_CMD" --arm "head=$SPIN_CMD" --out withcal.json
@@ -79,7 +82,7 @@ grep -q "tolerance 7.5% from calibration 'use.json'" led.txt ||
 pass "run --calibration: cpu 7.5% from the file, peak_rss kept at 2%, SHA-256 recorded"
 
 # Another CPU model: refused before anything runs.
-jq '.cpu_model = "Imaginary CPU 9000"' cal.json >other.json
+jq '.cpu_model = "Imaginary CPU 9000"' use.json >other.json
 expect_rc 2 "$PERFAB" run -q --counts off --reps 3 --calibration other.json \
 	--arm "base=$SPIN_CMD" --arm "head=$SPIN_CMD" --out other-run.json
 grep_err "was measured on 'Imaginary CPU 9000'"

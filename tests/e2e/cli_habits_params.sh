@@ -32,7 +32,7 @@ import re, sys
 t = open(sys.argv[1]).read()
 plots = re.findall(r'<svg class="series".*?</svg>', t, re.S)
 assert len(plots) == 1, len(plots)  # one head arm
-labels = re.findall(r'text-anchor="middle">(n=\d)</text>', plots[0])
+labels = re.findall(r'text-anchor="(?:start|middle|end)">(n=\d)</text>', plots[0])
 assert labels == ["n=1", "n=2", "n=3"], labels
 # a point per row for each judged metric that was measured
 assert plots[0].count("<circle") >= 3 * 2, plots[0].count("<circle")
