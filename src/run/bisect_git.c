@@ -279,9 +279,13 @@ static char **split_lines(const char *text, size_t *n)
 	do {
 		nl = strchr(p, '\n');
 		ALLOC_GROW(v, *n + 2, alloc);
-		v[(*n)++] = nl ? xstrndup(p, (size_t)(nl - p)) : xstrdup(p);
+		if (!nl) {
+			v[(*n)++] = xstrdup(p);
+			break;
+		}
+		v[(*n)++] = xstrndup(p, (size_t)(nl - p));
 		p = nl + 1;
-	} while (nl);
+	} while (1);
 	v[*n] = NULL;
 	return v;
 }
