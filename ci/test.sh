@@ -1,45 +1,85 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ci/test.sh — the README's test command: install packages, build, run the
-# whole test suite (make check), and print "N passed, N failed".
-# Exit 0 only when nothing failed.
+# test suite (make check, perfab counting instructions as a user's default
+# run does: valgrind where there is no PMU), then the sanitizer pass
+# (ci/sanitize.sh: the unit, simulation, fuzz smoke and the end-to-end tests
+# of untrusted input under ASan+UBSan, and valgrind memcheck). Prints each
+# failed test's log, the 10 slowest tests with their wall times (every
+# test's log ends in "test-time: S s", tests/lib/timed.sh), the time each
+# stage took, and last "N passed, N failed". Exit 0 only when nothing failed.
+#
+# The fuzz smoke (tests/fuzz/smoke.sh) runs once, in the sanitizer pass:
+# its harnesses are ASan builds whichever pass starts them.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build
+jobs=$(nproc)
+t0=$(date +%s)
 "$top/ci/setup-debian.sh"
+t_setup=$(date +%s)
 "$top/ci/build.sh" "$build"
+t_build=$(date +%s)
 cd "$build"
+# shellcheck disable=SC2016 # make syntax, not shell
+tests=$(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests |
+	tr ' ' '\n' | grep -v -x 'tests/fuzz/smoke.sh' | tr '\n' ' ')
+find . -name '*.trs' -exec rm -f {} +
 set +e
-make -j"$(nproc)" -k check >check.out 2>&1
+make -j"$jobs" -k check TESTS="$tests" >check.out 2>&1
 rc=$?
 set -e
+t_check=$(date +%s)
 cat check.out
-# Per-test results from the .trs files automake writes.
-pass=$(cat $(find . -name '*.trs') 2>/dev/null | grep -c '^:test-result: PASS' || true)
-fail=$(cat $(find . -name '*.trs') 2>/dev/null | grep -c -E '^:test-result: (FAIL|ERROR|XPASS)' || true)
-skip=$(cat $(find . -name '*.trs') 2>/dev/null | grep -c '^:test-result: SKIP' || true)
+trs=$(find . -name '*.trs')
+# count PATTERN: how many results of the plain pass match.
+count() {
+	[ -n "$trs" ] || { echo 0; return; }
+	# shellcheck disable=SC2086 # paths without blanks
+	cat $trs | grep -c -E "^:test-result: ($1)" || true
+}
+pass=$(count PASS)
+fail=$(count 'FAIL|ERROR|XPASS')
+skip=$(count SKIP)
 if [ "$rc" != 0 ] && [ "$fail" = 0 ]; then
 	fail=1 # the build or harness itself failed
 fi
-for f in $(grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' $(find . -name '*.trs') 2>/dev/null); do
+# shellcheck disable=SC2086,SC2013 # paths without blanks
+for f in $(grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' $trs 2>/dev/null); do
 	echo "=== ${f%.trs}.log"
 	# The test's own FAIL lines first: the log may end with later, passing steps.
 	grep -A14 -E '^(FAIL|not ok)' "${f%.trs}.log" | head -60
 	echo "--- end of log"
 	tail -40 "${f%.trs}.log"
 done
-# The same suite under ASan+UBSan+LSan, and valgrind memcheck of the core
-# (ci/sanitize.sh, doc/fuzzing.md): one more passed or failed check.
+# The sanitizer pass (ci/sanitize.sh, doc/hacking.md "The sanitizer
+# pass"): one more passed or failed check.
 set +e
 "$top/ci/sanitize.sh" "$top/_sanitize"
 san=$?
 set -e
+t_san=$(date +%s)
 if [ "$san" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "ci/sanitize.sh failed ($san)"; fi
 # Each skipped test by name, with the reasons its log gives (its SKIP: lines).
-for f in $(grep -l '^:test-result: SKIP' $(find . -name '*.trs') 2>/dev/null); do
+# shellcheck disable=SC2086,SC2013 # paths without blanks
+for f in $(grep -l '^:test-result: SKIP' $trs 2>/dev/null); do
 	why=$(grep '^SKIP: ' "${f%.trs}.log" 2>/dev/null | sed 's/^SKIP: //' | paste -sd ';' -)
 	echo "SKIP: ${f%.trs}: ${why:-no reason given}"
 done
 [ "$skip" = 0 ] || echo "$skip skipped"
+# The 10 slowest tests of both passes, from the last line of their logs
+# ("test-time: WALL s (cpu CPU s)").
+echo "slowest tests (wall time, cpu time):"
+for d in "$build" "$top/_sanitize/asan"; do
+	[ -d "$d/tests" ] || continue
+	find "$d/tests" -name '*.log' -exec grep -H '^test-time: ' {} + 2>/dev/null |
+		awk -v d="$d/" -v tag="$([ "$d" = "$build" ] || echo 'asan:')" '{
+			name = $1; sub(/\.log:test-time:$/, "", name); sub(d, "", name)
+			print $2, ($4 == "(cpu" ? $5 : "?"), tag name }'
+done | sort -n -r | head -10 | awk '{ printf "  %7.1f s  (cpu %s s)  %s\n", $1, $2, $3 }'
+mins() { printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)); }
+echo "time: setup $((t_setup - t0)) s, build $((t_build - t_setup)) s," \
+	"make check $((t_check - t_build)) s, sanitizers $((t_san - t_check)) s;" \
+	"total $(mins $((t_san - t0)))"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

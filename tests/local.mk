@@ -22,6 +22,7 @@ UNIT_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
 unit_tests =
 
 dist_noinst_DATA += tests/lib/test-lib.sh
+dist_noinst_SCRIPTS += tests/lib/timed.sh
 EXTRA_DIST += tests/unit/unit.h
 
 include tests/stats.mk
@@ -48,3 +49,17 @@ if HAVE_CHECK
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 endif
+
+# make check-fast: the loop a developer runs before a commit — every Check
+# program (tests/unit/, tests/sim/), the checks of the source tree
+# (tests/static/) and the ledger corpus (every format of every stored
+# artifact). None starts a measured run, so none depends on the machine's
+# load; the rest of the suite is `make check` (doc/hacking.md, "Building
+# and testing").
+check-fast:
+	@fast=; for t in $(TESTS); do \
+		case $$t in tests/unit/* | tests/sim/* | tests/static/* | tests/e2e/ledger_corpus.sh) \
+			fast="$$fast $$t" ;; esac; \
+	done; \
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$$fast"
+.PHONY: check-fast
