@@ -630,6 +630,70 @@ START_TEST(drift_change_point_in_the_window)
 }
 END_TEST
 
+/*
+ * The significance of a change point is 1% (doc/method.md section 12): a
+ * step whose permutation p-value lies between 1% and 5% is not one, a step
+ * just under 1% is. Twelve merges scattered by up to 0.6% around +1%,
+ * then twelve more around +1.6% (p = 10/500) or +1.75% (p = 4/500). Each
+ * p-value is first computed here with the settings of doc/method.md
+ * section 12 (E-Divisive on the merges' log-ratios, at least 3 a side, 499
+ * permutations, PCG32 seed 20140101), at a level of 50% so that every
+ * permutation runs: the drift must keep the second step and not the first.
+ */
+static double step_p_value(const struct pab_history_series *s, size_t *at)
+{
+	double x[24], p;
+	struct pab_pcg32 rng;
+	struct pab_chain c;
+	size_t i, cp;
+
+	ck_assert_uint_eq(s->n, 24);
+	for (i = 0; i < s->n; i++) {
+		struct pab_step st = pab_history_point_step(&s->pts[i]);
+
+		ck_assert_int_eq(pab_chain_steps(&st, 1, PAB_DRIFT_CONF, &c), 0);
+		x[i] = c.log_sum;
+	}
+	pab_pcg32_seed(&rng, 20140101u, 0);
+	ck_assert_int_eq(pab_edivisive(x, s->n, 3, 0.5, 499, &rng, &cp, &p, 1), 1);
+	*at = cp;
+	return p;
+}
+
+START_TEST(drift_change_point_at_one_percent)
+{
+	static const double scatter[2][12] = {
+		{ 0.2, -0.4, 0.6, -0.1, 0.3, -0.6, 0.5, 0.0, -0.3, 0.4, -0.5, 0.1 },
+		{ -0.2, 0.5, -0.6, 0.1, 0.4, -0.3, 0.0, 0.6, -0.5, 0.2, -0.1, 0.3 },
+	};
+	static const double steps[2] = { 0.6, 0.75 };
+	struct pab_history_merge_row mr[24];
+	struct pab_history_point pts[24];
+	struct pab_history_series s;
+	struct pab_drift d;
+	double change[24], p;
+	size_t i, k, at;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 24; i++)
+			change[i] = 1.0 + scatter[i / 12][i % 12] + (i < 12 ? 0.0 : steps[k]);
+		drift_series(&s, mr, pts, change, 24, 2.0);
+		p = step_p_value(&s, &at);
+		ck_assert_uint_eq(at, 12);
+		pab_drift_of(&s, &d);
+		if (k == 0) {
+			ck_assert_double_eq_tol(p, 10.0 / 500.0, 1e-12);
+			ck_assert_uint_eq(d.n_cp_step, 0);
+		} else {
+			ck_assert_double_eq_tol(p, 4.0 / 500.0, 1e-12);
+			ck_assert_uint_eq(d.n_cp_step, 1);
+			ck_assert_uint_eq(d.cp_step[0], 12);
+			ck_assert_double_eq_tol(d.p_step[0], p, 1e-12);
+		}
+	}
+}
+END_TEST
+
 START_TEST(opts_narrow_keeps_the_required_within)
 {
 	struct pab_experiment e;
@@ -825,6 +889,51 @@ START_TEST(small_peak_drop_earns_no_credit)
 	ck_assert_double_gt(l.rows[3].saved_pct, 50);
 	ck_assert_ptr_null(l.rows[3].credit_why);
 	ck_assert_int_eq(cell_verdict(&l, 3, PAB_M_CPU), PAB_PASS);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * The tolerance floors are the artifact's: a run records the default
+ * 128 KiB (test_run_plan), and the ledger applies what is recorded to
+ * memory cells; an artifact that records none is judged without one, as
+ * it was when it was written (doc/method.md section 5a). A 1 MiB process
+ * 6% (61 KiB) fatter: FAIL on a 2% tolerance alone, PASS on the floor,
+ * 12.5% of its base median.
+ */
+START_TEST(memory_floor_as_recorded)
+{
+	static const enum pab_metric_id peak[] = { PAB_M_PEAK_RSS };
+	const struct pab_ledger_cell *c;
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, MIB, 6, 0.002);
+	ck_assert(!(e.judged.recorded & PAB_JUDGED_FLOORS));
+	judge_only(&e, &o, peak, 1);
+	ck_assert_double_eq(o.floor_bytes, 0);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_PEAK_RSS);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_double_eq(c->res.floor_pct, 0);
+	ck_assert_double_eq(c->res.tolerance, 2);
+	ck_assert_int_eq(c->res.verdict, PAB_FAIL);
+	pab_ledger_release(&l);
+
+	e.judged.recorded |= PAB_JUDGED_FLOORS;
+	e.judged.floor_bytes = 128 * KIB;
+	e.judged.floor_count = 4;
+	judge_only(&e, &o, peak, 1);
+	ck_assert_double_eq(o.floor_bytes, 128 * KIB);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_PEAK_RSS);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_double_eq_tol(c->res.floor_pct, 12.5, 1e-9);
+	ck_assert_double_eq(c->res.tolerance, c->res.floor_pct);
+	ck_assert_int_eq(c->res.verdict, PAB_PASS);
 	pab_ledger_release(&l);
 	pab_experiment_release(&e);
 }
@@ -1464,6 +1573,7 @@ int main(void)
 	tcase_add_test(tc, drift_jumps_keep_the_last);
 	tcase_add_test(tc, drift_change_point_at_the_step);
 	tcase_add_test(tc, drift_change_point_in_the_window);
+	tcase_add_test(tc, drift_change_point_at_one_percent);
 	tcase_add_test(tc, cpu_regression_rejects);
 	tcase_add_test(tc, memory_regression_rejects_other);
 	tcase_add_test(tc, cpu_gain_accepts_gain);
@@ -1472,6 +1582,7 @@ int main(void)
 	tcase_add_test(tc, plain_command_shows_wall);
 	tcase_add_test(tc, small_peak_drop_earns_no_credit);
 	tcase_add_test(tc, memory_credit_edges);
+	tcase_add_test(tc, memory_floor_as_recorded);
 	tcase_add_test(tc, null_without_head_pairs_fails_unguarded);
 	tcase_add_test(tc, sanity_gate_row_fails);
 	tcase_add_test(tc, inconsistent_floor_no_credit);

@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "judge/ledger.h"
 #include "model/experiment.h"
 #include "store/run_settings.h"
 #include "run/plan.h"
@@ -238,6 +239,7 @@ END_TEST
 START_TEST(plan_fresh_records_its_settings)
 {
 	struct pab_failure f = { 0 };
+	struct pab_ledger_opts lo;
 	struct pab_run_opts o;
 	struct pab_plan p;
 	size_t i;
@@ -271,6 +273,15 @@ START_TEST(plan_fresh_records_its_settings)
 	ck_assert_double_eq(p.use.timeout_s, 30);
 	ck_assert_str_eq(p.use.cpus, "0");
 	ck_assert_ptr_nonnull(p.e.arms[0].sha256);
+	/* The default tolerance floors (doc/method.md section 5a: 128 KiB for
+	 * memory, 4 for counts), recorded so that the ledger of the artifact
+	 * applies them: an artifact that records none is judged without. */
+	ck_assert(p.e.judged.recorded & PAB_JUDGED_FLOORS);
+	ck_assert_double_eq(p.e.judged.floor_bytes, 131072);
+	ck_assert_double_eq(p.e.judged.floor_count, 4);
+	pab_ledger_opts_init(&lo, &p.e);
+	ck_assert_double_eq(lo.floor_bytes, 131072);
+	ck_assert_double_eq(lo.floor_count, 4);
 	for (i = 0; i < p.n_msgs; i++)
 		if (p.msgs[i].kind == PAB_PLAN_NOTE &&
 		    !strcmp(p.msgs[i].text, "--reps 2 rounded up to 3: complete blocks of 3 arms"))

@@ -1104,6 +1104,51 @@ START_TEST(perfab2_intersection_union)
 }
 END_TEST
 
+/*
+ * Which end of head vs null decides a guarded FAIL (pab_stats.h,
+ * pab_judge_cell: head_null.lo > allowance). Head is 68 in every rep, 4 U
+ * (6.25%) above a base of 64, so head vs base alone would FAIL. The null
+ * arm is spread so that head vs null, (68 - null) / null * 100, sorted,
+ * has its 3rd and 10th values (the ranks of n = 12 at 95%) on either side
+ * of the 2% tolerance and its median above it: only the lower end keeps
+ * the FAIL back. Moving one null value from 67 to 66.5 lifts that lower
+ * end to 100 * 1.5 / 66.5 = 2.26%: then it FAILs.
+ */
+START_TEST(perfab2_head_null_lower_end_decides)
+{
+	double null[REPS] = { 68, 67.5, 67, 66.5, 66, 66, 66, 66, 65.5, 65, 64.5, 64 };
+	double base[REPS], head[REPS];
+	struct pab_cell_input in;
+	struct pab_cell_result r;
+	size_t i;
+
+	for (i = 0; i < REPS; i++) {
+		base[i] = 64;
+		head[i] = 68;
+	}
+	in = cpu_input(base, head, null, REPS, PAB_RULES_PERFAB2);
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.fail_guarded, 1);
+	ck_assert_double_eq(r.change.lo, 4 * U);
+	ck_assert_int_eq(r.head_null.exists, 1);
+	ck_assert_uint_eq(r.head_null.lo_rank, 3);
+	ck_assert_uint_eq(r.head_null.hi_rank, 10);
+	ck_assert_double_eq_tol(r.head_null.lo, 100.0 * 1.0 / 67.0, 1e-12);
+	ck_assert_double_eq_tol(r.head_null.median, 100.0 * 2.0 / 66.0, 1e-12);
+	ck_assert_double_eq_tol(r.head_null.hi, 100.0 * 3.0 / 65.0, 1e-12);
+	ck_assert_double_lt(r.head_null.lo, r.fail_threshold);
+	ck_assert_double_gt(r.head_null.median, r.fail_threshold);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+
+	null[2] = 66.5;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_double_eq_tol(r.head_null.lo, 100.0 * 1.5 / 66.5, 1e-12);
+	ck_assert_double_gt(r.head_null.lo, r.fail_threshold);
+	ck_assert_int_eq(r.verdict, PAB_FAIL);
+	ck_assert_int_eq(r.fail_decider, PAB_DECIDED_TOLERANCE);
+}
+END_TEST
+
 START_TEST(tolerance_floor)
 {
 	/* 100000-byte peaks, head 0..12000 bytes above base: up to 12%, so a
@@ -1905,6 +1950,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, small_n_never_decides);
 	tcase_add_test(tc, looks_plan_and_their_error);
 	tcase_add_test(tc, perfab2_intersection_union);
+	tcase_add_test(tc, perfab2_head_null_lower_end_decides);
 	tcase_add_test(tc, tolerance_floor);
 	tcase_add_test(tc, infinite_noise_does_not_disable_fail);
 	tcase_add_test(tc, nan_pairs_are_skipped);
