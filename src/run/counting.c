@@ -108,7 +108,7 @@ int pab_counting_limit(const struct pab_counting *c, size_t ri, size_t rep_idx, 
 	*why = NULL;
 	if (left_ns >= 0) {
 		if ((double)left_ns / 1e9 < cost) {
-			*why = xasprintf("not counted: the run's budget of %.0f s had %.0f s left, "
+			*why = xasprintf("not counted: the run's budget of %.3g s had %.1f s left, "
 					 "and a count takes about %.1f s (raise --budget, or "
 					 "--counts off)", budget_s, (double)left_ns / 1e9, cost);
 			return 1;

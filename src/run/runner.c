@@ -477,14 +477,18 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 	pab_counting_begin_rep(c, ri, rep_idx);
 	for (k = 0; !row->failed && pab_counting_rep(c, ri, rep_idx) && k < n; k++) {
 		size_t a = rep->order[k];
+		/* -1: no budget; a spent budget is 0 left, never "no budget". */
 		int64_t left = r->budget_ns > 0 ? r->budget_ns - (now_monotonic_ns() - r->start_ns) :
 			-1;
+
+		if (r->budget_ns > 0 && left < 0)
+			left = 0;
 
 		ids[k] = pab_measure_identity(&r->m, r->e, row, a, seed);
 		if (pab_counting_share(rep, ids, k))
 			continue;
-		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, left < 0 ? -1 :
-				       left > 0 ? left : 0, (double)r->budget_ns / 1e9,
+		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, left,
+				       (double)r->budget_ns / 1e9,
 				       &r->m.count_timeout_ns, &r->m.count_limit_budget, &why)) {
 			pab_counting_stop_row(c, ri, why);
 			free(why);
@@ -642,7 +646,7 @@ static int over_budget(struct pab_runner *r)
 	    now_monotonic_ns() - r->start_ns >= r->budget_ns) {
 		r->budget_spent = 1;
 		if (!r->pg.quiet)
-			note("the run's budget of %.0f s is spent: finishing the current blocks",
+			note("the run's budget of %.3g s is spent: finishing the current blocks",
 			     (double)r->budget_ns / 1e9);
 	}
 	return r->budget_spent;
