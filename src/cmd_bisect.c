@@ -35,7 +35,8 @@ static const char bisect_usage[] =
 	"              [--budget DURATION] [--metrics LIST] [--require LIST] [--tolerance [METRIC=]PCT]...\n"
 	"              [--guard-tolerance PCT] [--counts auto|pmu|sim|off] [--count-reps N]\n"
 	"              [--rules RULES] [--no-null-arm] [--cpus LIST] [--timeout S] [--seed N]\n"
-	"              [--warmup N] [--input FILE] [--calibration FILE] [--literal-argv]";
+	"              [--warmup N] [--input FILE] [--calibration FILE] [--literal-argv]\n"
+	"              [--ignore-failure]";
 
 static struct pab_run_opts ro;
 static const char *good, *bad, *build, *bench, *metric, *dir, *format;
@@ -69,6 +70,7 @@ static const struct pab_option bisect_options[] = {
 	OPT_STRING(0, "input", &ro.input, "FILE", "as perfab run: the children's stdin"),
 	OPT_STRING(0, "calibration", &ro.calibration, "FILE", "as perfab run: tolerances from perfab calibrate"),
 	OPT_FLAG(0, "literal-argv", &ro.literal_argv, "as perfab run: no check for shell syntax in --bench"),
+	OPT_FLAG(0, "ignore-failure", &ro.ignore_failure, "as perfab run: a non-zero exit status of --bench is measured"),
 	OPT_END(),
 };
 
@@ -129,6 +131,8 @@ static char *run_words(const struct pab_run_opts *o)
 	OPTION("--calibration", o->calibration);
 	if (o->literal_argv)
 		WORD("--literal-argv");
+	if (o->ignore_failure)
+		WORD("--ignore-failure");
 #undef UNUM
 #undef OPTION
 #undef WORD

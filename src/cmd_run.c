@@ -41,8 +41,8 @@ static const char run_usage[] =
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
-	"                  [--literal-argv] [--warmup N] [--prepare CMD] [--setup CMD] [--cleanup CMD]\n"
-	"                  [--parameter-scan NAME MIN MAX [--parameter-step-size S]]...\n"
+	"                  [--literal-argv] [--ignore-failure] [--warmup N] [--prepare CMD] [--setup CMD]\n"
+	"                  [--cleanup CMD] [--parameter-scan NAME MIN MAX [--parameter-step-size S]]...\n"
 	"                  [--parameter-list NAME V1,V2,...]... [--input FILE] [--output WHERE]\n"
 	"                  [--show-output] [--export-markdown FILE] [--export-csv FILE] [--export-json FILE]\n"
 	"       perfab run --resume FILE [--config FILE] [--arm NAME=COMMAND]... [--trust-artifact]";
@@ -98,6 +98,7 @@ static const struct pab_option run_options[] = {
 	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
 	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),
 	OPT_FLAG(0, "literal-argv", &opt.literal_argv, "pass words such as '|', '>' or $X to the program as they are"),
+	OPT_FLAG('i', "ignore-failure", &opt.ignore_failure, "a child's non-zero exit status is measured, not a failure (a signal, a timeout or a failing hook still fails its row)"),
 	OPT_U64(0, "warmup", &opt.warmup, "N", "unmeasured runs of each arm before a row's first block (default 0)", 0, PAB_RUN_WARMUP_MAX),
 	OPT_LIST('p', "prepare", &prepares, "CMD", "run CMD before every measured run (and warmup run), unmeasured"),
 	OPT_STRING('s', "setup", &opt.setup, "CMD", "run CMD once per row before its first rep"),
@@ -133,8 +134,6 @@ static const struct pab_foreign_option hyperfine_options[] = {
 	{ "--export-asciidoc|--export-orgmode", "perfab writes --export-markdown, "
 	  "--export-csv (the ledger) and --export-json; perfab export --stats writes each "
 	  "arm's mean, stddev, median, min and max", 0 },
-	{ "-i|--ignore-failure", "a child that exits non-zero fails its row (a failing head is "
-	  "FAIL, a failing base no verdict): make the command exit 0, e.g. sh -c 'CMD || true'", 0 },
 	{ "-C|--conclude", "perfab runs no command after each run: --prepare CMD runs before "
 	  "every run, --cleanup CMD after each row's last rep", 0 },
 	{ "-E|--show-elapsed", "on a terminal the status line shows the time elapsed and left "

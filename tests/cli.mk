@@ -14,6 +14,7 @@ cli_tests = \
 	tests/e2e/cli_pu_locks.sh \
 	tests/e2e/cli_failures.sh \
 	tests/e2e/cli_no_verdict.sh \
+	tests/e2e/cli_ignore_failure.sh \
 	tests/e2e/cli_hyperfine.sh \
 	tests/e2e/cli_hyperfine_short.sh \
 	tests/e2e/cli_hyperfine_clash.sh \

@@ -266,6 +266,50 @@ static char *gate_note(const struct pab_experiment *e, const struct pab_row *row
 	return NULL;
 }
 
+/*
+ * The non-zero exit statuses row's children of arms base, a and null
+ * exited with and the run measured all the same (--ignore-failure), as a
+ * note: "exit status 1 ignored (--ignore-failure): base in 6 of 6 reps,
+ * head in 6"; new memory, NULL when there is none.
+ */
+static char *exit_note(const struct pab_experiment *e, const struct pab_row *row,
+		       int base, size_t a, int null_arm)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	int arms[3] = { base, (int)a, null_arm }, codes[8], more = 0;
+	size_t n_reps[3] = { 0, 0, 0 }, n_codes = 0, i, k, c;
+
+	for (i = 0; i < 3; i++)
+		for (k = 0; arms[i] >= 0 && k < row->n_reps; k++) {
+			const struct pab_arm_result *r = &row->reps[k].result[arms[i]];
+
+			if (!pab_arm_result_exit_ignored(r))
+				continue;
+			n_reps[i]++;
+			for (c = 0; c < n_codes && codes[c] != r->exit_code; c++)
+				;
+			if (c == n_codes && n_codes < sizeof(codes) / sizeof(codes[0]))
+				codes[n_codes++] = r->exit_code;
+			else if (c == n_codes)
+				more = 1;
+		}
+	if (!n_codes)
+		return NULL;
+	pab_strbuf_addstr(&sb, n_codes > 1 ? "exit statuses " : "exit status ");
+	for (c = 0; c < n_codes; c++)
+		pab_strbuf_addf(&sb, "%s%d", c ? ", " : "", codes[c]);
+	pab_strbuf_addf(&sb, "%s ignored (--ignore-failure):", more ? ", ..." : "");
+	for (i = 0, c = 0; i < 3; i++) {
+		if (!n_reps[i])
+			continue;
+		pab_strbuf_addf(&sb, "%s %s in %zu", c ? "," : "", e->arms[arms[i]].name,
+				n_reps[i]);
+		if (!c++)
+			pab_strbuf_addf(&sb, " of %zu reps", row->n_reps);
+	}
+	return pab_strbuf_detach(&sb);
+}
+
 /* The inputs of pab_judge_cell for metric m of row ri × head arm a. */
 static void cell_input(const struct pab_experiment *e,
 		       const struct pab_ledger_opts *o, const struct pab_ledger *l,
@@ -560,6 +604,7 @@ static int judge_rows(const struct pab_experiment *e,
 			lr->rss_floor = NAN;
 			lr->wall_throughput = throughput_is_wall(row, e->n_arms);
 			lr->gate_note = gate_note(e, row, &e->arms[a]);
+			lr->exit_note = exit_note(e, row, l->base, a, l->null_arm);
 			/* Floor and its consistency for every row; credit only
 			 * for rows that are not controls. */
 			lr->saved_pct = row_credit(row, (size_t)l->base, a, l->null_arm, o, lr, bufs);
@@ -623,8 +668,10 @@ void pab_ledger_release(struct pab_ledger *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n_rows; i++)
+	for (i = 0; i < l->n_rows; i++) {
 		free(l->rows[i].gate_note);
+		free(l->rows[i].exit_note);
+	}
 	free(l->rows);
 	free(l->cells);
 	memset(l, 0, sizeof(*l));

@@ -126,6 +126,11 @@ struct pab_ledger_row {
 	const char *why;             /* static note (failed row etc.) or NULL */
 	char *gate_note;             /* the sanity gate's figures when this row
 				      * × arm tripped it (owned), else NULL */
+	char *exit_note;             /* the non-zero exit statuses of its base,
+				      * head and null children that the run
+				      * measured all the same (--ignore-failure),
+				      * and in how many reps, once for the row
+				      * (owned), else NULL */
 	const char *credit_why;      /* why no memory credit was granted,
 				      * static, or NULL */
 	int wall_throughput;         /* the row's throughput is 1/wall */

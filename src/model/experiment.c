@@ -273,6 +273,11 @@ void pab_arm_result_null(struct pab_arm_result *r, enum pab_metric_id id,
 	r->reason[id] = xstrdup(reason);
 }
 
+int pab_arm_result_exit_ignored(const struct pab_arm_result *r)
+{
+	return r->exit_code > 0 && !r->failed && !r->term_signal && !r->timed_out;
+}
+
 struct pab_rep *pab_row_add_rep(struct pab_row *row, size_t n_arms)
 {
 	struct pab_rep *rep;

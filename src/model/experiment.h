@@ -47,7 +47,9 @@ struct pab_arm_result {
 	int term_signal;            /* 0 unless killed by a signal */
 	int timed_out;
 	int tree_limit;             /* killed for passing --max-procs */
-	int failed;                 /* non-zero exit, signal, timeout, spawn */
+	int failed;                 /* non-zero exit (unless the run ignores
+				     * them, --ignore-failure), signal,
+				     * timeout, spawn */
 	char *checksum;             /* workload operation checksum, or NULL */
 	char *stderr_tail;          /* last lines of stderr of a failed child */
 };
@@ -172,11 +174,12 @@ enum pab_run_key {
 	PAB_RUN_COUNTS = 1 << 19,     /* counts */
 	PAB_RUN_CALIBRATION = 1 << 20,/* calibration (only with --calibration) */
 	PAB_RUN_GUARD_TOLERANCE = 1 << 21, /* guard_tolerance */
+	PAB_RUN_IGNORE_FAILURE = 1 << 22, /* ignore_failure */
 };
 /* What a fresh run records when it starts (stop_reason, elapsed_s: at its end). */
 #define PAB_RUN_AT_START (((1u << 11) - 1) | PAB_RUN_WARMUP | PAB_RUN_PREPARE | \
 			  PAB_RUN_SETUP | PAB_RUN_CLEANUP | PAB_RUN_INPUT | PAB_RUN_OUTPUT | \
-			  PAB_RUN_COUNTS | PAB_RUN_GUARD_TOLERANCE)
+			  PAB_RUN_COUNTS | PAB_RUN_GUARD_TOLERANCE | PAB_RUN_IGNORE_FAILURE)
 
 /* --counts: how exact instruction counts are made (doc/method.md). */
 enum pab_counts_mode {
@@ -246,6 +249,11 @@ struct pab_run_settings {
 	 * until it has excluded a regression beyond it (doc/method.md §8a);
 	 * an artifact that records none is judged with the default */
 	double guard_tolerance_pct;
+	/* --ignore-failure: a measured child's non-zero exit status is a
+	 * measured run, not a failure (pab_arm_result_exit_ignored); a
+	 * signal, a timeout or a failing hook still fails its row. An
+	 * artifact that records none did not ignore failures. */
+	int ignore_failure;
 	char *invalid;              /* why the run object read back holds no
 				     * usable settings (owned), else NULL */
 };
@@ -416,6 +424,9 @@ void pab_arm_result_release(struct pab_arm_result *r);
 /* Mark metric unmeasured with a reason (copied). */
 void pab_arm_result_null(struct pab_arm_result *r, enum pab_metric_id id,
 			 const char *reason);
+/* 1 when r is a child that exited with a non-zero status and was not
+ * failed for it (a run with --ignore-failure measured it), else 0. */
+int pab_arm_result_exit_ignored(const struct pab_arm_result *r);
 
 /* The value of key in kv[0..n), or NULL. */
 const char *pab_kv_get(const struct pab_kv *kv, size_t n, const char *key);

@@ -331,7 +331,8 @@ static int same_arm(const struct pab_arm *x, const char *la, const struct pab_ar
 }
 
 /* What runs beside the children and what they read: warmup, prepare,
- * setup, cleanup, input. Returns 0 or -1 with *why. */
+ * setup, cleanup, input; and whether their non-zero exits were ignored.
+ * Returns 0 or -1 with *why. */
 static int same_hooks(const struct pab_run_settings *a, const char *la,
 		      const struct pab_run_settings *b, const char *lb, char **why)
 {
@@ -343,6 +344,13 @@ static int same_hooks(const struct pab_run_settings *a, const char *la,
 	if (a->warmup != b->warmup) {
 		*why = xasprintf("warmup differs: %llu runs in '%s', %llu in '%s'",
 				 (unsigned long long)a->warmup, la, (unsigned long long)b->warmup, lb);
+		return -1;
+	}
+	if (a->ignore_failure != b->ignore_failure) {
+		*why = xasprintf("ignore_failure differs: %s in '%s', %s in '%s' (a non-zero exit "
+				 "status is a measured run in one, a failure in the other)",
+				 a->ignore_failure ? "true" : "false", la,
+				 b->ignore_failure ? "true" : "false", lb);
 		return -1;
 	}
 	for (i = 0; i < 4; i++)

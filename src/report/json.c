@@ -173,6 +173,8 @@ static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *
 		cJSON_AddStringToObject(o, "fail_reason", row->fail_reason);
 	if (lr->gate_note)
 		cJSON_AddStringToObject(o, "sanity_gate", lr->gate_note);
+	if (lr->exit_note)
+		cJSON_AddStringToObject(o, "exit_ignored", lr->exit_note);
 	if (lr->credit_why)
 		cJSON_AddStringToObject(o, "credit_withheld", lr->credit_why);
 	cJSON_AddBoolToObject(o, "no_verdict", lr->no_verdict);

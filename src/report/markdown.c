@@ -249,6 +249,10 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 		md_escape(f, lr->gate_note);
 		fputs("\n\n", f);
 	}
+	if (lr->exit_note) {
+		md_escape(f, lr->exit_note);
+		fputs(".\n\n", f);
+	}
 	if (lr->why && (!lr->gate_note || row->failed)) {
 		md_escape(f, lr->why);
 		if (row->fail_reason) {

@@ -193,6 +193,10 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		fprintf(f, "  %s: ", PAB_LEDGER_GATE_WHY);
 		pab_print_folded(f, strlen(PAB_LEDGER_GATE_WHY) + 4, 4, lr->gate_note);
 	}
+	if (lr->exit_note) {
+		fputs("  ", f);
+		pab_print_folded(f, 2, 4, pab_term_safe(lr->exit_note));
+	}
 	if (lr->why && (!lr->gate_note || row->failed)) {
 		fprintf(f, "  %s: ", lr->why);
 		pab_print_folded(f, strlen(lr->why) + 4, 4,

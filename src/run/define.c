@@ -320,6 +320,7 @@ int pab_plan_define(struct pab_experiment *e, const struct pab_run_opts *o,
 	cs->reps = cs->max_reps = cs->seed = cs->timeout_s = cs->scale = NAN;
 	cs->budget_s = cs->count_reps = cs->guard_tolerance = NAN;
 	cs->null_arm = -1;
+	cs->ignore_failure = -1;
 	if (o->null_arm && o->no_null_arm)
 		return pab_fail(f, PAB_FAIL_USAGE, "--null-arm and --no-null-arm contradict each "
 				"other: give one");

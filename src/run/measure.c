@@ -481,14 +481,17 @@ static int spawn(struct pab_measure *m, const struct child_cmd *cmd, int latency
 	return pab_spawn_measure(&o, sr);
 }
 
-/* How the child ended. */
-static void record_status(struct pab_arm_result *res, const struct pab_spawn_result *sr)
+/* How the child ended; a non-zero exit status fails it unless the run
+ * ignores them (--ignore-failure). */
+static void record_status(const struct pab_measure *m, struct pab_arm_result *res,
+			  const struct pab_spawn_result *sr)
 {
 	res->exit_code = sr->exit_code;
 	res->term_signal = sr->term_signal;
 	res->timed_out = sr->timed_out;
 	res->tree_limit = sr->tree_limit_hit;
-	res->failed = sr->exit_code != 0 || sr->term_signal || sr->timed_out;
+	res->failed = (sr->exit_code != 0 && !m->ignore_failure) || sr->term_signal ||
+		sr->timed_out;
 	if (res->failed && sr->stderr_tail[0]) {
 		free(res->stderr_tail);
 		res->stderr_tail = xstrdup(sr->stderr_tail);
@@ -601,7 +604,9 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
 	char *why = NULL;
 
 	out->count_wall_s = (double)sr->wall_ns / 1e9;
-	if (sr->timed_out || sr->exit_code || sr->term_signal) {
+	/* valgrind exits with the program's status: --ignore-failure counts
+	 * a program that exits non-zero as its timed run measured it. */
+	if (sr->timed_out || (sr->exit_code && !m->ignore_failure) || sr->term_signal) {
 		why = sr->timed_out ?
 			xasprintf("the counting run passed its limit of %.0f s (%s%d) and was "
 				  "stopped", (double)m->count_timeout_ns / 1e9, m->count_limit_budget ?
@@ -725,7 +730,7 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 			       cmd.exe, strerror(sr.spawn_errno));
 		goto out;
 	}
-	record_status(res, &sr);
+	record_status(m, res, &sr);
 	if (latency) {
 		out->spoke = record_latency(m, res) > 0;
 		goto out;

@@ -36,6 +36,9 @@ struct pab_measure {
 	const char *input;         /* the children's stdin; NULL: /dev/null */
 	int stdout_fd;             /* > 0: the children's stdout; 0: dropped */
 	int show_output;           /* their stdout and stderr on perfab's stderr */
+	int ignore_failure;        /* --ignore-failure: a measured child's
+				    * non-zero exit status is no failure (a
+				    * signal or a timeout still is) */
 	const char *count_tool;    /* valgrind for the counting pass, or NULL
 				    * (no pass: --counts pmu or off) */
 	int64_t count_timeout_ns;  /* the next counted child's limit (0 = none),
@@ -90,7 +93,10 @@ enum pab_measure_pass {
  * res (whose slots start "not measured"; a latency replay and a counting
  * run write their one metric only). A failed child is no error: res says
  * how it failed (a failed counting run: its instructions are null with
- * the reason). Returns 0 (see *out), or -1 with f
+ * the reason). With m->ignore_failure a child that exits with a non-zero
+ * status is measured as one that exits 0 (res->exit_code keeps the
+ * status, res->failed stays 0); one killed by a signal or the timeout
+ * still fails. Returns 0 (see *out), or -1 with f
  * filled when the arm's program cannot be found or executed
  * (PAB_FAIL_USAGE) or the child could not be spawned (PAB_FAIL_SYSTEM).
  */

@@ -225,6 +225,7 @@ static int plan_settings(struct pab_plan *p, const struct pab_run_opts *o,
 	s->guard_tolerance_pct = o->guard_tolerance >= 0 ? o->guard_tolerance :
 		isfinite(cs->guard_tolerance) ? cs->guard_tolerance :
 		PAB_RUN_GUARD_TOLERANCE_DEFAULT;
+	s->ignore_failure = o->ignore_failure || cs->ignore_failure == 1;
 	if (plan_hooks(e, o, f))
 		return -1;
 	if (o->budget) {

@@ -36,6 +36,7 @@ struct pab_run_opts {
 	double param_step;  /* --parameter-step-size; <= 0: not given (1) */
 	int null_arm, no_null_arm, no_sanity, quiet, no_cgroup, literal_argv, trust;
 	int show_output;
+	int ignore_failure; /* --ignore-failure */
 	uint64_t reps, max_reps, max_procs, warmup;
 	uint64_t seed;      /* UINT64_MAX: not given */
 	double timeout_s;   /* < 0: not given */

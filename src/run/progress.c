@@ -375,6 +375,19 @@ static void show_stderr_tail(const char *text)
 	}
 }
 
+void pab_progress_exit_ignored(struct pab_progress *p, size_t row, size_t rep, size_t arm,
+			       const struct pab_arm_result *res)
+{
+	char *text = xasprintf("perfab: note: row '%s': arm '%s' rep %zu exited with status %d, "
+			       "measured all the same (--ignore-failure); the row's other "
+			       "non-zero exits are not noted", pab_term_safe(p->e->rows[row].name),
+			       pab_term_safe(p->e->arms[arm].name), rep + 1, res->exit_code);
+
+	pab_progress_clear(p);
+	pab_print_folded(stderr, 0, 2, text);
+	free(text);
+}
+
 char *pab_progress_child_failed(struct pab_progress *p, size_t row, size_t rep, size_t arm,
 				const struct pab_arm_result *res)
 {

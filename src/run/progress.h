@@ -59,6 +59,10 @@ void pab_progress_rep_done(struct pab_progress *p, size_t row);
 /* Clear the status line before other stderr output. */
 void pab_progress_clear(struct pab_progress *p);
 
+/* Arm arm's child exited non-zero in rep rep of row and the run measured
+ * it (--ignore-failure): a note, made once per row by the caller. */
+void pab_progress_exit_ignored(struct pab_progress *p, size_t row, size_t rep, size_t arm,
+			       const struct pab_arm_result *res);
 /* Arm arm failed in rep rep of row: a warning and its last stderr lines.
  * Returns the failure described ("arm 'x' rep 3 timed out"; caller frees). */
 char *pab_progress_child_failed(struct pab_progress *p, size_t row, size_t rep, size_t arm,

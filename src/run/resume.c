@@ -311,7 +311,8 @@ static int check_resume_options(const struct pab_run_opts *o, struct pab_failure
 	    o->controls || o->preserve || o->scale > 0 || o->out || o->margin >= 0 ||
 	    o->no_sanity || o->max_procs || o->interval_ms > 0 || o->counters || o->no_cgroup ||
 	    o->budget || o->metrics || o->require || o->warmup || o->input || o->output ||
-	    o->counts || o->count_reps || o->calibration || o->guard_tolerance >= 0)
+	    o->counts || o->count_reps || o->calibration || o->guard_tolerance >= 0 ||
+	    o->ignore_failure)
 		return pab_fail(f, PAB_FAIL_USAGE, "--resume continues a run with its own settings: "
 				"give only --resume FILE, the options that define its arms and rows "
 				"again (--config, --arm, --arms, --null-arm or --no-null-arm, "

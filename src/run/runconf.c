@@ -486,7 +486,8 @@ static int cfg_rules(struct pab_json_in *in, const cJSON *root,
 	return 0;
 }
 
-/* controls, workloads, null_arm: row selections and the null arm. */
+/* controls, workloads, null_arm, ignore_failure: row selections, the null
+ * arm, and whether a child's non-zero exit status fails its row. */
 static int cfg_words(struct pab_json_in *in, const cJSON *root,
 		     struct pab_config_settings *s)
 {
@@ -504,7 +505,8 @@ static int cfg_words(struct pab_json_in *in, const cJSON *root,
 		s->controls = xstrdup(controls);
 	if (got >= 0 && (got = pab_json_in_string(in, root, "workloads", 0, &workloads)) == 1)
 		s->workloads = xstrdup(workloads);
-	if (got < 0 || pab_json_in_bool(in, root, "null_arm", 0, &s->null_arm) < 0)
+	if (got < 0 || pab_json_in_bool(in, root, "null_arm", 0, &s->null_arm) < 0 ||
+	    pab_json_in_bool(in, root, "ignore_failure", 0, &s->ignore_failure) < 0)
 		return -1;
 	return 0;
 }
@@ -516,6 +518,7 @@ static void settings_init(struct pab_config_settings *s)
 	s->count_reps = NAN;
 	s->guard_tolerance = NAN;
 	s->null_arm = -1;
+	s->ignore_failure = -1;
 	s->controls = s->workloads = s->metrics = s->require = s->counts = NULL;
 }
 
@@ -527,7 +530,7 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 		"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
 		"equivalence_margin", "rules", "tolerance", "controls", "workloads",
 		"null_arm", "budget", "metrics", "require", "counts", "count_reps",
-		"guard_tolerance", NULL,
+		"guard_tolerance", "ignore_failure", NULL,
 	};
 	char *prefix = xasprintf("config '%s'", name);
 	struct pab_json_in in;

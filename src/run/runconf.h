@@ -13,7 +13,8 @@
  *     "reps": 12, "max_reps": 60, "seed": 42, "timeout": 600,
  *     "tolerance": {"default": 2, "cpu": 3}, "rules": "perfab/1",
  *     "controls": "small", "equivalence_margin": 3, "scale": 1,
- *     "null_arm": true, "budget": "10m", "metrics": "cpu,peak_rss"
+ *     "null_arm": true, "budget": "10m", "metrics": "cpu,peak_rss",
+ *     "ignore_failure": false
  *   }
  */
 #ifndef PAB_RUNCONF_H
@@ -26,6 +27,8 @@ struct pab_config_settings {
 	double reps, max_reps, seed, timeout_s, scale;
 	double budget_s; /* whole-run time budget, seconds (NaN: not given) */
 	int null_arm;    /* -1 not given, 0 no null arm, 1 a null arm */
+	int ignore_failure; /* -1 not given, else the config's true (1) or
+			     * false (0) */
 	char *controls;  /* selection of control rows */
 	char *workloads; /* built-in row selection */
 	char *metrics;   /* judged metrics, "cpu,peak_rss" */

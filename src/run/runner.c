@@ -165,6 +165,7 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	m->scale = use->scale;
 	m->max_procs = (long)use->max_procs;
 	m->use_cgroup = use->cgroup;
+	m->ignore_failure = use->ignore_failure;
 	m->events = (const char *const *)plan->events;
 	m->n_events = plan->n_events;
 	if (use->count_source == PAB_COUNT_SIM) {
@@ -377,9 +378,25 @@ static void end_journal(struct pab_runner *r)
 /* ------------------------------------------------------------------ */
 /* The loop                                                           */
 
+/* 1 when a result of row other than rep rep_idx's arm a is a non-zero exit
+ * status ignored (--ignore-failure): the row's note was made. */
+static int exit_ignored_before(const struct pab_row *row, size_t n_arms, size_t rep_idx,
+			       size_t a)
+{
+	size_t k, b;
+
+	for (k = 0; k <= rep_idx && k < row->n_reps; k++)
+		for (b = 0; b < n_arms; b++)
+			if ((k != rep_idx || b != a) &&
+			    pab_arm_result_exit_ignored(&row->reps[k].result[b]))
+				return 1;
+	return 0;
+}
+
 /*
  * Arm a of row ri, rep rep_idx, into its result slot; a failed child
- * marks the row failed. Returns 0 (*out: what the child told: whether it
+ * marks the row failed; the first non-zero exit status a row's children
+ * have ignored (--ignore-failure) is noted. Returns 0 (*out: what the child told: whether it
  * spoke the protocol, a counting run's outcome), or -1 with f filled; a
  * stop signal sets r->interrupted.
  */
@@ -405,6 +422,9 @@ static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a,
 		free(out->report_why);
 		out->report_why = NULL;
 	}
+	if (pass == PAB_MEASURE_TIMED && !r->plan->quiet && pab_arm_result_exit_ignored(res) &&
+	    !exit_ignored_before(row, r->e->n_arms, rep_idx, a))
+		pab_progress_exit_ignored(&r->pg, ri, rep_idx, a, res);
 	if (!latency && res->failed) {
 		char *what = pab_progress_child_failed(&r->pg, ri, rep_idx, a, res);
 

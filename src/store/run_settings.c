@@ -41,6 +41,7 @@ static const struct run_key {
 	{ PAB_RUN_COUNTS, "counts" },
 	{ PAB_RUN_CALIBRATION, "calibration" },
 	{ PAB_RUN_GUARD_TOLERANCE, "guard_tolerance" },
+	{ PAB_RUN_IGNORE_FAILURE, "ignore_failure" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -107,6 +108,16 @@ static double *number_field(struct pab_run_settings *s, unsigned bit)
 	}
 }
 
+static int *flag_field(struct pab_run_settings *s, unsigned bit)
+{
+	switch (bit) {
+	case PAB_RUN_CGROUP: return &s->cgroup;
+	case PAB_RUN_SANITY_GATE: return &s->sanity_gate;
+	case PAB_RUN_IGNORE_FAILURE: return &s->ignore_failure;
+	default: BUG("no flag setting %#x", bit);
+	}
+}
+
 static int absent(const cJSON *v)
 {
 	return !v || cJSON_IsNull(v);
@@ -118,7 +129,14 @@ static int absent(const cJSON *v)
  */
 static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why)
 {
-	static const unsigned flags[] = { PAB_RUN_CGROUP, PAB_RUN_SANITY_GATE };
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} flags[] = {
+		{ PAB_RUN_CGROUP, "cgroup" },
+		{ PAB_RUN_SANITY_GATE, "sanity_gate" },
+		{ PAB_RUN_IGNORE_FAILURE, "ignore_failure" },
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
@@ -143,8 +161,8 @@ static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why
 			*number_field(s, k->bit) = x;
 		s->given |= k->bit;
 	}
-	for (i = 0; i < 2; i++) {
-		const char *name = flags[i] == PAB_RUN_CGROUP ? "cgroup" : "sanity_gate";
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		const char *name = flags[i].name;
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, name);
 
 		if (absent(v))
@@ -153,8 +171,8 @@ static int read_checked(const cJSON *run, struct pab_run_settings *s, char **why
 			*why = xasprintf("run.%s must be true or false", name);
 			return -1;
 		}
-		*(flags[i] == PAB_RUN_CGROUP ? &s->cgroup : &s->sanity_gate) = cJSON_IsTrue(v);
-		s->given |= flags[i];
+		*flag_field(s, flags[i].bit) = cJSON_IsTrue(v);
+		s->given |= flags[i].bit;
 	}
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
 		const char *name = strings[i].name;
@@ -311,6 +329,7 @@ static cJSON *setting_json(const struct pab_run_settings *s, unsigned bit)
 	case PAB_RUN_CPUS: return string_or_null(s->cpus);
 	case PAB_RUN_BUDGET: return cJSON_CreateNumber(s->budget_s);
 	case PAB_RUN_GUARD_TOLERANCE: return cJSON_CreateNumber(s->guard_tolerance_pct);
+	case PAB_RUN_IGNORE_FAILURE: return cJSON_CreateBool(s->ignore_failure);
 	case PAB_RUN_STOP: return string_or_null(pab_stop_reason_name(s->stop_reason));
 	case PAB_RUN_ELAPSED: return cJSON_CreateNumber(s->elapsed_s);
 	case PAB_RUN_WARMUP: return cJSON_CreateNumber((double)s->warmup);

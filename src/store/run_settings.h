@@ -26,9 +26,9 @@ struct cJSON; /* cJSON's; a caller passing a tree includes its header */
  * relies on is checked the way the options that set it are: each number
  * against its option's range (sample_interval_ms like --sample-interval,
  * timeout_s --timeout, scale --scale, max_procs --max-procs, a whole
- * number, budget_s in [0, a week]) before any cast; cgroup and
- * sanity_gate booleans; counters and cpus strings. null or absent: not
- * given (the default). One of these out of range or of the wrong type
+ * number, budget_s in [0, a week]) before any cast; cgroup, sanity_gate
+ * and ignore_failure booleans; counters and cpus strings. null or absent:
+ * not given (the default). One of these out of range or of the wrong type
  * leaves all of them not given and s->invalid saying why ("run.timeout_s
  * must be ..."; owned by s). shard, looks, stop_reason and elapsed_s are
  * given when they read cleanly and left to the tree when not. Never fails

@@ -3,8 +3,9 @@
 # cli_hyperfine.sh — a hyperfine user's flags (doc/perfab.1, HYPERFINE'S
 # OPTIONS): the ones that mean the same here are accepted under
 # hyperfine's names (-r/--runs, -m/--min-runs, -M/--max-runs, -S/--shell
-# none, -N); the ones perfab does otherwise are answered with what to do
-# instead, never "unknown option" or a wrong "did you mean"; '<' in a
+# none, -N; -i/--ignore-failure is cli_ignore_failure.sh's); the ones
+# perfab does otherwise are answered with what to do instead, never
+# "unknown option" or a wrong "did you mean"; '<' in a
 # command says to use --input. The hooks' and parameters' short forms are
 # cli_hyperfine_short.sh's, the spellings perfab keeps for its own
 # meaning cli_hyperfine_clash.sh's.
@@ -27,7 +28,7 @@ pass "-r/--runs, -m/-M, -S none and -N mean what they mean in hyperfine"
 
 # Done otherwise: advice, for both spellings, with or without a value.
 for f in "--reference x" "--sort command" "--export-asciidoc f" "--export-orgmode=f" \
-	"-i" "--ignore-failure" "-C x" "--conclude x" "-E" "--show-elapsed" \
+	"-C x" "--conclude x" "-E" "--show-elapsed" \
 	"--style full" "-u ms" "--time-unit=second" "--command-name x"; do
 	# shellcheck disable=SC2086
 	expect_rc 2 "$PERFAB" run $f /bin/true /bin/true
