@@ -19,6 +19,7 @@
 #include "store/digest.h"
 #include "store/history_db.h"
 #include "store/history_file.h"
+#include "term.h"
 #include "test_hooks.h"
 #include "util.h"
 
@@ -545,8 +546,10 @@ static int cmp_series(const void *a, const void *b)
 }
 
 /* The point of result row st into series s, and its merge into the
- * set's merges unless it is *mr, the last one added. Returns 1, or 0 when
- * the row is of a merge beyond the window read first. */
+ * set's merges unless it is *mr, the last one added. Returns 1; 0 when
+ * the row is of a merge beyond the window read first; -1 when s has a
+ * point of that merge already (nothing added): perfab writes one cell per
+ * row, arm and metric of a merge, so only a damaged file holds two. */
 static int add_point(struct pab_history_set *set, struct pab_history_series *s,
 		     struct pab_history_merge_row **mr, sqlite3_stmt *st)
 {
@@ -562,6 +565,8 @@ static int add_point(struct pab_history_set *set, struct pab_history_series *s,
 		(*mr)->commit = col_text(st, 6);
 		(*mr)->base = col_text(st, 7);
 		(*mr)->branch = col_text(st, 8);
+	} else if (s->n && s->pts[s->n - 1].merge == *mr) {
+		return -1;
 	}
 	/* A series holds at most one point a merge: doubled, but never past
 	 * the number of merges (no slack at the end of a series that has
@@ -638,13 +643,22 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pab_history_series *s = series_for(set, &map, col_name(st, 0),
 							  col_name(st, 1), col_name(st, 2));
-		if (!add_point(set, s, &mr, st))
-			break; /* a merge recorded since the window was read */
+		int added = add_point(set, s, &mr, st);
+
+		if (added < 0)
+			*why = xasprintf("history database '%s' is damaged: merge #%lld holds two "
+					 "cells of row '%.60s', arm '%.60s', metric '%.60s': restore "
+					 "it from a copy", h->path, (long long)mr->id,
+					 pab_term_safe(s->row), pab_term_safe(s->arm),
+					 pab_term_safe(s->metric));
+		if (added <= 0)
+			break; /* 0: a merge recorded since the window was read */
 	}
 	sqlite3_finalize(st);
 	free(map.slot);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		fail(h, why, "cannot read it");
+	if (*why || (rc != SQLITE_DONE && rc != SQLITE_ROW)) {
+		if (!*why)
+			fail(h, why, "cannot read it");
 		rollback(h);
 		pab_history_set_release(set);
 		return -1;
