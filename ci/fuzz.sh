@@ -13,7 +13,7 @@
 #                    (default: configure one in $FUZZ_BUILD/conf)
 #   FUZZ_CC          the compiler (default: clang, else clang-14)
 #   FUZZ_HARNESSES   which to run (default: "artifact config argv_split
-#                    report resume_settings journal")
+#                    report resume_settings journal calibration history_db")
 #   FUZZ_FLAGS       extra libFuzzer flags, e.g. "-seed=1 -jobs=4"
 # Corpora grow in $FUZZ_BUILD/corpus/<harness>/; reproducers are written as
 # $FUZZ_BUILD/<harness>-{crash,leak,timeout,oom}-<sha1>. See doc/fuzzing.md.
@@ -21,7 +21,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-${FUZZ_SECONDS:-60}}
 out=${FUZZ_BUILD:-$top/_fuzz}
-harnesses=${FUZZ_HARNESSES:-"artifact config argv_split report resume_settings journal"}
+harnesses=${FUZZ_HARNESSES:-"artifact config argv_split report resume_settings journal calibration history_db"}
 
 case $secs in
 ''|*[!0-9]*) echo "usage: ci/fuzz.sh [SECONDS]" >&2; exit 2 ;;

@@ -97,6 +97,7 @@ sanitize_e2e="tests/e2e/hostile_inputs.sh tests/e2e/ledger_corpus.sh
 	tests/e2e/cli_ledger_input.sh tests/e2e/memgate_input.sh tests/e2e/pool_refuse.sh
 	tests/e2e/cli_tamper.sh tests/e2e/cli_resume_trust.sh tests/e2e/cli_journal.sh
 	tests/e2e/cli_report_reader.sh tests/e2e/history_migrate.sh
+	tests/e2e/history_foreign.sh tests/e2e/history_readonly.sh
 	tests/e2e/cli_small_hardening.sh tests/e2e/cli_term_safe.sh
 	tests/e2e/cli_hostile_children.sh
 	tests/e2e/cli_kill9.sh tests/e2e/cli_disk_full.sh tests/e2e/cli_safe_write.sh

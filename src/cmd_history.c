@@ -136,9 +136,25 @@ static int judged_artifact(const char *path, struct pab_experiment *e, struct pa
 	return ret;
 }
 
+/* What made merge m (of the artifact at path) one already recorded, for
+ * the note that says so: its runs, its measurements or its file. */
+static void say_already(const struct pab_history_merge *m, const char *path, int64_t id)
+{
+	printf("'%s' is already recorded as merge #%lld; nothing changed", pab_term_safe(path),
+	       (long long)id);
+	if (m->n_runs == 1)
+		printf(" (the same run: journal id %s, seed %.0f)\n",
+		       pab_term_safe(m->runs[0].journal), m->runs[0].seed);
+	else if (m->n_runs)
+		printf(" (the same %zu runs)\n", m->n_runs);
+	else
+		printf(" (the same measurements)\n");
+}
+
 /* Record merge m and its cells[0..n) of the artifact at path into the
- * database at db_path (created when absent) and say what was done.
- * Returns the exit code. */
+ * database at db_path (created when absent) and say what was done: a run
+ * is recorded once (store/history_db.h, "Identity"). Returns the exit
+ * code. */
 static int store_merge(const char *db_path, const struct pab_history_merge *m,
 		       const struct pab_history_cell *cells, size_t n, const char *path)
 {
@@ -147,7 +163,7 @@ static int store_merge(const char *db_path, const struct pab_history_merge *m,
 	int64_t id = 0;
 	int already = 0, migrated = 0;
 
-	if (pab_history_open(db_path, 1, &db, &migrated, &why) ||
+	if (pab_history_open(db_path, PAB_HISTORY_WRITE, &db, &migrated, &why) ||
 	    pab_history_record(db, m, cells, n, &id, &already, &why)) {
 		pab_error("%s", why);
 		free(why);
@@ -158,9 +174,16 @@ static int store_merge(const char *db_path, const struct pab_history_merge *m,
 	if (migrated)
 		fprintf(stderr, "perfab: migrated '%s' from schema %d to %d\n", db_path, migrated,
 			PAB_HISTORY_SCHEMA);
+	if (already == 2) {
+		fprintf(stderr, "perfab: not recorded: '%s' shares runs with merge #%lld but is not "
+			"that merge's artifact (one is a pooled artifact, the other one of its "
+			"sources): a run is recorded once, so that drift chains it once; record "
+			"the pooled artifact or its sources, not both\n", pab_term_safe(path),
+			(long long)id);
+		return PAB_EXIT_REFUSED;
+	}
 	if (already)
-		printf("'%s' is already recorded as merge #%lld; nothing changed\n",
-		       pab_term_safe(path), (long long)id);
+		say_already(m, path, id);
 	else
 		printf("recorded merge #%lld: %zu cells of '%s'%s%s\n", (long long)id, n,
 		       pab_term_safe(path), m->commit ? ", commit " : "",
@@ -184,9 +207,10 @@ static int history_record(int argc, char **argv)
 	struct pab_history_label *lv = NULL;
 	struct pab_history_merge m = { 0 };
 	struct pab_history_cell *cells = NULL;
+	struct pab_history_run *runs = NULL;
 	struct pab_experiment e;
 	struct pab_ledger l;
-	char *sha = NULL, *hd = NULL;
+	char *sha = NULL, *hd = NULL, *msha = NULL;
 	size_t i, n_cells = 0;
 	int ret;
 
@@ -194,7 +218,8 @@ static int history_record(int argc, char **argv)
 			  "Judge RUN.json with the ledger (its recorded rules) and store, per row,\n"
 			  "head arm and metric, the medians, the paired change and its interval, the\n"
 			  "tolerance, the verdict and n, with the commits, branch, labels, CPU model\n"
-			  "and host. The same artifact twice is one record.", &pos);
+			  "and host. A run is recorded once: the same artifact again, or a copy of\n"
+			  "it, changes nothing.", &pos);
 	if (pos.n != 1)
 		pab_usage_error(opts, usage, pos.n ? "one artifact at a time" : "no artifact given");
 	if (!db_path)
@@ -213,6 +238,16 @@ static int history_record(int argc, char **argv)
 	hd = pab_history_host_digest(e.host_json);
 	merge_of(&m, &e, &l, commit, base);
 	m.artifact_sha256 = sha;
+	m.n_runs = pab_history_runs_of(&e, &runs);
+	m.runs = runs;
+	if (!m.n_runs) {
+		size_t len;
+		void *bytes = pab_history_measurements(&e, &len);
+
+		msha = pab_sha256_buf(bytes, len);
+		m.measurements_sha256 = msha;
+		free(bytes);
+	}
 	m.branch = branch;
 	m.host_digest = hd;
 	m.labels = lv;
@@ -221,6 +256,8 @@ static int history_record(int argc, char **argv)
 
 	ret = store_merge(db_path, &m, cells, n_cells, pos.v[0]);
 	free(cells);
+	free(runs);
+	free(msha);
 	free(hd);
 	free(sha);
 out_ledger:
@@ -271,7 +308,7 @@ static void read_series(struct read_args *a, const struct pab_option *opts, cons
 				a->f.metric);
 	a->f.since = a->since;
 	a->f.last = (int64_t)a->last;
-	if (pab_history_open(a->db, 0, &db, NULL, &why) ||
+	if (pab_history_open(a->db, PAB_HISTORY_READ, &db, NULL, &why) ||
 	    pab_history_query(db, &a->f, set, &why)) {
 		pab_history_close(db);
 		die(PAB_EXIT_USAGE, "%s", why);

@@ -18,6 +18,8 @@ EXTRA_DIST += \
 	tests/fuzz/fuzz_argv_split.c \
 	tests/fuzz/fuzz_report.c tests/fuzz/fuzz_resume_settings.c \
 	tests/fuzz/fuzz_journal.c tests/fuzz/journal.dict \
+	tests/fuzz/fuzz_calibration.c tests/fuzz/calibration.dict \
+	tests/fuzz/fuzz_history_db.c \
 	tests/fuzz/artifact.dict tests/fuzz/config.dict \
 	tests/fuzz/argv_split.dict tests/fuzz/report.dict \
 	tests/fuzz/resume_settings.dict \

@@ -2,8 +2,9 @@
 # tests/history.mk — perfab history: the chained change and the change
 # points (unit), the drift interval's coverage (a seeded simulation), and
 # the command on the database end to end: record, show, drift, a kill -9
-# in a record, two writers at once, an old schema, the trend page in
-# headless Chromium (skipped, 77, without it).
+# in a record, two writers at once, an old schema, a run recorded once
+# (its journal id and seed), readers that cannot write, another program's
+# database, the trend page in headless Chromium (skipped, 77, without it).
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/test_history_stats tests/sim/test_drift_sim
 TESTS += tests/unit/test_history_stats tests/sim/test_drift_sim
@@ -21,7 +22,10 @@ history_tests = \
 	tests/e2e/history_concurrent.sh \
 	tests/e2e/history_migrate.sh \
 	tests/e2e/history_html.sh \
-	tests/e2e/history_show.sh
+	tests/e2e/history_show.sh \
+	tests/e2e/history_identity.sh \
+	tests/e2e/history_readonly.sh \
+	tests/e2e/history_foreign.sh
 
 TESTS += $(history_tests)
 dist_noinst_SCRIPTS += $(history_tests)

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * history.c — releasing a history query's records (model/history.h).
+ * history.c — releasing a history query's records, and what identifies
+ * the run a merge records (model/history.h).
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/experiment.h"
 #include "model/history.h"
+#include "util.h"
 
 void pab_history_set_release(struct pab_history_set *set)
 {
@@ -27,4 +31,73 @@ void pab_history_set_release(struct pab_history_set *set)
 	}
 	free(set->merge_rows);
 	memset(set, 0, sizeof(*set));
+}
+
+size_t pab_history_runs_of(const struct pab_experiment *e, struct pab_history_run **runs)
+{
+	const struct pab_pool_record *p = &e->pool;
+	size_t i;
+
+	*runs = NULL;
+	if (!p->recorded) {
+		if (!e->journal_id)
+			return 0;
+		*runs = xcalloc(1, sizeof(**runs));
+		(*runs)[0].journal = e->journal_id;
+		(*runs)[0].seed = (double)e->seed;
+		return 1;
+	}
+	if (!p->runs_named || !p->n_runs)
+		return 0;
+	*runs = xcalloc(p->n_runs, sizeof(**runs));
+	for (i = 0; i < p->n_runs; i++) {
+		(*runs)[i].journal = p->runs[i].journal;
+		(*runs)[i].seed = p->runs[i].seed;
+	}
+	return p->n_runs;
+}
+
+/* Append the n bytes at p to sb. */
+static void add_bytes(struct pab_strbuf *sb, const void *p, size_t n)
+{
+	pab_strbuf_add(sb, p, n);
+}
+
+/* Append v, every NaN as one pattern. */
+static void add_double(struct pab_strbuf *sb, double v)
+{
+	if (isnan(v))
+		v = NAN;
+	add_bytes(sb, &v, sizeof(v));
+}
+
+void *pab_history_measurements(const struct pab_experiment *e, size_t *len)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	size_t r, k, a, m;
+	uint64_t u;
+
+	for (a = 0; a < e->n_arms; a++)
+		add_bytes(&sb, e->arms[a].name, strlen(e->arms[a].name) + 1);
+	for (r = 0; r < e->n_rows; r++) {
+		const struct pab_row *row = &e->rows[r];
+
+		add_bytes(&sb, row->name, strlen(row->name) + 1);
+		u = row->n_reps;
+		add_bytes(&sb, &u, sizeof(u));
+		for (k = 0; k < row->n_reps; k++) {
+			u = row->reps[k].block;
+			add_bytes(&sb, &u, sizeof(u));
+			for (a = 0; a < e->n_arms; a++) {
+				const struct pab_arm_result *res = &row->reps[k].result[a];
+
+				u = (uint64_t)res->failed;
+				add_bytes(&sb, &u, sizeof(u));
+				for (m = 0; m < PAB_M_COUNT; m++)
+					add_double(&sb, res->m[m]);
+			}
+		}
+	}
+	*len = sb.len;
+	return pab_strbuf_detach(&sb);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * history_db.c — the history database on SQLite (history_db.h): the
- * schema and its migrations, the one-transaction record, and the series
- * queries the history commands read. The only file that includes
+ * one-transaction record with its identity check, and the series queries
+ * the history commands read. Opening the file, what makes it perfab's and
+ * its schema are history_file.c's; with it, the only file that includes
  * sqlite3.h.
  */
 #include "config.h"
@@ -17,19 +18,22 @@
 
 #include "store/digest.h"
 #include "store/history_db.h"
+#include "store/history_file.h"
+#include "term.h"
 #include "test_hooks.h"
 #include "util.h"
-
-/* How long a writer waits for another's transaction before giving up. */
-#define BUSY_TIMEOUT_MS 60000
 
 /* The statements a record runs, prepared once per connection (a process
  * that records many merges, ci/bench-history, would otherwise spend a
  * good part of each record compiling them). */
-enum stmt_id { ST_FIND, ST_MERGE, ST_LABEL, ST_CELL, ST_COUNT };
+enum stmt_id {
+	ST_FIND, ST_FIND_RUN, ST_MERGE_RUNS, ST_MERGE, ST_LABEL, ST_CELL, ST_RUN, ST_COUNT
+};
 
 static const char *const stmt_sql[ST_COUNT] = {
 	"SELECT id FROM merges WHERE artifact_sha256 = ?",
+	"SELECT merge_id FROM runs WHERE run = ?",
+	"SELECT count(*) FROM runs WHERE merge_id = ?",
 	"INSERT INTO merges (artifact_sha256, commit_sha, base_sha, branch,"
 	" recorded_at, perfab_version, rules, stop_reason, cpu_model,"
 	" host_digest, counts_source) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -37,11 +41,13 @@ static const char *const stmt_sql[ST_COUNT] = {
 	"INSERT INTO cells (merge_id, row, arm, metric, base_median,"
 	" head_median, change_pct, lo_pct, hi_pct, coverage, tolerance_pct,"
 	" verdict, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO runs (run, merge_id) VALUES (?,?)",
 };
 
 struct pab_history_db {
 	sqlite3 *db;
 	char *path;
+	int version; /* the schema the file has (a reader's may be older) */
 	sqlite3_stmt *stmt[ST_COUNT];
 };
 
@@ -56,36 +62,6 @@ static sqlite3_stmt *stmt(struct pab_history_db *h, enum stmt_id id)
 	sqlite3_clear_bindings(h->stmt[id]);
 	return h->stmt[id];
 }
-
-static const char schema_v1[] =
-	"CREATE TABLE merges ("
-	" id INTEGER PRIMARY KEY,"
-	" artifact_sha256 TEXT NOT NULL UNIQUE,"
-	" commit_sha TEXT, base_sha TEXT, branch TEXT,"
-	" recorded_at INTEGER NOT NULL,"
-	" perfab_version TEXT, rules TEXT, stop_reason TEXT);"
-	"CREATE TABLE cells ("
-	" merge_id INTEGER NOT NULL REFERENCES merges(id) ON DELETE CASCADE,"
-	" row TEXT NOT NULL, arm TEXT NOT NULL, metric TEXT NOT NULL,"
-	" base_median REAL, head_median REAL,"
-	" change_pct REAL, lo_pct REAL, hi_pct REAL, tolerance_pct REAL,"
-	" verdict TEXT NOT NULL, n INTEGER NOT NULL,"
-	" PRIMARY KEY (merge_id, row, arm, metric)) WITHOUT ROWID;";
-
-/* Version 1 -> 2. */
-static const char migrate_v2[] =
-	"ALTER TABLE merges ADD COLUMN cpu_model TEXT;"
-	"ALTER TABLE merges ADD COLUMN host_digest TEXT;"
-	"ALTER TABLE merges ADD COLUMN counts_source TEXT;"
-	"ALTER TABLE cells ADD COLUMN coverage REAL;"
-	"CREATE TABLE labels ("
-	" merge_id INTEGER NOT NULL REFERENCES merges(id) ON DELETE CASCADE,"
-	" key TEXT NOT NULL, value TEXT NOT NULL,"
-	" PRIMARY KEY (merge_id, key)) WITHOUT ROWID;"
-	"CREATE INDEX merges_branch ON merges (branch, id);"
-	/* Schema 1's index by series cost a page write per series per
-	 * record; the queries sort the cells into series themselves. */
-	"DROP INDEX IF EXISTS cells_series;";
 
 static int fail(struct pab_history_db *h, char **why, const char *what)
 {
@@ -106,100 +82,22 @@ static void rollback(struct pab_history_db *h)
 	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* The schema's version, or -1 (reason set). */
-static int user_version(struct pab_history_db *h, char **why)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return fail(h, why, "cannot read its schema version");
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (v < 0)
-		return fail(h, why, "cannot read its schema version");
-	return v;
-}
-
-/* Create or migrate the schema, in one write transaction so that two
- * processes opening a new file do not both create it. */
-static int schema(struct pab_history_db *h, int *migrated_from, char **why)
-{
-	char *sql;
-	int v;
-
-	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it"))
-		return -1;
-	v = user_version(h, why);
-	if (v < 0)
-		goto out_rollback;
-	if (v > PAB_HISTORY_SCHEMA) {
-		*why = xasprintf("history database '%s' has schema %d, newer than this perfab's %d: "
-				 "use a newer perfab", h->path, v, PAB_HISTORY_SCHEMA);
-		goto out_rollback;
-	}
-	if (v == PAB_HISTORY_SCHEMA) {
-		rollback(h);
-		return 0;
-	}
-	if (v == 0 && exec(h, schema_v1, why, "cannot create its schema"))
-		goto out_rollback;
-	if (v >= 1 && migrated_from)
-		*migrated_from = v;
-	if (v <= 1 && exec(h, migrate_v2, why, "cannot migrate it to schema 2"))
-		goto out_rollback;
-	sql = xasprintf("PRAGMA user_version = %d", PAB_HISTORY_SCHEMA);
-	v = exec(h, sql, why, "cannot set its schema version");
-	free(sql);
-	if (v || exec(h, "COMMIT", why, "cannot commit its schema"))
-		goto out_rollback;
-	return 0;
-out_rollback:
-	rollback(h);
-	return -1;
-}
-
-int pab_history_open(const char *path, int create, struct pab_history_db **out,
+int pab_history_open(const char *path, int mode, struct pab_history_db **out,
 		     int *migrated_from, char **why)
 {
-	struct pab_history_db *h = xcalloc(1, sizeof(*h));
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	struct pab_history_db *h;
+	sqlite3 *db;
+	int version;
 
 	*out = NULL;
-	*why = NULL;
-	if (migrated_from)
-		*migrated_from = 0;
+	if (pab_history_file_open(path, mode, &db, &version, migrated_from, why))
+		return -1;
+	h = xcalloc(1, sizeof(*h));
+	h->db = db;
 	h->path = xstrdup(path);
-	if (!create && access(path, F_OK)) {
-		*why = xasprintf("history database '%s' does not exist: record a run into it first "
-				 "(perfab history record RUN.json --db %s)", path, path);
-		goto out_free;
-	}
-	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
-		fail(h, why, "cannot open it");
-		goto out_free;
-	}
-	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
-	sqlite3_extended_result_codes(h->db, 1);
-	/* WAL: readers never block the writer; synchronous=NORMAL in WAL
-	 * keeps the file consistent through any crash (a power cut may lose
-	 * the last commits, a killed process loses nothing committed). */
-	if (exec(h, "PRAGMA journal_mode = WAL", why, "cannot switch it to WAL") ||
-	    exec(h, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", why,
-		 "cannot set it up") ||
-	    schema(h, migrated_from, why))
-		goto out_free;
+	h->version = version;
 	*out = h;
 	return 0;
-out_free:
-	if (!*why)
-		*why = xasprintf("history database '%s': cannot open it", path);
-	if (h->db)
-		sqlite3_close(h->db);
-	free(h->path);
-	free(h);
-	return -1;
 }
 
 void pab_history_close(struct pab_history_db *h)
@@ -231,24 +129,94 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
-/* The id of the merge of digest sha into *id: 1 found, 0 not, -1 error. */
-static int find_merge(struct pab_history_db *h, const char *sha, int64_t *id, char **why)
+/* Step statement id bound to text (or, when text is NULL, to num): 1 with
+ * its first column in *out, 0 when it returns no row, -1 on error. */
+static int lookup(struct pab_history_db *h, enum stmt_id id, const char *text, int64_t num,
+		  int64_t *out, char **why)
 {
 	sqlite3_stmt *st;
 	int rc, ret;
 
-	if (!(st = stmt(h, ST_FIND)))
+	if (!(st = stmt(h, id)))
 		return fail(h, why, "cannot look a merge up");
-	bind_text(st, 1, sha);
+	if (text)
+		bind_text(st, 1, text);
+	else
+		sqlite3_bind_int64(st, 1, num);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
+		*out = sqlite3_column_int64(st, 0);
 		ret = 1;
 	} else {
 		ret = rc == SQLITE_DONE ? 0 : fail(h, why, "cannot look a merge up");
 	}
 	sqlite3_reset(st);
 	return ret;
+}
+
+/* The runs table's keys of what identifies m (history_db.h, "Identity"):
+ * "journal ID seed S" per run it holds, else "measurements SHA256", else
+ * none. New strings in *keys (free_keys); returns how many. */
+static size_t run_keys(const struct pab_history_merge *m, char ***keys)
+{
+	size_t i;
+
+	*keys = NULL;
+	if (m->n_runs) {
+		*keys = xcalloc(m->n_runs, sizeof(**keys));
+		for (i = 0; i < m->n_runs; i++)
+			(*keys)[i] = xasprintf("journal %s seed %.0f", m->runs[i].journal,
+					       m->runs[i].seed);
+		return m->n_runs;
+	}
+	if (!m->measurements_sha256)
+		return 0;
+	*keys = xcalloc(1, sizeof(**keys));
+	(*keys)[0] = xasprintf("measurements %s", m->measurements_sha256);
+	return 1;
+}
+
+static void free_keys(char **keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+/*
+ * Where the runs keys[0..n) are recorded: 0 none of them is; 1 every one,
+ * as the runs of one merge that holds no other (*merge_id); 2 some are
+ * (*merge_id: the merge of the first found) but not as one merge of
+ * exactly these. -1 on error.
+ */
+static int find_runs(struct pab_history_db *h, char **keys, size_t n, int64_t *merge_id,
+		     char **why)
+{
+	int64_t id, first = 0, count = 0;
+	size_t i, found = 0;
+	int one = 1, r;
+
+	for (i = 0; i < n; i++) {
+		r = lookup(h, ST_FIND_RUN, keys[i], 0, &id, why);
+		if (r < 0)
+			return -1;
+		if (!r)
+			one = 0;
+		else if (!found++)
+			first = id;
+		else if (id != first)
+			one = 0;
+	}
+	if (!found)
+		return 0;
+	*merge_id = first;
+	if (!one)
+		return 2;
+	if (lookup(h, ST_MERGE_RUNS, NULL, first, &count, why) < 0)
+		return -1;
+	return count == (int64_t)n ? 1 : 2;
 }
 
 /*
@@ -331,6 +299,25 @@ static int insert_labels(struct pab_history_db *h, const struct pab_history_merg
 	return 0;
 }
 
+/* Insert the runs keys[0..n) of merge merge_id. 0 or -1, as insert_merge. */
+static int insert_runs(struct pab_history_db *h, char **keys, size_t n, int64_t merge_id,
+		       char **why)
+{
+	sqlite3_stmt *st = stmt(h, ST_RUN);
+	size_t i;
+
+	if (!st)
+		return write_failed(h, NULL, why);
+	for (i = 0; i < n; i++) {
+		bind_text(st, 1, keys[i]);
+		sqlite3_bind_int64(st, 2, merge_id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return write_failed(h, st, why);
+		sqlite3_reset(st);
+	}
+	return 0;
+}
+
 /* Insert cells[0..n) of merge merge_id. 0 or -1, as insert_merge. */
 static int insert_cells(struct pab_history_db *h, const struct pab_history_cell *cells,
 			size_t n, int64_t merge_id, char **why)
@@ -371,30 +358,40 @@ int pab_history_record(struct pab_history_db *h, const struct pab_history_merge 
 		       const struct pab_history_cell *cells, size_t n,
 		       int64_t *merge_id, int *already, char **why)
 {
-	int found;
+	char **keys;
+	size_t n_keys = run_keys(m, &keys);
+	int found, ret = -1;
 
 	*why = NULL;
 	*already = 0;
 	if (exec(h, "BEGIN IMMEDIATE", why, "cannot lock it for writing"))
-		return -1;
-	found = find_merge(h, m->artifact_sha256, merge_id, why);
+		goto out_keys;
+	/* The same file, then the same runs (a copy, reformatted). */
+	found = lookup(h, ST_FIND, m->artifact_sha256, 0, merge_id, why);
+	if (!found && n_keys)
+		found = find_runs(h, keys, n_keys, merge_id, why);
 	if (found) {
 		rollback(h);
-		*already = found > 0;
-		return found > 0 ? 0 : -1;
+		*already = found > 0 ? found : 0;
+		ret = found > 0 ? 0 : -1;
+		goto out_keys;
 	}
 	if (insert_merge(h, m, merge_id, why) || insert_labels(h, m, *merge_id, why) ||
+	    insert_runs(h, keys, n_keys, *merge_id, why) ||
 	    insert_cells(h, cells, n, *merge_id, why)) {
 		rollback(h);
-		return -1;
+		goto out_keys;
 	}
 	test_hold();
 	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		write_failed(h, NULL, why);
 		rollback(h);
-		return -1;
+		goto out_keys;
 	}
-	return 0;
+	ret = 0;
+out_keys:
+	free_keys(keys, n_keys);
+	return ret;
 }
 
 static double col_real(sqlite3_stmt *st, int i)
@@ -455,6 +452,15 @@ static char *col_text(sqlite3_stmt *st, int i)
 	const unsigned char *t = sqlite3_column_text(st, i);
 
 	return t ? xstrdup((const char *)t) : NULL;
+}
+
+/* Column i as a name: "" for SQL NULL (perfab writes none; a file not
+ * written by it may hold one). Borrowed from st. */
+static const char *col_name(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
 }
 
 /* The static name of a stored verdict ("?" for none perfab writes). */
@@ -540,8 +546,10 @@ static int cmp_series(const void *a, const void *b)
 }
 
 /* The point of result row st into series s, and its merge into the
- * set's merges unless it is *mr, the last one added. Returns 1, or 0 when
- * the row is of a merge beyond the window read first. */
+ * set's merges unless it is *mr, the last one added. Returns 1; 0 when
+ * the row is of a merge beyond the window read first; -1 when s has a
+ * point of that merge already (nothing added): perfab writes one cell per
+ * row, arm and metric of a merge, so only a damaged file holds two. */
 static int add_point(struct pab_history_set *set, struct pab_history_series *s,
 		     struct pab_history_merge_row **mr, sqlite3_stmt *st)
 {
@@ -557,6 +565,8 @@ static int add_point(struct pab_history_set *set, struct pab_history_series *s,
 		(*mr)->commit = col_text(st, 6);
 		(*mr)->base = col_text(st, 7);
 		(*mr)->branch = col_text(st, 8);
+	} else if (s->n && s->pts[s->n - 1].merge == *mr) {
+		return -1;
 	}
 	/* A series holds at most one point a merge: doubled, but never past
 	 * the number of merges (no slack at the end of a series that has
@@ -585,6 +595,19 @@ static int add_point(struct pab_history_set *set, struct pab_history_series *s,
 	return 1;
 }
 
+/* The cells of the window, merge by merge; schema 1 has no coverage: NULL,
+ * read as the nominal 95%. */
+#define CELLS_SQL(coverage) \
+	"SELECT c.row, c.arm, c.metric, m.id, m.recorded_at, c.n, m.commit_sha," \
+	" m.base_sha, m.branch, c.verdict, c.base_median, c.head_median," \
+	" c.change_pct, c.lo_pct, c.hi_pct, " coverage ", c.tolerance_pct" \
+	" FROM merges m JOIN cells c ON c.merge_id = m.id" \
+	" WHERE m.id >= ?1 AND (?2 IS NULL OR m.branch = ?2)" \
+	" AND (?3 IS NULL OR c.row = ?3) AND (?4 IS NULL OR c.metric = ?4)" \
+	" ORDER BY m.id"
+static const char cells_sql[] = CELLS_SQL("c.coverage");
+static const char cells_sql_v1[] = CELLS_SQL("NULL");
+
 int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
 		      struct pab_history_set *set, char **why)
 {
@@ -606,16 +629,11 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 	}
 	/* Sized once: the points point into it. */
 	set->merge_rows = xcalloc(set->merges + 1, sizeof(*set->merge_rows));
-	if (sqlite3_prepare_v2(h->db,
-			       "SELECT c.row, c.arm, c.metric, m.id, m.recorded_at, c.n, m.commit_sha,"
-			       " m.base_sha, m.branch, c.verdict, c.base_median, c.head_median,"
-			       " c.change_pct, c.lo_pct, c.hi_pct, c.coverage, c.tolerance_pct"
-			       " FROM merges m JOIN cells c ON c.merge_id = m.id"
-			       " WHERE m.id >= ?1 AND (?2 IS NULL OR m.branch = ?2)"
-			       " AND (?3 IS NULL OR c.row = ?3) AND (?4 IS NULL OR c.metric = ?4)"
-			       " ORDER BY m.id", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(h->db, h->version >= 2 ? cells_sql : cells_sql_v1, -1, &st,
+			       NULL) != SQLITE_OK) {
 		fail(h, why, "cannot read it");
 		rollback(h);
+		pab_history_set_release(set);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, lo);
@@ -623,17 +641,24 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 	bind_text(st, 3, f->row);
 	bind_text(st, 4, f->metric);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pab_history_series *s = series_for(set, &map,
-			(const char *)sqlite3_column_text(st, 0),
-			(const char *)sqlite3_column_text(st, 1),
-			(const char *)sqlite3_column_text(st, 2));
-		if (!add_point(set, s, &mr, st))
-			break; /* a merge recorded since the window was read */
+		struct pab_history_series *s = series_for(set, &map, col_name(st, 0),
+							  col_name(st, 1), col_name(st, 2));
+		int added = add_point(set, s, &mr, st);
+
+		if (added < 0)
+			*why = xasprintf("history database '%s' is damaged: merge #%lld holds two "
+					 "cells of row '%.60s', arm '%.60s', metric '%.60s': restore "
+					 "it from a copy", h->path, (long long)mr->id,
+					 pab_term_safe(s->row), pab_term_safe(s->arm),
+					 pab_term_safe(s->metric));
+		if (added <= 0)
+			break; /* 0: a merge recorded since the window was read */
 	}
 	sqlite3_finalize(st);
 	free(map.slot);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		fail(h, why, "cannot read it");
+	if (*why || (rc != SQLITE_DONE && rc != SQLITE_ROW)) {
+		if (!*why)
+			fail(h, why, "cannot read it");
 		rollback(h);
 		pab_history_set_release(set);
 		return -1;

@@ -11,18 +11,21 @@
  * Safety: the file is in WAL mode with a busy timeout, and every write is
  * one BEGIN IMMEDIATE transaction, so two writers serialise instead of
  * failing and a kill at any instant leaves either the merge whole or not
- * there at all. A merge is keyed by its artifact's SHA-256: recording the
- * same artifact again changes nothing.
+ * there at all. Readers open it read-only and write nothing, and only a
+ * file that is perfab's own is read or written (history_file.h: the
+ * checked open, perfab's own, the schema versions).
  *
- * Schema versions (PRAGMA user_version), migrated forward on open:
- *   1  merges (id, artifact_sha256, commit_sha, base_sha, branch,
- *      recorded_at, perfab_version, rules, stop_reason) and cells
- *      (merge_id, row, arm, metric, base_median, head_median, change_pct,
- *      lo_pct, hi_pct, tolerance_pct, verdict, n), keyed by merge
- *   2  adds merges.cpu_model, host_digest, counts_source, cells.coverage
- *      (NULL in migrated cells: read as the nominal 95%), the labels
- *      table (merge_id, key, value) and an index of merges by branch;
- *      drops an index of cells by series that some schema-1 files have
+ * Identity: a merge is the runs its artifact holds, as `perfab pool`
+ * names a run (its journal id and seed: model/pool.c), so a copy of an
+ * artifact, reformatted or not, is the merge already recorded. An
+ * artifact that names no run (written before runs had a journal id, or a
+ * pool of such) is identified by a digest of its measurements. A record
+ * of runs that are all one merge's, and all of it, is that merge (nothing
+ * changes); one that shares some of its runs with recorded merges (a
+ * pooled artifact and one of its sources) is refused, so that drift never
+ * chains a run twice. The artifact's SHA-256 is kept too, and the same
+ * file again is the same merge whatever it names (the only identity of
+ * merges recorded before schema 3).
  *
  * Errors: every function returns 0 or -1 with a reason (caller frees) in
  * *why, naming the file; nothing here prints.
@@ -34,29 +37,33 @@
 #include <stdint.h>
 
 #include "model/history.h"
-
-/* The schema this build writes. */
-#define PAB_HISTORY_SCHEMA 2
+#include "store/history_file.h"
 
 struct pab_history_db;
 
 /*
- * pab_history_open: open (creating it when absent and create is set) the
- * database at path, set WAL and the busy timeout, and create or migrate
- * its schema to PAB_HISTORY_SCHEMA. A database of a newer schema than
- * this build knows is refused. *migrated_from is set to the version found
- * when a migration ran, else 0 (may be NULL). Returns 0 with *out (close
- * with pab_history_close), or -1 with a reason.
+ * pab_history_open: open the database at path (pab_history_file_open):
+ * mode PAB_HISTORY_WRITE creates it when absent, sets WAL and the busy
+ * timeout and creates or migrates its schema to PAB_HISTORY_SCHEMA
+ * (*migrated_from: the version found when a migration ran, else 0; may be
+ * NULL); PAB_HISTORY_READ opens an existing file read-only, as it is. A
+ * file that is not perfab's own, or of a newer schema than this build
+ * knows, is refused. Returns 0 with *out (close with pab_history_close),
+ * or -1 with a reason.
  */
-int pab_history_open(const char *path, int create, struct pab_history_db **out,
+int pab_history_open(const char *path, int mode, struct pab_history_db **out,
 		     int *migrated_from, char **why);
 void pab_history_close(struct pab_history_db *db);
 
 /*
  * pab_history_record: add the merge m and its cells[0..n) in one
- * transaction. When an artifact of the same digest is already recorded
- * nothing is written and *already is set to 1 (else 0). *merge_id gets
- * the merge's id (the record order) either way. Returns 0 or -1.
+ * transaction, unless it is recorded already ("Identity" above). *already
+ * is set to 0 when it was added; 1 when the same file or the same runs
+ * are merge *merge_id already (nothing is written); 2 when some of its
+ * runs, not all or not only them, are recorded, in merge *merge_id among
+ * others (nothing is written: the caller refuses it). *merge_id gets the
+ * new merge's id (the record order) when added. Returns 0, or -1 with a
+ * reason (on a database opened for reading, always).
  */
 int pab_history_record(struct pab_history_db *db, const struct pab_history_merge *m,
 		       const struct pab_history_cell *cells, size_t n,

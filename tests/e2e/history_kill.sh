@@ -28,7 +28,7 @@ PERFAB_TEST_CRASH_AT=list rec "$D/p2-inconclusive-spin.json" --commit c2 >/dev/n
 	fail "the listing record failed: $(cat list.err)"
 at=$(sed -n 's/^perfab: crash point \([0-9]*\): history record: cells half written (listed)$/\1/p' list.err)
 [ -n "$at" ] || fail "no crash point in the record: $(cat list.err)"
-expect_rc 0 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("delete from merges where commit_sha = ?", ("c2",)); c.execute("delete from cells where merge_id = 2"); c.commit()' "$db"
+expect_rc 0 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("delete from merges where commit_sha = ?", ("c2",)); c.execute("delete from cells where merge_id = 2"); c.execute("delete from runs where merge_id = 2"); c.commit()' "$db"
 [ "$(state)" = "1 4 ok" ] || fail "after removing the listed record: $(state)"
 
 # Killed with half its cells written, inside the transaction.

@@ -30,7 +30,7 @@ m = c.execute("select base_sha, branch, rules, stop_reason, cpu_model, length(ho
               " counts_source, length(artifact_sha256) from merges where id = 1").fetchone()
 assert m == ("c0", "main", "perfab/2", "decided", "Intel(R) Xeon(R) Processor", 64, "default", 64), m
 assert c.execute("select key, value from labels where merge_id = 1").fetchall() == [("runner", "vm1")]
-assert c.execute("pragma user_version").fetchone()[0] == 2
+assert c.execute("pragma user_version").fetchone()[0] == 3
 assert c.execute("pragma journal_mode").fetchone()[0] == "wal"
 PY
 

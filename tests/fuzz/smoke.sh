@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The fuzz smoke run of `make check` (issue #6): ci/fuzz.sh builds the
 # libFuzzer harnesses of tests/fuzz/ (artifact loader, config parser, argv
-# splitter, workload-report reader, resume settings, journal reader) with
+# splitter, workload-report reader, resume settings, journal reader,
+# calibration reader, history database reader; ci/fuzz.sh's list) with
 # clang + ASan + UBSan in $top_builddir/_fuzz and runs each for
-# FUZZ_SECONDS (default 36: three and a half minutes for the six) from the
+# FUZZ_SECONDS (default 36: about five minutes for the eight) from the
 # seed corpus, plus whatever earlier
 # runs there added. Any crash, leak, sanitizer report or timeout fails the
 # test; the reproducer is named in the log. Skips (77) without clang's

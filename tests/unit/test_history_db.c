@@ -6,12 +6,18 @@
  * sorted by row, arm and metric with their points in record order, the
  * filters (branch, since, last, row, metric) select what they say, an
  * unknown `since` and a newer schema are refused, a missing file is not
- * created by a reader (a newer schema is written with the SQLite API).
+ * created by a reader (a newer schema is written with the SQLite API); a
+ * merge is the runs it holds (journal id and seed) or its measurements:
+ * the same runs under another digest are the merge recorded, runs shared
+ * with recorded merges are refused, and a reader records nothing; a FIFO
+ * that takes the database's place after the look is refused by the open.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -161,19 +167,115 @@ START_TEST(refusals)
 	char *why;
 
 	/* A reader does not create the file. */
-	ck_assert_int_eq(pab_history_open(path, 0, &db, NULL, &why), -1);
+	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_READ, &db, NULL, &why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "does not exist"));
 	free(why);
 	ck_assert_int_ne(access(path, F_OK), 0);
 	/* A newer schema. */
-	ck_assert_int_eq(pab_history_open(path, 1, &db, NULL, &why), 0);
+	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_WRITE, &db, NULL, &why), 0);
 	pab_history_close(db);
 	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(raw, "PRAGMA user_version = 9", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
-	ck_assert_int_eq(pab_history_open(path, 1, &db, NULL, &why), -1);
-	ck_assert_ptr_nonnull(strstr(why, "has schema 9, newer than this perfab's 2"));
+	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_WRITE, &db, NULL, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "has schema 9, newer than this perfab's 3"));
 	free(why);
+}
+END_TEST
+
+/* Record a merge of digest sha holding runs[0..n) (measurements msha when
+ * n is 0) with one cell; *already as pab_history_record says. */
+static int64_t record_runs(struct pab_history_db *db, const char *sha,
+			   const struct pab_history_run *runs, size_t n, const char *msha,
+			   int *already)
+{
+	struct pab_history_cell c = { "r", "head", "cpu", "PASS", 1, 1, 0, -1, 1, 0.95, 2, 6 };
+	struct pab_history_merge m = { 0 };
+	int64_t id = -1;
+	char *why;
+
+	m.artifact_sha256 = sha;
+	m.runs = runs;
+	m.n_runs = n;
+	m.measurements_sha256 = msha;
+	m.recorded_at = 1700000000;
+	ck_assert_msg(pab_history_record(db, &m, &c, 1, &id, already, &why) == 0, "%s", why);
+	return id;
+}
+
+START_TEST(identity)
+{
+	const struct pab_history_run r1 = { "j1", 1 }, r2 = { "j2", 2 }, r1_other_seed = { "j1", 5 };
+	const struct pab_history_run both[2] = { r1, r2 };
+	struct pab_history_db *db;
+	int64_t merges, cells, id;
+	int already;
+	char *why;
+
+	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_WRITE, &db, NULL, &why), 0);
+	ck_assert_int_eq(record_runs(db, "s1", &r1, 1, NULL, &already), 1);
+	ck_assert_int_eq(already, 0);
+	/* Another file of the same run: merge 1. */
+	ck_assert_int_eq(record_runs(db, "s2", &r1, 1, NULL, &already), 1);
+	ck_assert_int_eq(already, 1);
+	/* The same journal with another seed is another run. */
+	ck_assert_int_eq(record_runs(db, "s3", &r1_other_seed, 1, NULL, &already), 2);
+	ck_assert_int_eq(already, 0);
+	/* A pool of j1 and j2: shares j1 with merge 1. */
+	record_runs(db, "s4", both, 2, NULL, &already);
+	ck_assert_int_eq(already, 2);
+	ck_assert_int_eq(record_runs(db, "s5", &r2, 1, NULL, &already), 3);
+	/* Both recorded, but as two merges: still refused. */
+	record_runs(db, "s6", both, 2, NULL, &already);
+	ck_assert_int_eq(already, 2);
+	/* No run named: the measurements. */
+	ck_assert_int_eq(record_runs(db, "s7", NULL, 0, "m1", &already), 4);
+	ck_assert_int_eq(record_runs(db, "s8", NULL, 0, "m1", &already), 4);
+	ck_assert_int_eq(already, 1);
+	ck_assert_int_eq(pab_history_count(db, &merges, &cells, &why), 0);
+	ck_assert_int_eq(merges, 4);
+	pab_history_close(db);
+
+	/* A reader records nothing. */
+	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_READ, &db, NULL, &why), 0);
+	{
+		struct pab_history_cell c = { "r", "head", "cpu", "PASS", 1, 1, 0, -1, 1, 0.95, 2, 6 };
+		struct pab_history_merge m = { 0 };
+
+		m.artifact_sha256 = "s9";
+		ck_assert_int_eq(pab_history_record(db, &m, &c, 1, &id, &already, &why), -1);
+		free(why);
+	}
+	pab_history_close(db);
+}
+END_TEST
+
+/*
+ * The look before the open cannot see a FIFO that takes a path's place
+ * after it: every open SQLite makes once perfab has opened a history
+ * database is non-blocking and checked, so a FIFO is refused by the open
+ * itself. The test holds the FIFO's other end open, so that an unchecked
+ * open would not block (the test would not hang) but succeed.
+ */
+START_TEST(fifo_refused_by_the_open)
+{
+	struct pab_history_db *db;
+	char fifo[80];
+	sqlite3 *raw = NULL;
+	char *why;
+	int hold;
+
+	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_WRITE, &db, NULL, &why), 0);
+	pab_history_close(db);
+	snprintf(fifo, sizeof(fifo), "%s/fifo.db", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	hold = open(fifo, O_RDWR | O_NONBLOCK);
+	ck_assert_int_ge(hold, 0);
+	ck_assert_int_eq(sqlite3_open_v2(fifo, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_CANTOPEN);
+	sqlite3_close(raw);
+	ck_assert_int_eq(sqlite3_open_v2(fifo, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_CANTOPEN);
+	sqlite3_close(raw);
+	close(hold);
 }
 END_TEST
 
@@ -186,6 +288,8 @@ int main(void)
 	tcase_add_test(tc, record_and_read_back);
 	tcase_add_test(tc, filters);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, identity);
+	tcase_add_test(tc, fifo_refused_by_the_open);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
