@@ -29,6 +29,7 @@
 #include "judge/history.h"
 #include "judge/ledger.h"
 #include "model/judgeable.h"
+#include "model/pool.h"
 #include "store/artifact_read.h"
 #include "store/digest.h"
 #include "options.h"
@@ -207,7 +208,7 @@ static int history_record(int argc, char **argv)
 	struct pab_history_label *lv = NULL;
 	struct pab_history_merge m = { 0 };
 	struct pab_history_cell *cells = NULL;
-	struct pab_history_run *runs = NULL;
+	struct pab_run_id *runs = NULL;
 	struct pab_experiment e;
 	struct pab_ledger l;
 	char *sha = NULL, *hd = NULL, *msha = NULL;
@@ -238,7 +239,7 @@ static int history_record(int argc, char **argv)
 	hd = pab_history_host_digest(e.host_json);
 	merge_of(&m, &e, &l, commit, base);
 	m.artifact_sha256 = sha;
-	m.n_runs = pab_history_runs_of(&e, &runs);
+	m.n_runs = pab_pool_runs_of(&e, &runs);
 	m.runs = runs;
 	if (!m.n_runs) {
 		size_t len;

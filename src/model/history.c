@@ -33,30 +33,6 @@ void pab_history_set_release(struct pab_history_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-size_t pab_history_runs_of(const struct pab_experiment *e, struct pab_history_run **runs)
-{
-	const struct pab_pool_record *p = &e->pool;
-	size_t i;
-
-	*runs = NULL;
-	if (!p->recorded) {
-		if (!e->journal_id)
-			return 0;
-		*runs = xcalloc(1, sizeof(**runs));
-		(*runs)[0].journal = e->journal_id;
-		(*runs)[0].seed = (double)e->seed;
-		return 1;
-	}
-	if (!p->runs_named || !p->n_runs)
-		return 0;
-	*runs = xcalloc(p->n_runs, sizeof(**runs));
-	for (i = 0; i < p->n_runs; i++) {
-		(*runs)[i].journal = p->runs[i].journal;
-		(*runs)[i].seed = p->runs[i].seed;
-	}
-	return p->n_runs;
-}
-
 /* Append the n bytes at p to sb. */
 static void add_bytes(struct pab_strbuf *sb, const void *p, size_t n)
 {

@@ -13,15 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/pool.h" /* struct pab_run_id */
+
 struct pab_history_label {
 	const char *key, *value;
-};
-
-/* A run a merge's artifact holds, as `perfab pool` names it: its journal
- * id (borrowed) and seed. */
-struct pab_history_run {
-	const char *journal;
-	double seed;
 };
 
 /* What a merge records besides its cells; strings borrowed, NULL = none.
@@ -29,7 +24,7 @@ struct pab_history_run {
  * (n_runs 0) measurements_sha256, and the artifact's SHA-256. */
 struct pab_history_merge {
 	const char *artifact_sha256; /* required: the SHA-256 of the artifact's file */
-	const struct pab_history_run *runs; /* pab_history_runs_of() */
+	const struct pab_run_id *runs; /* pab_pool_runs_of() (model/pool.h) */
 	size_t n_runs;
 	const char *measurements_sha256; /* of pab_history_measurements(); NULL: none */
 	const char *commit, *base, *branch;
@@ -94,15 +89,6 @@ void pab_history_set_release(struct pab_history_set *set);
 
 struct pab_experiment;
 
-/*
- * pab_history_runs_of: the runs the artifact e holds, as `perfab pool`
- * identifies them (model/pool.c): a pooled artifact's run.pool.runs when
- * it names every one, else e's own journal id and seed. Returns how many,
- * with *runs new (caller frees; the journal ids point into e); 0 and NULL
- * when e names none (an artifact written before runs had a journal id, a
- * pool of such).
- */
-size_t pab_history_runs_of(const struct pab_experiment *e, struct pab_history_run **runs);
 
 /*
  * pab_history_measurements: what e measured, whatever the layout of the

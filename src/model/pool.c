@@ -603,19 +603,7 @@ static int row_key_cmp(const void *pa, const void *pb)
 	       a->row < b->row ? -1 : a->row > b->row;
 }
 
-/* One run an input holds: its journal id (NULL: unknown) and seed. */
-struct run_id {
-	const char *journal; /* points into the experiment; not owned */
-	double seed;         /* as the artifact records it (a JSON number) */
-};
-
-/*
- * The runs input e holds, in *ids (caller frees): a pooled artifact's
- * run.pool.runs, else e itself. Returns how many; 0 when e does not say
- * (a pooled artifact written before pools recorded their runs, or a run
- * with no journal id), so that only its measurements can tell.
- */
-static size_t input_runs(const struct pab_experiment *e, struct run_id **ids)
+size_t pab_pool_runs_of(const struct pab_experiment *e, struct pab_run_id **ids)
 {
 	size_t i;
 
@@ -628,7 +616,7 @@ static size_t input_runs(const struct pab_experiment *e, struct run_id **ids)
 		(*ids)[0].seed = (double)e->seed;
 		return 1;
 	}
-	if (!e->pool.runs_named)
+	if (!e->pool.runs_named || !e->pool.n_runs)
 		return 0;
 	*ids = xcalloc(e->pool.n_runs, sizeof(**ids));
 	for (i = 0; i < e->pool.n_runs; i++) {
@@ -695,8 +683,8 @@ static int distinct_measurements(const struct pab_experiment *a, const char *la,
 static int distinct_runs(const struct pab_experiment *a, const char *la,
 			 const struct pab_experiment *b, const char *lb, char **why)
 {
-	struct run_id *ra, *rb;
-	size_t na = input_runs(a, &ra), nb = input_runs(b, &rb), i, j;
+	struct pab_run_id *ra, *rb;
+	size_t na = pab_pool_runs_of(a, &ra), nb = pab_pool_runs_of(b, &rb), i, j;
 	int ret = 0;
 
 	if (!na || !nb) {

@@ -45,6 +45,22 @@
 
 #include "model/experiment.h"
 
+/* A run an artifact holds, as pool identifies it: its journal id
+ * (borrowed from the experiment) and seed, as the artifact records it. */
+struct pab_run_id {
+	const char *journal;
+	double seed;
+};
+
+/*
+ * pab_pool_runs_of: the runs artifact e holds, in *ids (caller frees): a
+ * pooled artifact's run.pool.runs when it names every one, else e's own
+ * journal id and seed. Returns how many; 0 and NULL when e does not say
+ * (a pool written before pools recorded their runs, or a run with no
+ * journal id), so that only its measurements can tell.
+ */
+size_t pab_pool_runs_of(const struct pab_experiment *e, struct pab_run_id **ids);
+
 /*
  * pab_pool: merge in[0..n) (n >= 1) into *out, which the call initialises.
  * labels[i] names in[i] in reasons (a file name; NULL gives "artifact i").

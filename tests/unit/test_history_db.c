@@ -22,6 +22,7 @@
 
 #include <sqlite3.h>
 
+#include "model/pool.h"
 #include "store/history_db.h"
 #include "unit.h"
 
@@ -186,7 +187,7 @@ END_TEST
 /* Record a merge of digest sha holding runs[0..n) (measurements msha when
  * n is 0) with one cell; *already as pab_history_record says. */
 static int64_t record_runs(struct pab_history_db *db, const char *sha,
-			   const struct pab_history_run *runs, size_t n, const char *msha,
+			   const struct pab_run_id *runs, size_t n, const char *msha,
 			   int *already)
 {
 	struct pab_history_cell c = { "r", "head", "cpu", "PASS", 1, 1, 0, -1, 1, 0.95, 2, 6 };
@@ -205,8 +206,8 @@ static int64_t record_runs(struct pab_history_db *db, const char *sha,
 
 START_TEST(identity)
 {
-	const struct pab_history_run r1 = { "j1", 1 }, r2 = { "j2", 2 }, r1_other_seed = { "j1", 5 };
-	const struct pab_history_run both[2] = { r1, r2 };
+	const struct pab_run_id r1 = { "j1", 1 }, r2 = { "j2", 2 }, r1_other_seed = { "j1", 5 };
+	const struct pab_run_id both[2] = { r1, r2 };
 	struct pab_history_db *db;
 	int64_t merges, cells, id;
 	int already;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report/history.h"
+#include "report/history_html.h"
 #include "unit.h"
 
 #define RLO "\xe2\x80\xae" /* U+202E RIGHT-TO-LEFT OVERRIDE */
