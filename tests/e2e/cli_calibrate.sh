@@ -3,7 +3,8 @@
 # cli_calibrate.sh — `perfab calibrate` and `perfab run --calibration`
 # (doc/calibration.md): the A/A run writes a perfab-calibration/1 file that
 # validates against doc/calibration.schema.json (and a broken one does
-# not), prints its table in at most 100 columns, and recomputes the same
+# not), states what its tolerance is and with what confidence, in the
+# file and printed, prints its table in at most 100 columns, and recomputes the same
 # numbers from its artifact (--from: the simulation is seeded by the run's
 # seed); run --calibration takes each metric's tolerance from the file,
 # never below the declared one, records the file's SHA-256 and values and
@@ -25,7 +26,16 @@ jq -e '.schema == "perfab-calibration/1" and (.rows[0].metrics | length) >= 3 an
 	fail "the calibration names another CPU model than its run"
 [ "$(jq -r .experiment.sha256 cal.json)" = "$(sha256sum aa.json | cut -d' ' -f1)" ] ||
 	fail "the calibration does not record its artifact's SHA-256"
-pass "calibrate: an A/A run of 12 reps, its table in $cols columns"
+# The definition and its confidence, in the file and printed: one row,
+# so the row's 90% is the gate's, by the only look (12 reps).
+jq -e '(.definition | test("PASSes by 12 reps in at least 90.0%")) and
+	.experiment.gate_pass_prob == 0.9 and .experiment.gate_rows == 1 and
+	.experiment.by_reps == 12 and (.experiment.pass_prob - 0.9 | fabs) < 1e-12' \
+	cal.json >/dev/null || fail "cal.json lacks the definition: $(jq -c '.definition, .experiment' cal.json)"
+grep_out "sized for a gate of 1 row"
+grep_out "PASSes by 12 reps in >= 90.0% of simulated runs"
+grep_out "confidence: one A/A run's estimate"
+pass "calibrate: an A/A run of 12 reps, its definition and its table in $cols columns"
 
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	validate() {
