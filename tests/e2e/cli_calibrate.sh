@@ -91,6 +91,29 @@ grep -q "tolerance 7.5% from calibration 'use.json'" led.txt ||
 	{ cat led.txt >&2; fail "the text ledger does not name the tolerance's origin"; }
 pass "run --calibration: cpu 7.5% from the file, peak_rss kept at 2%, SHA-256 recorded"
 
+# 7.5% is 3.75 times the declared 2%: a warning under the text ledger's
+# heading and in the Markdown comment; peak_rss (kept at 2%) is not named.
+jq -e '.run.calibration.declared.cpu == 2 and .run.calibration.declared.peak_rss == 2' \
+	withcal.json >/dev/null || fail "the artifact does not record the declared tolerances"
+# (The file's other tolerances are this machine's: they may be named too.)
+widened=$(grep -o "warning: calibration 'use.json' widened the tolerance of [^:]*:" led.txt)
+case $widened in
+*"cpu 7.5% (3.75x the declared 2%)"*) ;;
+*) cat led.txt >&2; fail "the text ledger does not warn of cpu's 7.5%" ;;
+esac
+case $widened in *peak_rss*) fail "the text ledger warns of peak_rss, kept at 2%" ;; esac
+"$PERFAB" ledger --format markdown withcal.json >led.md
+grep "^> .*\*\*Warning:\*\* calibration 'use.json' widened the tolerance of" led.md |
+	grep -qF "cpu 7.5% (3.75x the declared 2%)" ||
+	{ cat led.md >&2; fail "the Markdown ledger does not warn of cpu's 7.5%"; }
+# 3% is 1.5 times: no warning (the others held at the declared 2%).
+jq '.tolerance |= map_values(if . > 2 then 2 else . end) | .tolerance.cpu = 3' use.json >mild.json
+expect_rc 3 "$PERFAB" run -q --counts off --reps 3 --max-reps 3 --no-sanity-gate \
+	--calibration mild.json --arm "base=$SPIN_CMD" --arm "head=$SPIN_CMD" --out mild-run.json
+"$PERFAB" ledger mild-run.json | grep -q "widened the tolerance" &&
+	fail "a calibrated tolerance 1.5 times the declared one is a warning"
+pass "a calibrated tolerance above 1.5 times the declared one is a warning (text, Markdown)"
+
 # Another CPU model: refused before anything runs.
 jq '.cpu_model = "Imaginary CPU 9000"' use.json >other.json
 expect_rc 2 "$PERFAB" run -q --counts off --reps 3 --calibration other.json \
