@@ -64,7 +64,8 @@ extra_tests() {
 	# (memcheck:PROGRAM:CASE: that Check case under valgrind's memcheck,
 	# for a mutant whose only effect is a read past an array; asan:PROGRAM:
 	# that program built with AddressSanitizer, which also sees the stack.)
-	stats/calibrate.c) echo tests/sim/test_calibrate_sim memcheck:tests/unit/test_stats:changes ;;
+	stats/calibrate.c) echo tests/sim/test_calibrate_sim tests/sim/test_calibrate_gate_sim memcheck:tests/unit/test_stats:changes ;;
+	src/store/calibration.c) echo tests/sim/test_calibrate_gate_sim ;;
 	stats/order.c) echo memcheck:tests/unit/test_stats:order ;;
 	stats/drift.c) echo tests/sim/test_drift_sim ;;
 	stats/edivisive.c | stats/pab_pcg32.c) echo tests/unit/test_history_stats tests/sim/test_drift_sim ;;
@@ -75,7 +76,7 @@ extra_tests() {
 	# The history's cells and drift: the history commands on databases and
 	# artifacts that are recorded, not measured.
 	src/judge/history.c) echo tests/e2e/history_record.sh tests/e2e/history_html.sh tests/e2e/history_migrate.sh ;;
-	ALL) for f in stats/calibrate.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c src/judge/ledger.c src/judge/history.c; do
+	ALL) for f in stats/calibrate.c src/store/calibration.c stats/order.c stats/drift.c stats/edivisive.c src/judge/memgate.c src/judge/ledger.c src/judge/history.c; do
 		extra_tests $f
 	     done ;;
 	esac

@@ -84,10 +84,12 @@ static int args_valid(const double *d, size_t n, const size_t *looks, size_t n_l
  * the lower end is the lower of the two). lo[k * stride] and
  * hw[k * stride] get each look's lower end and half-width (NaN: no
  * interval). Returns the smallest tolerance at which the run PASSes at
- * some look: t >= max(hi_k, every earlier lo_j); +inf when none does.
+ * one of the first pass_looks looks: t >= max(hi_k, every earlier lo_j);
+ * +inf when none does.
  */
 static double run_looks(const double *dd, const double *ee, const size_t *looks,
-			size_t n_looks, double conf, double *lo, double *hw, size_t stride)
+			size_t n_looks, size_t pass_looks, double conf, double *lo, double *hw,
+			size_t stride)
 {
 	double worst_lo = -INFINITY, best = INFINITY;
 	size_t k;
@@ -106,7 +108,7 @@ static double run_looks(const double *dd, const double *ee, const size_t *looks,
 		lo[k * stride] = l;
 		hw[k * stride] = (a.hi - a.lo) / 2;
 		/* PASS here at t >= max(hi_k, every earlier lo_j). */
-		if ((a.hi > worst_lo ? a.hi : worst_lo) < best)
+		if (k < pass_looks && (a.hi > worst_lo ? a.hi : worst_lo) < best)
 			best = a.hi > worst_lo ? a.hi : worst_lo;
 		if (a.lo > worst_lo)
 			worst_lo = a.lo;
@@ -118,13 +120,22 @@ int pab_calibrate(const double *d, const double *e, size_t n, const size_t *look
 		  size_t n_looks, double conf, size_t sims, uint64_t seed,
 		  struct pab_calibration *out)
 {
+	return pab_calibrate_at(d, e, n, looks, n_looks, n_looks, PAB_CAL_PASS_PROB, conf, sims,
+				seed, out);
+}
+
+int pab_calibrate_at(const double *d, const double *e, size_t n, const size_t *looks,
+		     size_t n_looks, size_t pass_looks, double pass_prob, double conf,
+		     size_t sims, uint64_t seed, struct pab_calibration *out)
+{
 	size_t top, m, s, k, i, *idx = NULL, *rep_idx = NULL;
 	double *dd = NULL, *ee = NULL, *t_run = NULL, *lo = NULL, *hw = NULL, *buf = NULL;
 	double e_median = 0, bw_d, bw_e = 0;
 	struct pab_pcg32 rng;
 	int ret = PAB_ENOMEM;
 
-	if (!args_valid(d, n, looks, n_looks, conf, sims, out))
+	if (!args_valid(d, n, looks, n_looks, conf, sims, out) || !pass_looks ||
+	    pass_looks > n_looks || !(pass_prob > 0 && pass_prob < 1))
 		return PAB_EINVAL;
 	memset(out, 0, sizeof(*out));
 	top = looks[n_looks - 1];
@@ -170,9 +181,10 @@ int pab_calibrate(const double *d, const double *e, size_t n, const size_t *look
 			dd[i] = d[j] - out->median + bw_d * pab_pcg32_normal(&rng);
 			ee[i] = e ? e[j] - e_median + bw_e * pab_pcg32_normal(&rng) : NAN;
 		}
-		t_run[s] = run_looks(dd, e ? ee : NULL, looks, n_looks, conf, lo + s, hw + s, sims);
+		t_run[s] = run_looks(dd, e ? ee : NULL, looks, n_looks, pass_looks, conf, lo + s,
+				     hw + s, sims);
 	}
-	out->tolerance = quantile(t_run, sims, PAB_CAL_PASS_PROB);
+	out->tolerance = quantile(t_run, sims, pass_prob);
 	if (!(out->tolerance > 0))
 		out->tolerance = isnan(out->tolerance) ? NAN : 0;
 	for (s = 0, i = 0; s < sims; s++)

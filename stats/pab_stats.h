@@ -539,11 +539,19 @@ int pab_edivisive(const double *x, size_t n, size_t min_size,
 		  struct pab_pcg32 *rng, size_t *cp, double *p, size_t cap);
 /* Calibration (perfab calibrate)                                     */
 
-/* An unchanged head must PASS this often by the cap, a change FAIL this
- * often at a look, for the tolerance and the MDE a calibration states. */
+/* pab_calibrate's: an unchanged head must PASS this often by the cap, a
+ * change FAIL this often at a look, for the tolerance and the MDE it
+ * states. */
 #define PAB_CAL_PASS_PROB 0.90
 #define PAB_CAL_FAIL_PROB 0.80
 #define PAB_CAL_MAX_LOOKS 64
+/* A calibration sized for the gate (perfab calibrate, doc/method.md §14):
+ * every row of the gate PASSes by the look at PAB_CAL_BY_REPS pairs (the
+ * last planned look at or below it) together with probability
+ * PAB_CAL_GATE_PASS_PROB, so each of R rows by then with
+ * PAB_CAL_GATE_PASS_PROB^(1/R). */
+#define PAB_CAL_GATE_PASS_PROB 0.90
+#define PAB_CAL_BY_REPS 48
 
 struct pab_calibration_look {
 	size_t n;           /* pairs at this look */
@@ -562,7 +570,8 @@ struct pab_calibration {
 				* (a standard deviation for normal data) */
 	double tolerance;      /* smallest tolerance at which an unchanged head
 				* PASSes in >= PAB_CAL_PASS_PROB of runs by the
-				* last look (0 at least) */
+				* last look (pab_calibrate_at: in >= pass_prob
+				* by look pass_looks) (0 at least) */
 	double pass_prob;      /* the share of simulated runs that PASS at it */
 	size_t n_looks;
 	struct pab_calibration_look looks[PAB_CAL_MAX_LOOKS];
@@ -600,5 +609,21 @@ struct pab_calibration {
 int pab_calibrate(const double *d, const double *e, size_t n, const size_t *looks,
 		  size_t n_looks, double conf, size_t sims, uint64_t seed,
 		  struct pab_calibration *out);
+
+/*
+ * pab_calibrate_at: pab_calibrate() for a PASS by an earlier look and at
+ * another probability: the runs are simulated to the last look (the
+ * half-widths and MDEs of every look), but a run counts as PASSing only
+ * at one of the first pass_looks looks (1 <= pass_looks <= n_looks), and
+ * the tolerance is the pass_prob quantile of t_run (pass_prob in (0, 1)).
+ * A gate of R rows that must PASS together with probability P by a look
+ * asks each row for P^(1/R) by that look (doc/method.md §14).
+ * pab_calibrate(...) is pab_calibrate_at(..., n_looks, n_looks,
+ * PAB_CAL_PASS_PROB, ...). Returns as pab_calibrate; PAB_EINVAL also for
+ * pass_looks or pass_prob out of range.
+ */
+int pab_calibrate_at(const double *d, const double *e, size_t n, const size_t *looks,
+		     size_t n_looks, size_t pass_looks, double pass_prob, double conf,
+		     size_t sims, uint64_t seed, struct pab_calibration *out);
 
 #endif /* PAB_STATS_H */

@@ -39,9 +39,11 @@ void pab_ledger_opts_init(struct pab_ledger_opts *o,
 		o->judged[i] = j->recorded & PAB_JUDGED_METRICS ?
 			j->metrics[i] && i != PAB_M_RSS_FLOOR : pab_metrics[i].judged;
 	o->metrics_given = j->metrics_given;
+	/* A required set that names no judged metric still replaces the
+	 * default: every judged cell is then required (doc/method.md §8a). */
 	for (i = 0; j->recorded & PAB_JUDGED_REQUIRE && i < PAB_M_COUNT; i++)
-		if (j->require[i] && o->judged[i]) {
-			o->required[i] = 1;
+		if (j->require[i]) {
+			o->required[i] = o->judged[i];
 			o->require_given = 1;
 		}
 	/* Exact counts made by the run decide it by default: instructions
@@ -75,6 +77,8 @@ int pab_ledger_opts_narrow(struct pab_ledger_opts *o, const char *list,
 					 pab_metrics[i].name);
 			return -1;
 		}
+	/* Narrowed to none of the required metrics: no declared set, the
+	 * default's (doc/method.md §8a). */
 	o->require_given = 0;
 	for (i = 0; i < PAB_M_COUNT; i++) {
 		o->narrowed |= o->judged[i] && !want[i];
@@ -608,8 +612,10 @@ static int judge_rows(const struct pab_experiment *e,
 			/* Floor and its consistency for every row; credit only
 			 * for rows that are not controls. */
 			lr->saved_pct = row_credit(row, (size_t)l->base, a, l->null_arm, o, lr, bufs);
-			if (control)
+			if (control) {
 				lr->saved_pct = 0;
+				lr->credit_why = NULL; /* none is due: nothing withheld */
+			}
 			ret = judge_row(e, o, l, lr, bufs, max_reps, &cells_alloc, why);
 		}
 	}

@@ -111,7 +111,7 @@ void pab_run_settings_init(struct pab_run_settings *s)
 	s->sanity_gate = 1;
 	s->guard_tolerance_pct = PAB_RUN_GUARD_TOLERANCE_DEFAULT;
 	for (i = 0; i < PAB_M_COUNT; i++)
-		s->calibration_tol[i] = NAN;
+		s->calibration_tol[i] = s->calibration_declared[i] = NAN;
 }
 
 void pab_run_settings_release(struct pab_run_settings *s)

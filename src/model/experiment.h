@@ -241,10 +241,13 @@ struct pab_run_settings {
 	enum pab_count_source count_source;
 	size_t count_reps;
 	/* calibration (--calibration): the file, its SHA-256 and CPU model,
-	 * and per metric the tolerance it recommends (NaN: none; the run's
-	 * tolerance is the larger of it and the declared one). Owned. */
+	 * per metric the tolerance it recommends (NaN: none; the run's
+	 * tolerance is the larger of it and the declared one) and the
+	 * tolerance declared before it (NaN: not recorded, an artifact
+	 * written before it was). Owned. */
 	char *calibration_file, *calibration_sha256, *calibration_cpu;
 	double calibration_tol[PAB_M_COUNT];
+	double calibration_declared[PAB_M_COUNT];
 	/* the guard tolerance, percent: a time guard holds its row's PASS
 	 * until it has excluded a regression beyond it (doc/method.md §8a);
 	 * an artifact that records none is judged with the default */

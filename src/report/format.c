@@ -661,6 +661,39 @@ void pab_fmt_cell_reason(const struct pab_experiment *e,
 	}
 }
 
+double pab_fmt_tolerance_declared(const struct pab_experiment *e, enum pab_metric_id m)
+{
+	const double d = e->settings.calibration_declared[m];
+
+	return isfinite(d) ? d : pab_metric_default_tolerance(m);
+}
+
+char *pab_fmt_calibration_warning(const struct pab_experiment *e, const struct pab_ledger *l)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	const char *file = e->settings.calibration_file;
+	char *line;
+	size_t m;
+
+	for (m = 0; m < PAB_M_COUNT; m++) {
+		const double declared = pab_fmt_tolerance_declared(e, (enum pab_metric_id)m);
+
+		if (!l->judged[m] || strcmp(pab_fmt_tolerance_origin(e, (enum pab_metric_id)m),
+					    "calibration") ||
+		    !(e->tolerance[m] > PAB_FMT_CALIBRATION_WIDE * declared))
+			continue;
+		pab_strbuf_addf(&sb, "%s%s %.3g%% (%.3gx the declared %.3g%%)",
+				sb.len ? ", " : "", pab_metrics[m].name, e->tolerance[m],
+				declared > 0 ? e->tolerance[m] / declared : INFINITY, declared);
+	}
+	if (!sb.len)
+		return NULL;
+	line = xasprintf("warning: calibration '%s' widened the tolerance of %s: a head that "
+			 "much worse can PASS", pab_term_safe(file ? file : "?"), sb.buf);
+	pab_strbuf_release(&sb);
+	return line;
+}
+
 const char *pab_fmt_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m)
 {
 	const struct pab_run_settings *s = &e->settings;

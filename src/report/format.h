@@ -183,6 +183,21 @@ int pab_fmt_change_flags(const struct pab_ledger_cell *c);
  * --calibration raised it), "declared" or "default". */
 const char *pab_fmt_tolerance_origin(const struct pab_experiment *e, enum pab_metric_id m);
 
+/* A calibrated tolerance above this many times the declared one is a
+ * warning in the ledger (doc/calibration.md). */
+#define PAB_FMT_CALIBRATION_WIDE 1.5
+/* The tolerance of metric m declared before run --calibration raised it
+ * (run.calibration.declared), else the metric's default. */
+double pab_fmt_tolerance_declared(const struct pab_experiment *e, enum pab_metric_id m);
+/*
+ * "warning: calibration 'FILE' widened the tolerance of cpu 4.1% (2.05x
+ * the declared 2%), ...: a head that much worse can PASS" for the metrics l
+ * judges whose tolerance the calibration raised to more than
+ * PAB_FMT_CALIBRATION_WIDE times the declared one; NULL when none is
+ * (caller frees). Terminal-safe; Markdown escapes it.
+ */
+char *pab_fmt_calibration_warning(const struct pab_experiment *e, const struct pab_ledger *l);
+
 /* Why cell c of l (NOT_MEASURED) has no values: the first reason its head
  * arm, then its base arm, records for a null of its metric; NULL when
  * none is recorded. Borrowed from e. */

@@ -88,7 +88,8 @@ static const char *md_mark(enum pab_verdict v)
 	return "";
 }
 
-/* The heading (verdict and action) and the sentence that counts rows. */
+/* The heading (verdict and action), the sentence that counts rows and a
+ * calibration that widened a tolerance. */
 static void md_heading(FILE *f, const struct pab_experiment *e,
 		       const struct pab_ledger *l, const char *conf)
 {
@@ -108,6 +109,12 @@ static void md_heading(FILE *f, const struct pab_experiment *e,
 	line = pab_fmt_pool_note(e);
 	if (line)
 		fprintf(f, " P%s.", line + 1); /* "pooled ..." starts a sentence */
+	free(line);
+	line = pab_fmt_calibration_warning(e, l);
+	if (line) {
+		fputs("\n\n> \u26a0\ufe0f **Warning:** ", f);
+		md_escape(f, line + strlen("warning: "));
+	}
 	free(line);
 }
 

@@ -28,7 +28,8 @@ static void print_verdict(FILE *f, enum pab_verdict v, int color, int width)
 }
 
 /* The heading: the rules, the confidence, how the null arm is used, any
- * narrowing of the metrics and the pool note. */
+ * narrowing of the metrics, the pool note and a calibration that widened
+ * a tolerance. */
 static void text_heading(FILE *f, const struct pab_experiment *e,
 			 const struct pab_ledger *l, const char *conf)
 {
@@ -57,6 +58,10 @@ static void text_heading(FILE *f, const struct pab_experiment *e,
 	line = pab_fmt_pool_note(e);
 	if (line)
 		fprintf(f, "%s\n", line);
+	free(line);
+	line = pab_fmt_calibration_warning(e, l);
+	if (line)
+		pab_print_folded(f, 0, 2, line);
 	free(line);
 }
 

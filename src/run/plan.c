@@ -287,7 +287,8 @@ static int record_judged(struct pab_experiment *e, const struct pab_run_opts *o,
 
 /*
  * --calibration FILE: per metric the larger of the declared tolerance and
- * the file's; refused when the file was measured on another CPU model.
+ * the file's (the declared one recorded beside it); refused when the file
+ * was measured on another CPU model.
  */
 static int apply_calibration(struct pab_experiment *e, const char *path,
 			     struct pab_failure *f)
@@ -315,6 +316,7 @@ static int apply_calibration(struct pab_experiment *e, const char *path,
 		if (!isfinite(tol[m]))
 			continue;
 		s->calibration_tol[m] = tol[m];
+		s->calibration_declared[m] = e->tolerance[m];
 		if (tol[m] > e->tolerance[m])
 			e->tolerance[m] = tol[m];
 	}

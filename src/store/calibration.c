@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * calibration.c — perfab-calibration/1 files (calibration.h): built from
- * an A/A experiment with pab_calibrate(), printed, and read back.
+ * an A/A experiment with pab_calibrate_at(), printed, and read back.
  */
 #include "config.h"
 
@@ -49,10 +49,22 @@ static void changes(const struct pab_row *row, int x, int y, enum pab_metric_id 
 					   row->reps[r].result[y].m[m], pab_metrics[m].better);
 }
 
+/*
+ * What a calibration simulates and sizes the tolerance for (doc/method.md
+ * §14): the looks a run plans, the first pass_looks of them (up to
+ * PAB_CAL_BY_REPS pairs) by which every row of the gate must PASS, and
+ * the probability each row must PASS with by then, so that the gate's
+ * rows PASS together in PAB_CAL_GATE_PASS_PROB.
+ */
+struct pab_cal_plan {
+	size_t looks[PAB_CAL_MAX_LOOKS], n_looks, pass_looks, rows;
+	double row_prob;
+};
+
 /* One row × metric entry, or NULL when it has fewer than two pairs. */
 static cJSON *metric_entry(const struct pab_experiment *e, const struct pab_row *row,
 			   int base, int head, int null_arm, enum pab_metric_id m,
-			   const size_t *looks, size_t n_looks, double *tol_max)
+			   const struct pab_cal_plan *plan, double *tol_max)
 {
 	double *d = xcalloc(row->n_reps + 1, sizeof(*d));
 	double *h = xcalloc(row->n_reps + 1, sizeof(*h));
@@ -63,8 +75,9 @@ static cJSON *metric_entry(const struct pab_experiment *e, const struct pab_row 
 	changes(row, base, head, m, d);
 	if (null_arm >= 0)
 		changes(row, null_arm, head, m, h);
-	if (pab_calibrate(d, null_arm >= 0 ? h : NULL, row->n_reps, looks, n_looks, 0.95,
-			  PAB_CALIBRATION_SIMS, e->seed + (uint64_t)m, &c))
+	if (pab_calibrate_at(d, null_arm >= 0 ? h : NULL, row->n_reps, plan->looks,
+			     plan->n_looks, plan->pass_looks, plan->row_prob, 0.95,
+			     PAB_CALIBRATION_SIMS, e->seed + (uint64_t)m, &c))
 		goto out_free;
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "metric", pab_metrics[m].name);
@@ -104,8 +117,24 @@ static char *host_sha256(const cJSON *host)
 	return sha;
 }
 
+/* What the file's tolerance is, in words (its "definition"). */
+static char *definition(const struct pab_cal_plan *p)
+{
+	char *rows = p->rows == 1 ? xstrdup("the gate's row PASSes") :
+		xasprintf("the gate's %zu rows PASS together", p->rows);
+	char *text = xasprintf("per row and metric, the smallest tolerance at which an unchanged "
+			       "head PASSes by %zu reps in at least %.1f%% of simulated runs "
+			       "(%.2f^(1/%zu)), so that %s by then in at least %.0f%%; per metric, "
+			       "the largest over the rows", p->looks[p->pass_looks - 1],
+			       100 * p->row_prob, PAB_CAL_GATE_PASS_PROB, p->rows, rows,
+			       100 * PAB_CAL_GATE_PASS_PROB);
+
+	free(rows);
+	return text;
+}
+
 static void add_head(cJSON *cal, const struct pab_experiment *e, const char *artifact,
-		     const size_t *looks, size_t n_looks)
+		     const struct pab_cal_plan *plan)
 {
 	cJSON *host = pab_json_text_parse(e->host_json, 1);
 	const char *cpu = pab_host_cpu_model(host);
@@ -139,18 +168,25 @@ static void add_head(cJSON *cal, const struct pab_experiment *e, const char *art
 	cJSON_AddStringToObject(o, "rules", pab_rules_name(e->rules));
 	cJSON_AddNumberToObject(o, "conf", 0.95);
 	cJSON_AddNumberToObject(o, "simulations", PAB_CALIBRATION_SIMS);
-	cJSON_AddNumberToObject(o, "pass_prob", PAB_CAL_PASS_PROB);
+	cJSON_AddNumberToObject(o, "pass_prob", plan->row_prob);
+	cJSON_AddNumberToObject(o, "gate_pass_prob", PAB_CAL_GATE_PASS_PROB);
+	cJSON_AddNumberToObject(o, "gate_rows", (double)plan->rows);
+	cJSON_AddNumberToObject(o, "by_reps", (double)plan->looks[plan->pass_looks - 1]);
 	cJSON_AddNumberToObject(o, "fail_prob", PAB_CAL_FAIL_PROB);
 	arr = cJSON_AddArrayToObject(o, "looks");
-	for (k = 0; k < n_looks; k++)
-		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)looks[k]));
+	for (k = 0; k < plan->n_looks; k++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)plan->looks[k]));
+	sha = definition(plan);
+	cJSON_AddStringToObject(cal, "definition", sha);
+	free(sha);
 }
 
 cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PAB_M_COUNT],
 			     size_t first, const char *artifact, char **why)
 {
 	int base = 0, head, null_arm = pab_experiment_null_index(e);
-	size_t looks[PAB_CAL_MAX_LOOKS], n_looks, ri, m, entries = 0;
+	struct pab_cal_plan plan;
+	size_t ri, m, entries = 0;
 	double tol_max[PAB_M_COUNT];
 	cJSON *cal, *rows, *tol;
 
@@ -163,16 +199,24 @@ cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PA
 		*why = xstrdup("the experiment has no head arm to compare with its base");
 		return NULL;
 	}
-	n_looks = pab_looks_plan(first, e->max_reps > first ? e->max_reps : first, e->n_arms,
-				 looks, PAB_CAL_MAX_LOOKS);
-	if (!n_looks) {
-		*why = xstrdup("no looks to plan");
+	plan.n_looks = pab_looks_plan(first, e->max_reps > first ? e->max_reps : first, e->n_arms,
+				      plan.looks, PAB_CAL_MAX_LOOKS);
+	if (!plan.n_looks || !e->n_rows) {
+		*why = xstrdup(plan.n_looks ? "the experiment has no row" : "no looks to plan");
 		return NULL;
 	}
+	/* Sized for the gate: its rows PASS together by the last look at or
+	 * below PAB_CAL_BY_REPS (the first, when it is above), each row with
+	 * the R-th root of the gate's probability. */
+	for (plan.pass_looks = 1; plan.pass_looks < plan.n_looks; plan.pass_looks++)
+		if (plan.looks[plan.pass_looks] > PAB_CAL_BY_REPS)
+			break;
+	plan.rows = e->n_rows;
+	plan.row_prob = pow(PAB_CAL_GATE_PASS_PROB, 1.0 / (double)plan.rows);
 	for (m = 0; m < PAB_M_COUNT; m++)
 		tol_max[m] = NAN;
 	cal = cJSON_CreateObject();
-	add_head(cal, e, artifact, looks, n_looks);
+	add_head(cal, e, artifact, &plan);
 	rows = cJSON_AddArrayToObject(cal, "rows");
 	for (ri = 0; ri < e->n_rows; ri++) {
 		const struct pab_row *row = &e->rows[ri];
@@ -186,8 +230,8 @@ cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PA
 
 			if (!judged[m])
 				continue;
-			x = metric_entry(e, row, base, head, null_arm, (enum pab_metric_id)m, looks,
-					 n_looks, &tol_max[m]);
+			x = metric_entry(e, row, base, head, null_arm, (enum pab_metric_id)m, &plan,
+					 &tol_max[m]);
 			if (x) {
 				cJSON_AddItemToArray(ms, x);
 				entries++;
@@ -230,15 +274,19 @@ void pab_calibration_print(FILE *f, const cJSON *cal)
 	const cJSON *ex = cJSON_GetObjectItemCaseSensitive(cal, "experiment");
 	const char *cpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cal, "cpu_model"));
 	char a[16], b[16], c[16];
-	const cJSON *looks = cJSON_GetObjectItemCaseSensitive(ex, "looks");
-	const cJSON *last = cJSON_GetArrayItem(looks, cJSON_GetArraySize(looks) - 1);
+	const double rows = num(ex, "gate_rows");
 
 	fprintf(f, "perfab calibration · %.60s\n", pab_term_safe(cpu ? cpu : "unknown CPU model"));
-	fprintf(f, "A/A: head runs base's command; spread = 1.4826 x MAD of the paired changes;\n"
-		"tolerance: an unchanged head PASSes in >= %.0f%% of runs by look %.0f; MDE: the\n"
-		"worsening that FAILs in >= %.0f%% at that look (percent; %.0f simulated runs)\n\n",
-		PAB_CAL_PASS_PROB * 100, cJSON_IsNumber(last) ? last->valuedouble : NAN,
-		PAB_CAL_FAIL_PROB * 100, num(ex, "simulations"));
+	fprintf(f, "A/A: head runs base's command; spread = 1.4826 x MAD of the paired changes\n"
+		"tolerance, sized for a gate of %.0f row%s: per row and metric, the smallest at which\n"
+		"  an unchanged head PASSes by %.0f reps in >= %.1f%% of simulated runs, so that the\n"
+		"  gate PASSes by then in >= %.0f%%; per metric, the largest over the rows\n"
+		"confidence: one A/A run's estimate (%.0f simulated runs); recalibrate when the\n"
+		"  machine or its load changes\n"
+		"MDE: the worsening that FAILs in >= %.0f%% at that look (percent)\n\n",
+		rows, rows == 1 ? "" : "s", num(ex, "by_reps"), 100 * num(ex, "pass_prob"),
+		100 * num(ex, "gate_pass_prob"), num(ex, "simulations"),
+		100 * num(ex, "fail_prob"));
 	fprintf(f, "%-24s %-14s %4s %8s %9s  %s\n", "row", "metric", "n", "spread%",
 		"tolerance%", "look: half-width% / MDE%");
 	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(cal, "rows")) {

@@ -2,7 +2,7 @@
 /*
  * calibration.h — a perfab-calibration/1 file (doc/calibration.md):
  * what an A/A experiment measured this machine to resolve, per row and
- * metric (pab_calibrate, pab_stats.h), built from a finished A/A
+ * metric (pab_calibrate_at, pab_stats.h), built from a finished A/A
  * experiment, written and printed by `perfab calibrate`, and read back by
  * `perfab run --calibration` for its per-metric tolerances.
  */
@@ -29,12 +29,17 @@ struct cJSON; /* cJSON's; a caller passing a tree includes its header */
 /*
  * pab_calibration_build: the calibration of e (an A/A experiment: its
  * base arm, a head that runs the same command, and a null arm) for the
- * metrics in judged[]: per row and metric pab_calibrate() on the paired
- * changes head vs base and head vs null, with the looks an adaptive run of
- * first look `first` and cap e->max_reps would plan. artifact names the
- * experiment's file (recorded with its SHA-256). Returns the
+ * metrics in judged[]: per row and metric pab_calibrate_at() on the
+ * paired changes head vs base and head vs null, with the looks an
+ * adaptive run of first look `first` and cap e->max_reps would plan,
+ * sized for the gate of e's R rows (doc/method.md §14): each row's
+ * tolerance is the smallest at which an unchanged head PASSes by the
+ * last look at or below PAB_CAL_BY_REPS reps with probability
+ * PAB_CAL_GATE_PASS_PROB^(1/R), and the file's tolerance per metric the
+ * largest over the rows; its "definition" says so in words. artifact
+ * names the experiment's file (recorded with its SHA-256). Returns the
  * perfab-calibration/1 tree (caller deletes), or NULL with *why (caller
- * frees) when e has no head arm or no row with two pairs.
+ * frees) when e has no head arm, no row, or no row with two pairs.
  */
 struct cJSON *pab_calibration_build(const struct pab_experiment *e, const int judged[PAB_M_COUNT],
 			     size_t first, const char *artifact, char **why);

@@ -227,9 +227,28 @@ static int read_counts(const cJSON *run, struct pab_run_settings *s, char **why)
 	return 0;
 }
 
-/* calibration: {"file", "sha256", "cpu_model", "tolerance": {METRIC: PCT}}:
- * what the run took from a calibration file (its tolerances are in the
- * artifact's "tolerance" already). */
+/* The declared tolerances of run.calibration, when all read cleanly. */
+static void read_declared(const cJSON *d, struct pab_run_settings *s)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsObject(d))
+		return;
+	cJSON_ArrayForEach(it, d) {
+		const struct pab_metric *m = pab_metric_find(it->string);
+
+		if (!m || !cJSON_IsNumber(it) || !(it->valuedouble >= 0) ||
+		    it->valuedouble > 1000)
+			return;
+	}
+	cJSON_ArrayForEach(it, d)
+		s->calibration_declared[pab_metric_find(it->string)->id] = it->valuedouble;
+}
+
+/* calibration: {"file", "sha256", "cpu_model", "tolerance": {METRIC: PCT},
+ * "declared": {METRIC: PCT}}: what the run took from a calibration file
+ * (its tolerances are in the artifact's "tolerance" already) and what it
+ * declared before; "declared" is optional (earlier artifacts lack it). */
 static void read_calibration(const cJSON *run, struct pab_run_settings *s)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "calibration"), *it;
@@ -249,6 +268,7 @@ static void read_calibration(const cJSON *run, struct pab_run_settings *s)
 	}
 	cJSON_ArrayForEach(it, tol)
 		s->calibration_tol[pab_metric_find(it->string)->id] = it->valuedouble;
+	read_declared(cJSON_GetObjectItemCaseSensitive(v, "declared"), s);
 	s->calibration_file = xstrdup(file);
 	s->calibration_sha256 = xstrdup(sha);
 	s->calibration_cpu = xstrdup(cpu);
@@ -364,6 +384,15 @@ static cJSON *setting_json(const struct pab_run_settings *s, unsigned bit)
 			if (isfinite(s->calibration_tol[i]))
 				cJSON_AddNumberToObject(tol, pab_metrics[i].name,
 							s->calibration_tol[i]);
+		tol = cJSON_CreateObject();
+		for (i = 0; i < PAB_M_COUNT; i++)
+			if (isfinite(s->calibration_declared[i]))
+				cJSON_AddNumberToObject(tol, pab_metrics[i].name,
+							s->calibration_declared[i]);
+		if (cJSON_GetArraySize(tol))
+			cJSON_AddItemToObject(arr, "declared", tol);
+		else
+			cJSON_Delete(tol);
 		return arr;
 	}
 	case PAB_RUN_LOOKS:

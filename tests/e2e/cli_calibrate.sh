@@ -3,7 +3,8 @@
 # cli_calibrate.sh — `perfab calibrate` and `perfab run --calibration`
 # (doc/calibration.md): the A/A run writes a perfab-calibration/1 file that
 # validates against doc/calibration.schema.json (and a broken one does
-# not), prints its table in at most 100 columns, and recomputes the same
+# not), states what its tolerance is and with what confidence, in the
+# file and printed, prints its table in at most 100 columns, and recomputes the same
 # numbers from its artifact (--from: the simulation is seeded by the run's
 # seed); run --calibration takes each metric's tolerance from the file,
 # never below the declared one, records the file's SHA-256 and values and
@@ -25,7 +26,16 @@ jq -e '.schema == "perfab-calibration/1" and (.rows[0].metrics | length) >= 3 an
 	fail "the calibration names another CPU model than its run"
 [ "$(jq -r .experiment.sha256 cal.json)" = "$(sha256sum aa.json | cut -d' ' -f1)" ] ||
 	fail "the calibration does not record its artifact's SHA-256"
-pass "calibrate: an A/A run of 12 reps, its table in $cols columns"
+# The definition and its confidence, in the file and printed: one row,
+# so the row's 90% is the gate's, by the only look (12 reps).
+jq -e '(.definition | test("PASSes by 12 reps in at least 90.0%")) and
+	.experiment.gate_pass_prob == 0.9 and .experiment.gate_rows == 1 and
+	.experiment.by_reps == 12 and (.experiment.pass_prob - 0.9 | fabs) < 1e-12' \
+	cal.json >/dev/null || fail "cal.json lacks the definition: $(jq -c '.definition, .experiment' cal.json)"
+grep_out "sized for a gate of 1 row"
+grep_out "PASSes by 12 reps in >= 90.0% of simulated runs"
+grep_out "confidence: one A/A run's estimate"
+pass "calibrate: an A/A run of 12 reps, its definition and its table in $cols columns"
 
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	validate() {
@@ -80,6 +90,29 @@ jq -e '[.rows[0].cells[] | select(.metric == "peak_rss")][0] | .tolerance_origin
 grep -q "tolerance 7.5% from calibration 'use.json'" led.txt ||
 	{ cat led.txt >&2; fail "the text ledger does not name the tolerance's origin"; }
 pass "run --calibration: cpu 7.5% from the file, peak_rss kept at 2%, SHA-256 recorded"
+
+# 7.5% is 3.75 times the declared 2%: a warning under the text ledger's
+# heading and in the Markdown comment; peak_rss (kept at 2%) is not named.
+jq -e '.run.calibration.declared.cpu == 2 and .run.calibration.declared.peak_rss == 2' \
+	withcal.json >/dev/null || fail "the artifact does not record the declared tolerances"
+# (The file's other tolerances are this machine's: they may be named too.)
+widened=$(grep -o "warning: calibration 'use.json' widened the tolerance of [^:]*:" led.txt)
+case $widened in
+*"cpu 7.5% (3.75x the declared 2%)"*) ;;
+*) cat led.txt >&2; fail "the text ledger does not warn of cpu's 7.5%" ;;
+esac
+case $widened in *peak_rss*) fail "the text ledger warns of peak_rss, kept at 2%" ;; esac
+"$PERFAB" ledger --format markdown withcal.json >led.md
+grep "^> .*\*\*Warning:\*\* calibration 'use.json' widened the tolerance of" led.md |
+	grep -qF "cpu 7.5% (3.75x the declared 2%)" ||
+	{ cat led.md >&2; fail "the Markdown ledger does not warn of cpu's 7.5%"; }
+# 3% is 1.5 times: no warning (the others held at the declared 2%).
+jq '.tolerance |= map_values(if . > 2 then 2 else . end) | .tolerance.cpu = 3' use.json >mild.json
+expect_rc 3 "$PERFAB" run -q --counts off --reps 3 --max-reps 3 --no-sanity-gate \
+	--calibration mild.json --arm "base=$SPIN_CMD" --arm "head=$SPIN_CMD" --out mild-run.json
+"$PERFAB" ledger mild-run.json | grep -q "widened the tolerance" &&
+	fail "a calibrated tolerance 1.5 times the declared one is a warning"
+pass "a calibrated tolerance above 1.5 times the declared one is a warning (text, Markdown)"
 
 # Another CPU model: refused before anything runs.
 jq '.cpu_model = "Imaginary CPU 9000"' use.json >other.json

@@ -19,7 +19,6 @@ const struct gate_noise gate_quiet = { "quiet", 0.01, 0.015 };
 const struct gate_noise gate_busy = { "busy", 0.03, 0.06 };
 const struct gate_noise gate_loaded = { "loaded", 0.03, 0.20 };
 
-#define GATE_REPS 96
 #define GATE_FIRST 12
 #define GATE_BLOCK 3
 #define GATE_COUNT_REPS 3     /* the counting pass's default: one block */
@@ -77,6 +76,8 @@ static void gate_experiment_init(struct pab_experiment *e, const struct gate_cas
 		e->settings.count_source = PAB_COUNT_SIM;
 		e->settings.count_reps = GATE_COUNT_REPS;
 	}
+	if (c->cpu_tolerance > 0)
+		e->tolerance[PAB_M_CPU] = c->cpu_tolerance;
 	if (c->guard_tolerance > 0) {
 		e->settings.guard_tolerance_pct = c->guard_tolerance;
 		e->settings.given |= PAB_RUN_GUARD_TOLERANCE;
@@ -131,6 +132,17 @@ static void gate_row_draw(struct pab_experiment *e, const struct gate_case *c,
 				x->m[PAB_M_INSTRUCTIONS] = 1e9 *
 					(a == SIM_HEAD ? 1.0 + c->count_shift : 1.0);
 		}
+}
+
+void gate_experiment(const struct gate_case *c, uint64_t seed, uint64_t index,
+		     struct pab_experiment *e)
+{
+	size_t k;
+
+	gate_experiment_init(e, c);
+	e->seed = index;
+	for (k = 0; k < c->rows; k++)
+		gate_row_draw(e, c, seed, index, k);
 }
 
 /* 1 when the ledger says row ri stops as undecidable (runner.c). */

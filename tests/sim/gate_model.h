@@ -30,6 +30,7 @@
 #include "sim_model.h"
 
 #define GATE_MAX_ROWS 8
+#define GATE_REPS 96    /* reps drawn per row: the cap */
 
 /* A runner's noise: the residual per arm and rep of cpu and of wall. */
 struct gate_noise {
@@ -53,6 +54,7 @@ struct gate_case {
 	int no_undecidable_stop; /* rows never stop as undecidable (the
 				  * reference a stop is measured against) */
 	const char *metrics;   /* --metrics LIST, or NULL for the default */
+	double cpu_tolerance;  /* cpu's tolerance (a calibration's); 0 = 2% */
 };
 
 struct gate_result {
@@ -78,6 +80,14 @@ int gate_run(const struct gate_case *c, uint64_t seed, uint64_t index,
  */
 int gate_run_recorded(const struct gate_case *c, uint64_t seed, uint64_t index,
 		      enum pab_metric_id m, struct gate_result *out, struct pab_step *step);
+
+/*
+ * gate_experiment: gate number index's experiment with every rep (96 per
+ * row), as gate_run draws it, into e (caller releases it): run A/A, it
+ * is what `perfab calibrate` measures. e->seed is index.
+ */
+void gate_experiment(const struct gate_case *c, uint64_t seed, uint64_t index,
+		     struct pab_experiment *e);
 
 /* Tallies of gates and of their rows over many gates. */
 struct gate_tally {

@@ -834,6 +834,58 @@ END_TEST
 
 /* The format table: every name reads back, "md" is Markdown, and only the
  * formats that can print a thing are given it (report.h). */
+/*
+ * A calibration that widened a judged metric's tolerance to more than 1.5
+ * times the declared one is a warning (doc/calibration.md); 1.5 times is
+ * not; without a recorded declared tolerance the default is the measure;
+ * a metric the ledger does not judge is not named. The declared
+ * tolerances survive the artifact's round trip.
+ */
+START_TEST(calibration_warning_beyond_one_and_a_half)
+{
+	struct pab_experiment e, back;
+	struct pab_ledger l;
+	char path[] = "/tmp/perfab-unit-XXXXXX", *why, *w;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	make_experiment(&e, 6);
+	memset(&l, 0, sizeof(l));
+	l.judged[PAB_M_CPU] = l.judged[PAB_M_PEAK_RSS] = 1;
+	e.settings.given |= PAB_RUN_CALIBRATION;
+	e.settings.calibration_file = xstrdup("cal.json");
+	e.settings.calibration_sha256 = xstrdup("0000000000000000000000000000000000000000000000000000000000000000");
+	e.settings.calibration_cpu = xstrdup("CPU");
+	e.settings.calibration_tol[PAB_M_CPU] = e.tolerance[PAB_M_CPU] = 3.0;
+	e.settings.calibration_declared[PAB_M_CPU] = 2.0;
+	ck_assert_ptr_null(pab_fmt_calibration_warning(&e, &l)); /* 1.5x */
+	e.settings.calibration_tol[PAB_M_CPU] = e.tolerance[PAB_M_CPU] = 3.02;
+	w = pab_fmt_calibration_warning(&e, &l);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_str_eq(w, "warning: calibration 'cal.json' widened the tolerance of cpu 3.02% "
+			 "(1.51x the declared 2%): a head that much worse can PASS");
+	free(w);
+	e.settings.calibration_declared[PAB_M_CPU] = 2.5;
+	ck_assert_ptr_null(pab_fmt_calibration_warning(&e, &l));
+	e.settings.calibration_declared[PAB_M_CPU] = NAN; /* an earlier artifact */
+	w = pab_fmt_calibration_warning(&e, &l);
+	ck_assert_ptr_nonnull(strstr(w, "(1.51x the declared 2%)"));
+	free(w);
+	l.judged[PAB_M_CPU] = 0;
+	ck_assert_ptr_null(pab_fmt_calibration_warning(&e, &l));
+	e.settings.calibration_declared[PAB_M_CPU] = 2.0;
+	ck_assert_int_eq(pab_artifact_save(&e, path, &why), 0);
+	ck_assert_int_eq(pab_artifact_load(path, &back, &why), 0);
+	ck_assert(back.settings.calibration_declared[PAB_M_CPU] == 2.0);
+	ck_assert(isnan(back.settings.calibration_declared[PAB_M_PEAK_RSS]));
+	ck_assert(back.tolerance[PAB_M_CPU] == 3.02);
+	pab_experiment_release(&back);
+	unlink(path);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 START_TEST(report_format_table)
 {
 	static const char *const names[] = { "text", "json", "markdown", "junit", "html", "csv" };
@@ -942,6 +994,7 @@ int main(void)
 	tcase_add_test(tc, format_values_si);
 	tcase_add_test(tc, format_reasons_name_their_bounds);
 	tcase_add_test(tc, report_format_table);
+	tcase_add_test(tc, calibration_warning_beyond_one_and_a_half);
 	tcase_add_test(tc, argv_shell_syntax_caught);
 	tcase_add_test(tc, nearest_for_did_you_mean);
 	tcase_add_test(tc, durations_and_metric_lists);

@@ -1298,6 +1298,60 @@ START_TEST(few_reps_follow_up)
 END_TEST
 
 /*
+ * A run whose required set (run.require) names no judged metric: every
+ * judged cell is required (doc/method.md §8a), not the default cpu.
+ */
+START_TEST(require_naming_no_judged_metric)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, 0, 0.2);
+	e.judged.recorded |= PAB_JUDGED_REQUIRE;
+	e.judged.require[PAB_M_P99] = 1;
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU)->role, PAB_ROLE_REQUIRED);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_PEAK_RSS)->role, PAB_ROLE_REQUIRED);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
+ * A peak that fell by less than the memory floor earns no credit and
+ * says why (credit_withheld); a control row earns none whatever its
+ * peak does, so it says nothing of a floor.
+ */
+START_TEST(credit_withheld_not_on_controls)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 0, PAB_M_PEAK_RSS, 100 * MIB, -0.15, 0.0001);
+	set_metric(&e, 0, PAB_M_RSS_FLOOR, 40 * MIB, 0, 0);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_ptr_nonnull(l.rows[0].credit_why);
+	ck_assert(l.rows[0].saved_pct == 0);
+	pab_ledger_release(&l);
+	o.controls = "=r0";
+	build(&e, &o, &l);
+	ck_assert(l.rows[0].control);
+	ck_assert_ptr_null(l.rows[0].credit_why);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
  * A noisy ancillary cell (peak RSS ±10% a rep) of an ordinary row with
  * CPU PASSing is LIMITED; the same noise in a control row is missing
  * coverage, FOLLOW_UP.
@@ -1592,6 +1646,8 @@ int main(void)
 	tcase_add_test(tc, pass_slightly_worse_is_no_gain);
 	tcase_add_test(tc, few_reps_follow_up);
 	tcase_add_test(tc, noisy_memory_limited_or_follow_up);
+	tcase_add_test(tc, require_naming_no_judged_metric);
+	tcase_add_test(tc, credit_withheld_not_on_controls);
 	tcase_add_test(tc, failed_row_rejects_failure);
 	tcase_add_test(tc, failed_base_or_environment_no_verdict);
 	tcase_add_test(tc, not_measured_is_listed);

@@ -1816,6 +1816,43 @@ START_TEST(calibrate_bounds)
 }
 END_TEST
 
+/* pab_calibrate_at: with every look and PAB_CAL_PASS_PROB it is
+ * pab_calibrate; a PASS needed by an earlier look, or more often, asks a
+ * tolerance at least as wide (the runs and their looks are the same
+ * stream); its arguments are checked. */
+START_TEST(calibrate_at_by_look_and_prob)
+{
+	double d[48];
+	size_t looks[3] = { 12, 24, 48 }, i;
+	struct pab_calibration all, at, early, often;
+
+	for (i = 0; i < 48; i++)
+		d[i] = ((double)((i * 7) % 11) - 5) * 0.3;
+	ck_assert_int_eq(pab_calibrate(d, NULL, 48, looks, 3, 0.95, 400, 7, &all), 0);
+	ck_assert_int_eq(pab_calibrate_at(d, NULL, 48, looks, 3, 3, PAB_CAL_PASS_PROB, 0.95, 400,
+					  7, &at), 0);
+	ck_assert(all.tolerance == at.tolerance && all.pass_prob == at.pass_prob);
+	ck_assert(all.looks[2].mde == at.looks[2].mde);
+	ck_assert_int_eq(pab_calibrate_at(d, NULL, 48, looks, 3, 2, PAB_CAL_PASS_PROB, 0.95, 400,
+					  7, &early), 0);
+	ck_assert(early.tolerance > all.tolerance);
+	ck_assert_uint_eq(early.n_looks, 3);
+	ck_assert(all.looks[2].half_width == early.looks[2].half_width);
+	ck_assert_int_eq(pab_calibrate_at(d, NULL, 48, looks, 3, 3, 0.974, 0.95, 400, 7, &often),
+			 0);
+	ck_assert(often.tolerance > all.tolerance);
+	ck_assert(often.pass_prob >= 0.974 - 1.0 / 400); /* the quantile interpolates */
+	ck_assert_int_eq(pab_calibrate_at(d, NULL, 48, looks, 3, 0, 0.9, 0.95, 400, 7, &at),
+			 PAB_EINVAL);
+	ck_assert_int_eq(pab_calibrate_at(d, NULL, 48, looks, 3, 4, 0.9, 0.95, 400, 7, &at),
+			 PAB_EINVAL);
+	ck_assert_int_eq(pab_calibrate_at(d, NULL, 48, looks, 3, 3, 1.0, 0.95, 400, 7, &at),
+			 PAB_EINVAL);
+	ck_assert_int_eq(pab_calibrate_at(d, NULL, 48, looks, 3, 3, 0.0, 0.95, 400, 7, &at),
+			 PAB_EINVAL);
+}
+END_TEST
+
 START_TEST(judge_invalid)
 {
 	double x[REPS];
@@ -1931,6 +1968,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, chain_steps_edges);
 	tcase_add_test(tc, calibrate_seeded_reference);
 	tcase_add_test(tc, calibrate_bounds);
+	tcase_add_test(tc, calibrate_at_by_look_and_prob);
 	tcase_add_test(tc, combine_roles_edges);
 	tcase_add_test(tc, sign_ranks_at_every_step);
 	tcase_add_test(tc, sign_interval_invalid);
