@@ -82,10 +82,11 @@ size_t pab_sanity_gate(struct pab_experiment *e)
 	size_t ri, a, m, tripped = 0;
 
 	for (ri = 0; ri < e->n_rows; ri++) {
-		const struct pab_rep *rep = &e->rows[ri].reps[0];
+		const struct pab_rep *rep;
 
 		if (!e->rows[ri].n_reps)
 			continue; /* failed before its first rep (setup, warmup) */
+		rep = &e->rows[ri].reps[0]; /* reps is NULL until then */
 		for (a = 0; a < e->n_arms; a++) {
 			if ((int)a == base || !strcmp(e->arms[a].name, "null"))
 				continue;
