@@ -483,7 +483,8 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 		ids[k] = pab_measure_identity(&r->m, r->e, row, a, seed);
 		if (pab_counting_share(rep, ids, k))
 			continue;
-		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, left < 0 ? -1 :
+		/* A budget already spent leaves 0 s, not "no budget". */
+		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, r->budget_ns <= 0 ? -1 :
 				       left > 0 ? left : 0, (double)r->budget_ns / 1e9,
 				       &r->m.count_timeout_ns, &r->m.count_limit_budget, &why)) {
 			pab_counting_stop_row(c, ri, why);
