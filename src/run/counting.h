@@ -12,6 +12,9 @@
  *     once its counts moved (the sign test then needs the pairs).
  *   - An arm whose child is the same program as one already counted in
  *     the rep (pab_measure_identity) takes that count: no child runs.
+ *   - A program whose counts in two earlier reps of the row agree takes
+ *     that count in every later rep: no child runs. Counts that moved
+ *     are counted in every counting rep.
  *   - A counted child is bounded by --timeout x PAB_SIMCOUNT_SLOWDOWN and
  *     by what is left of the run's budget; a count the budget cannot
  *     cover (at the pace so far) is not started.
@@ -36,6 +39,7 @@ struct pab_counting {
 				   * (owned), else NULL */
 	double spent_s;           /* wall time of the counted children so far */
 	size_t children;          /* counted children so far */
+	size_t reused;            /* counts reused from earlier reps */
 };
 
 /* Ready for e's rows; active: the run has a counting pass. */
@@ -51,12 +55,24 @@ void pab_counting_begin_rep(struct pab_counting *c, size_t ri, size_t rep_idx);
 
 /*
  * pab_counting_share: before counting the k-th arm of rep's rotated
- * order, whose identity is ids[k] (ids[0..k) those of the arms before,
- * NULL when unknown): when an arm before it with the same identity has a
- * count, that count becomes this arm's too and 1 is returned (no child
- * runs); else 0.
+ * order (ids: every arm's identity, by arm index, NULL when unknown):
+ * when an arm before it in the rep with the same identity has a count,
+ * that count (and where it came from) becomes this arm's too and 1 is
+ * returned (no child runs); else 0.
  */
 int pab_counting_share(struct pab_rep *rep, char *const *ids, size_t k);
+
+/*
+ * pab_counting_reuse: before counting arm a of row ri's rep rep_idx (ids
+ * as above): when at least 2 earlier reps of the row counted a's identity
+ * (by a child of their own, not reused or cached) and those counts agree
+ * to the resolution of an exact cell, the first of them becomes a's count
+ * in this rep, marked PAB_COUNT_REUSED, and 1 is returned (no child
+ * runs); else 0 — the identity is counted, so counts that moved are
+ * counted in every rep and the sign test has its pairs.
+ */
+int pab_counting_reuse(struct pab_counting *c, size_t ri, size_t rep_idx, char *const *ids,
+		       size_t a);
 
 /* Seconds one counted child of row ri's rep rep_idx, arm a, is expected
  * to take: the mean of the counted children so far, else valgrind's

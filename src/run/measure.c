@@ -744,8 +744,16 @@ out:
 	return ret;
 }
 
+/* 1 when the environment entry kv ("NAME=value") sets name. */
+static int env_is(const char *kv, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(kv, name, n) && kv[n] == '=';
+}
+
 char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,
-			   const struct pab_row *row, size_t arm_idx, uint64_t seed)
+			   const struct pab_row *row, size_t arm_idx)
 {
 	const struct pab_arm *arm = &e->arms[arm_idx];
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
@@ -759,7 +767,7 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 		return NULL;
 	}
 	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
-	make_env(m, row, arm, "throughput", seed, &cmd);
+	make_env(m, row, arm, "throughput", 0, &cmd);
 	/* The program, its digest, argv and environment, one per line; the
 	 * input, the working directory and the limits are the run's own. */
 	pab_strbuf_addf(&sb, "exe %s\nsha256 %s\n", cmd.exe, arm->sha256 ? arm->sha256 : "-");
@@ -771,8 +779,13 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 				row->inputs[arm_idx][i].sha256 : "-", row->inputs[arm_idx][i].path);
 	for (p = cmd.argv; *p; p++)
 		pab_strbuf_addf(&sb, "arg %zu %s\n", strlen(*p), *p);
+	/* Not the rep's seed: every arm of a rep has the same, and a count is
+	 * taken across reps only once two reps' counts, at two seeds, agreed
+	 * (run/counting.h); nor the run's report file, the same for every
+	 * child of a run. */
 	for (p = cmd.env; *p; p++)
-		pab_strbuf_addf(&sb, "env %zu %s\n", strlen(*p), *p);
+		if (!env_is(*p, PAB_ENV_SEED) && !env_is(*p, PAB_ENV_REPORT))
+			pab_strbuf_addf(&sb, "env %zu %s\n", strlen(*p), *p);
 	child_cmd_release(&cmd);
 	return pab_strbuf_detach(&sb);
 }

@@ -459,7 +459,8 @@ static int begin_row(struct pab_runner *r, size_t ri, struct pab_failure *f)
  * The counting pass of row ri's rep rep_idx (run/counting.h): every arm's
  * child again, as the timed pass started it (its prepare first), under
  * valgrind, so no timed child is slowed; an arm whose child is the same
- * program as one counted before it in this rep takes that count. Returns
+ * program as one counted before it in this rep takes that count, and one
+ * whose program's counts agreed in two earlier reps takes theirs. Returns
  * 0, or -1 with f filled.
  */
 static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t seed,
@@ -475,13 +476,14 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 	int ret = 0;
 
 	pab_counting_begin_rep(c, ri, rep_idx);
+	for (k = 0; pab_counting_rep(c, ri, rep_idx) && k < n; k++)
+		ids[k] = pab_measure_identity(&r->m, r->e, row, k);
 	for (k = 0; !row->failed && pab_counting_rep(c, ri, rep_idx) && k < n; k++) {
 		size_t a = rep->order[k];
 		int64_t left = r->budget_ns > 0 ? r->budget_ns - (now_monotonic_ns() - r->start_ns) :
 			-1;
 
-		ids[k] = pab_measure_identity(&r->m, r->e, row, a, seed);
-		if (pab_counting_share(rep, ids, k))
+		if (pab_counting_share(rep, ids, k) || pab_counting_reuse(c, ri, rep_idx, ids, a))
 			continue;
 		/* A budget already spent leaves 0 s, not "no budget". */
 		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, r->budget_ns <= 0 ? -1 :
