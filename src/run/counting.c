@@ -32,6 +32,10 @@ void pab_counting_release(struct pab_counting *c)
 		free(c->stopped[i]);
 	free(c->stopped);
 	c->stopped = NULL;
+	free(c->cache_ctx);
+	c->cache_ctx = NULL;
+	pab_count_cache_release(&c->cache);
+	c->cache_on = 0;
 }
 
 /* 1 when counts from lo to hi moved beyond the resolution an exact cell
@@ -158,8 +162,71 @@ int pab_counting_reuse(struct pab_counting *c, size_t ri, size_t rep_idx, char *
 	if (n < 2 || mv)
 		return 0;
 	take_count(res, first, PAB_COUNT_REUSED);
-	c->reused++;
 	return 1;
+}
+
+void pab_counting_use_cache(struct pab_counting *c, const char *path, int mkdir_parent,
+			    char *ctx)
+{
+	char *note_text;
+
+	pab_count_cache_load(&c->cache, path, &note_text);
+	if (note_text && !c->quiet)
+		note("%s", note_text);
+	free(note_text);
+	c->cache_on = 1;
+	c->cache_mkdir = mkdir_parent;
+	c->cache_ctx = ctx;
+}
+
+/* The cache key of ids[a] in this run. */
+static void cache_key(const struct pab_counting *c, const char *id, char key[65])
+{
+	char *text = xasprintf("%s%s", c->cache_ctx, id);
+
+	pab_count_cache_key(text, key);
+	free(text);
+}
+
+int pab_counting_cached(struct pab_counting *c, size_t ri, size_t rep_idx, char *const *ids,
+			size_t a)
+{
+	double first, cached, x;
+	size_t n;
+	char key[65];
+
+	if (!c->cache_on || !ids[a])
+		return 0;
+	history(c, ri, rep_idx, ids, a, &n, &first, &cached);
+	if (n)
+		return 0; /* the run counts it: its own counts decide */
+	cache_key(c, ids[a], key);
+	if (!pab_count_cache_get(&c->cache, key, &x))
+		return 0;
+	take_count(&c->e->rows[ri].reps[rep_idx].result[a], x, PAB_COUNT_CACHED);
+	return 1;
+}
+
+void pab_counting_learn(struct pab_counting *c, size_t ri, size_t rep_idx, char *const *ids,
+			size_t a)
+{
+	double first, cached, x;
+	size_t n;
+	char key[65], *why;
+
+	if (!c->cache_on || !ids[a] ||
+	    history(c, ri, rep_idx + 1, ids, a, &n, &first, &cached) || n < 2)
+		return;
+	cache_key(c, ids[a], key);
+	if (pab_count_cache_get(&c->cache, key, &x) && x == first)
+		return;
+	pab_count_cache_put(&c->cache, key, first);
+	if (pab_count_cache_save(&c->cache, c->cache_mkdir, &why)) {
+		if (!c->cache_save_failed && !c->quiet)
+			note("the count cache was not written: %s", why);
+		c->cache_save_failed = 1;
+		free(why);
+	}
 }
 
 double pab_counting_cost_s(const struct pab_counting *c, size_t ri, size_t rep_idx, size_t a)

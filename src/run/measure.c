@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -875,4 +876,45 @@ out:
 	child_cmd_release(&cmd);
 	pab_argv_free(words);
 	return ret;
+}
+
+char *pab_measure_count_tool_version(struct pab_measure *m)
+{
+	char *out = xasprintf("%s/tool-version", m->tmpdir), *text = NULL, *nl;
+	char *argv[] = { (char *)m->count_tool, (char *)"--version", NULL };
+	struct pab_spawn_opts o = { 0 };
+	struct pab_spawn_result sr;
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	pid_t pid = 0;
+
+	if (fd < 0)
+		goto out_free;
+	o.exe = m->count_tool;
+	o.argv = argv;
+	o.envp = m->base_env;
+	o.timeout_ns = 30 * (int64_t)1000000000;
+	o.kill_grace_ns = 1000000000;
+	o.stdout_fd = fd;
+	o.at_gate = at_gate_hook;
+	o.at_gate_arg = &pid;
+	if (!pab_spawn_measure(&o, &sr) && !sr.spawn_errno && !sr.interrupted &&
+	    sr.exit_code == 0) {
+		text = pab_read_regular_file(out, "valgrind's version", 4096, NULL, &nl);
+		if (!text)
+			free(nl);
+	}
+	pab_kill_orphans();
+	if (pid > 0)
+		pab_guard_group_done(pid);
+	close(fd);
+	if (text && (nl = strchr(text, '\n')))
+		*nl = '\0';
+	if (text && !*text) {
+		free(text);
+		text = NULL;
+	}
+out_free:
+	unlink(out);
+	free(out);
+	return text;
 }

@@ -115,6 +115,13 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 			   const struct pab_row *row, size_t arm_idx);
 
 /*
+ * pab_measure_count_tool_version: the first line valgrind (m->count_tool)
+ * prints for --version ("valgrind-3.19.0"), run with perfab's environment,
+ * or NULL when it printed none or failed. New string. No counted child.
+ */
+char *pab_measure_count_tool_version(struct pab_measure *m);
+
+/*
  * pab_measure_hook: run the command line cmd (split, never a shell; {NAME}
  * put in from row's parameters) for row — --prepare, --setup, --cleanup,
  * an arm's prepare — unmeasured: no probes, no cgroup, perfab's

@@ -144,6 +144,40 @@ static void set_binding(struct pab_experiment *e, const struct pab_pin *pin, int
 	free(text);
 }
 
+/*
+ * The count cache for this run's counting pass (run/counting.h): what
+ * makes a count of a program valid besides the program's identity —
+ * valgrind (its path, digest and version), the working directory, the
+ * input and the CPU model (valgrind's CPU, and so the library code paths
+ * chosen, follows the host's) — is the start of every key. Without
+ * valgrind's version the cache is not used.
+ */
+static void use_count_cache(struct pab_runner *r, const struct pab_plan *plan)
+{
+	char *version = pab_measure_count_tool_version(&r->m);
+	char *tool_sum = pab_sha256_file(r->count_tool), *in_sum = NULL, *cwd = getcwd(NULL, 0);
+
+	if (r->m.input)
+		in_sum = pab_sha256_file(r->m.input);
+	if (!version || !tool_sum || !cwd || (r->m.input && !in_sum)) {
+		if (!plan->quiet)
+			note("the count cache is not used: %s", !version ? "valgrind did not say "
+			     "its version (--version)" : "valgrind, the input or the working "
+			     "directory cannot be read");
+	} else {
+		pab_counting_use_cache(&r->counting, plan->count_cache, plan->count_cache_mkdir,
+				       xasprintf("%s\nvalgrind %s\nvalgrind-sha256 %s\n"
+						 "valgrind-version %s\ncwd %s\nstdin %s\ncpu %s\n",
+						 PAB_COUNT_CACHE_SCHEMA, r->count_tool, tool_sum,
+						 version, cwd, in_sum ? in_sum : "-",
+						 r->e->cpu_model ? r->e->cpu_model : "-"));
+	}
+	free(version);
+	free(tool_sum);
+	free(in_sum);
+	free(cwd);
+}
+
 int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_failure *f)
 {
 	const struct pab_run_settings *use = &plan->use;
@@ -202,6 +236,8 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	r->row_target = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_target));
 	r->row_undecidable = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_undecidable));
 	pab_counting_init(&r->counting, e, m->count_tool != NULL, plan->quiet);
+	if (m->count_tool && plan->count_cache)
+		use_count_cache(r, plan);
 	for (i = 0; i < e->n_rows; i++)
 		r->row_target[i] = pab_looks_first_target(r->looks, r->n_looks, e->reps, e->n_arms,
 							  e->rows[i].n_reps);
@@ -483,7 +519,8 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 		int64_t left = r->budget_ns > 0 ? r->budget_ns - (now_monotonic_ns() - r->start_ns) :
 			-1;
 
-		if (pab_counting_share(rep, ids, k) || pab_counting_reuse(c, ri, rep_idx, ids, a))
+		if (pab_counting_share(rep, ids, k) || pab_counting_reuse(c, ri, rep_idx, ids, a) ||
+		    pab_counting_cached(c, ri, rep_idx, ids, a))
 			continue;
 		/* A budget already spent leaves 0 s, not "no budget". */
 		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, r->budget_ns <= 0 ? -1 :
@@ -504,6 +541,8 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 		pab_counting_spent(c, out.count_wall_s);
 		if (out.count_stop)
 			pab_counting_stop_row(c, ri, rep->result[a].reason[PAB_M_INSTRUCTIONS]);
+		else
+			pab_counting_learn(c, ri, rep_idx, ids, a);
 	}
 	pab_progress_counted(&r->pg, (double)(now_monotonic_ns() - t0) / 1e9, counted > 0);
 	for (k = 0; k < n; k++)
