@@ -19,7 +19,8 @@
 #         perfab's own well-formed data, and the plain pass runs them.
 #     cli_counts.sh among them counts instructions as a user's run does
 #     (valgrind, no PMU), so the reader of valgrind's output is under the
-#     sanitizers too;
+#     sanitizers too, and cli_count_cache.sh feeds the count cache's
+#     reader corrupt and malformed files;
 #  2. valgrind memcheck (--leak-check=full) of the core unit tests
 #     (test_stats, test_cli_units, test_workloads_suite, and the pure
 #     modules: test_ledger, test_pool, test_runconf, test_options,
@@ -101,7 +102,7 @@ sanitize_e2e="tests/e2e/hostile_inputs.sh tests/e2e/ledger_corpus.sh
 	tests/e2e/cli_small_hardening.sh tests/e2e/cli_term_safe.sh
 	tests/e2e/cli_hostile_children.sh
 	tests/e2e/cli_kill9.sh tests/e2e/cli_disk_full.sh tests/e2e/cli_safe_write.sh
-	tests/e2e/cli_counts.sh"
+	tests/e2e/cli_counts.sh tests/e2e/cli_count_cache.sh"
 # shellcheck disable=SC2016 # make syntax, not shell
 all=$(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests)
 sel=

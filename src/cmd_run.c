@@ -38,6 +38,7 @@ static const char run_usage[] =
 	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
 	"                  [--budget DURATION] [--metrics LIST] [--require LIST] [--guard-tolerance PCT]\n"
 	"                  [--counts auto|pmu|sim|off] [--count-reps N] [--calibration FILE]\n"
+	"                  [--count-cache FILE | --no-count-cache]\n"
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
@@ -94,6 +95,8 @@ static const struct pab_option run_options[] = {
 	OPT_DOUBLE(0, "scale", &opt.scale, "X", "scale built-in workloads' work (default 1)", PAB_RUN_SCALE_MIN, PAB_RUN_SCALE_MAX),
 	OPT_STRING(0, "counts", &opt.counts, "MODE", "exact instruction counts: auto (default), pmu, sim (valgrind) or off"),
 	OPT_U64(0, "count-reps", &opt.count_reps, "N", "counting-pass reps per row (default: one block, at least 2)", 1, PAB_RUN_COUNT_REPS_MAX),
+	OPT_STRING(0, "count-cache", &opt.count_cache, "FILE", "the count cache (default: ~/.cache/perfab/counts.json)"),
+	OPT_FLAG(0, "no-count-cache", &opt.no_count_cache, "count every program, without the count cache"),
 	OPT_STRING(0, "calibration", &opt.calibration, "FILE", "per-metric tolerances from perfab calibrate (never below --tolerance)"),
 	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
 	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),

@@ -73,6 +73,7 @@ src_libperfab_a_SOURCES = \
 	src/store/bisect_journal.c src/store/bisect_journal.h \
 	src/store/calibration.c src/store/calibration.h \
 	src/store/checkpoint.c src/store/checkpoint.h \
+	src/store/count_cache.c src/store/count_cache.h \
 	src/store/digest.c src/store/digest.h \
 	src/store/history_db.c src/store/history_db.h \
 	src/store/history_file.c src/store/history_file.h \

@@ -207,6 +207,29 @@ int pab_stop_reason_parse(const char *s, enum pab_stop_reason *r)
 	return -1;
 }
 
+static const char *const origin_names[] = {
+	[PAB_COUNT_COUNTED] = "counted",
+	[PAB_COUNT_REUSED] = "reused",
+	[PAB_COUNT_CACHED] = "cached",
+};
+
+const char *pab_count_origin_name(enum pab_count_origin o)
+{
+	return (size_t)o < sizeof(origin_names) / sizeof(origin_names[0]) ? origin_names[o] : NULL;
+}
+
+int pab_count_origin_parse(const char *s, enum pab_count_origin *o)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(origin_names) / sizeof(origin_names[0]); i++)
+		if (!strcmp(s, origin_names[i])) {
+			*o = (enum pab_count_origin)i;
+			return 0;
+		}
+	return -1;
+}
+
 void pab_kv_release(struct pab_kv *kv, size_t n)
 {
 	size_t i;

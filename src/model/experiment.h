@@ -40,8 +40,26 @@ struct pab_arm {
 			   * the run's --prepare; NULL: none */
 };
 
+/*
+ * Where an arm's instructions count of a rep came from (doc/method.md,
+ * "Exact counts"): its own counted child, or one of the same program in
+ * the same rep (COUNTED); an earlier rep's count of the same program,
+ * whose counts had agreed (REUSED); the count cache (CACHED).
+ */
+enum pab_count_origin {
+	PAB_COUNT_COUNTED = 0,
+	PAB_COUNT_REUSED,
+	PAB_COUNT_CACHED,
+};
+
+/* "counted", "reused" or "cached"; NULL for no such origin. */
+const char *pab_count_origin_name(enum pab_count_origin o);
+/* The origin called s into *o. Returns 0, or -1 when s names none. */
+int pab_count_origin_parse(const char *s, enum pab_count_origin *o);
+
 struct pab_arm_result {
 	double m[PAB_M_COUNT];      /* NaN = not measured */
+	enum pab_count_origin count_origin; /* of m[PAB_M_INSTRUCTIONS] */
 	char *reason[PAB_M_COUNT];  /* why m[i] is NaN (owned), else NULL */
 	int exit_code;              /* -1 when killed by a signal */
 	int term_signal;            /* 0 unless killed by a signal */

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -749,8 +750,16 @@ out:
 	return ret;
 }
 
+/* 1 when the environment entry kv ("NAME=value") sets name. */
+static int env_is(const char *kv, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(kv, name, n) && kv[n] == '=';
+}
+
 char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,
-			   const struct pab_row *row, size_t arm_idx, uint64_t seed)
+			   const struct pab_row *row, size_t arm_idx)
 {
 	const struct pab_arm *arm = &e->arms[arm_idx];
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
@@ -764,7 +773,7 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 		return NULL;
 	}
 	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
-	make_env(m, row, arm, "throughput", seed, &cmd);
+	make_env(m, row, arm, "throughput", 0, &cmd);
 	/* The program, its digest, argv and environment, one per line; the
 	 * input, the working directory and the limits are the run's own. */
 	pab_strbuf_addf(&sb, "exe %s\nsha256 %s\n", cmd.exe, arm->sha256 ? arm->sha256 : "-");
@@ -776,8 +785,13 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 				row->inputs[arm_idx][i].sha256 : "-", row->inputs[arm_idx][i].path);
 	for (p = cmd.argv; *p; p++)
 		pab_strbuf_addf(&sb, "arg %zu %s\n", strlen(*p), *p);
+	/* Not the rep's seed: every arm of a rep has the same, and a count is
+	 * taken across reps only once two reps' counts, at two seeds, agreed
+	 * (run/counting.h); nor the run's report file, the same for every
+	 * child of a run. */
 	for (p = cmd.env; *p; p++)
-		pab_strbuf_addf(&sb, "env %zu %s\n", strlen(*p), *p);
+		if (!env_is(*p, PAB_ENV_SEED) && !env_is(*p, PAB_ENV_REPORT))
+			pab_strbuf_addf(&sb, "env %zu %s\n", strlen(*p), *p);
 	child_cmd_release(&cmd);
 	return pab_strbuf_detach(&sb);
 }
@@ -867,4 +881,45 @@ out:
 	child_cmd_release(&cmd);
 	pab_argv_free(words);
 	return ret;
+}
+
+char *pab_measure_count_tool_version(struct pab_measure *m)
+{
+	char *out = xasprintf("%s/tool-version", m->tmpdir), *text = NULL, *nl;
+	char *argv[] = { (char *)m->count_tool, (char *)"--version", NULL };
+	struct pab_spawn_opts o = { 0 };
+	struct pab_spawn_result sr;
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	pid_t pid = 0;
+
+	if (fd < 0)
+		goto out_free;
+	o.exe = m->count_tool;
+	o.argv = argv;
+	o.envp = m->base_env;
+	o.timeout_ns = 30 * (int64_t)1000000000;
+	o.kill_grace_ns = 1000000000;
+	o.stdout_fd = fd;
+	o.at_gate = at_gate_hook;
+	o.at_gate_arg = &pid;
+	if (!pab_spawn_measure(&o, &sr) && !sr.spawn_errno && !sr.interrupted &&
+	    sr.exit_code == 0) {
+		text = pab_read_regular_file(out, "valgrind's version", 4096, NULL, &nl);
+		if (!text)
+			free(nl);
+	}
+	pab_kill_orphans();
+	if (pid > 0)
+		pab_guard_group_done(pid);
+	close(fd);
+	if (text && (nl = strchr(text, '\n')))
+		*nl = '\0';
+	if (text && !*text) {
+		free(text);
+		text = NULL;
+	}
+out_free:
+	unlink(out);
+	free(out);
+	return text;
 }

@@ -107,17 +107,25 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 		    struct pab_failure *f);
 
 /*
- * pab_measure_identity: what makes arm arm_idx's child of row in the rep
- * with workload seed seed the program it is, as text: its program and
- * digest, argv and environment, the arm's own prepare and the digests of
- * the files its run reads (the input, the working directory and the
- * limits are the run's, the same for every child). Two children with the
- * same identity execute the same instructions wherever counts are exact,
- * so the counting pass counts one of them (doc/method.md, "Exact
- * counts"). New string, or NULL when the program cannot be found.
+ * pab_measure_identity: what makes arm arm_idx's child of row the program
+ * it is, as text: its program and digest, argv and environment (but the
+ * rep's workload seed and the run's report file), the arm's own prepare
+ * and the digests of the files its run reads (the input, the working
+ * directory and the limits are the run's, the same for every child). The
+ * same in every rep. Two children with the same identity execute the same
+ * instructions wherever counts are exact, so the counting pass counts one
+ * of them per rep, and none once two reps' counts agreed (doc/method.md,
+ * "Exact counts"). New string, or NULL when the program cannot be found.
  */
 char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,
-			   const struct pab_row *row, size_t arm_idx, uint64_t seed);
+			   const struct pab_row *row, size_t arm_idx);
+
+/*
+ * pab_measure_count_tool_version: the first line valgrind (m->count_tool)
+ * prints for --version ("valgrind-3.19.0"), run with perfab's environment,
+ * or NULL when it printed none or failed. New string. No counted child.
+ */
+char *pab_measure_count_tool_version(struct pab_measure *m);
 
 /*
  * pab_measure_hook: run the command line cmd (split, never a shell; {NAME}

@@ -31,6 +31,7 @@
 #include "run/define.h"
 #include "run/measure.h"
 #include "run/plan.h"
+#include "store/count_cache.h"
 #include "run/resume.h"
 #include "run/runconf.h"
 #include "term.h"
@@ -406,6 +407,34 @@ static int parse_counters(struct pab_plan *p, const char *list, struct pab_failu
 	return 0;
 }
 
+/*
+ * The count cache's file: --count-cache FILE, none with --no-count-cache,
+ * else $PERFAB_COUNT_CACHE (a file, or "off"), else the default file
+ * (store/count_cache.h), whose directory may be made.
+ */
+static int plan_count_cache(struct pab_plan *p, const struct pab_run_opts *o,
+			    struct pab_failure *f)
+{
+	const char *env = getenv("PERFAB_COUNT_CACHE");
+
+	if (o->count_cache && o->no_count_cache)
+		return pab_fail(f, PAB_FAIL_USAGE, "--count-cache and --no-count-cache "
+				"contradict each other: give one");
+	if (o->count_cache && !*o->count_cache)
+		return pab_fail(f, PAB_FAIL_USAGE, "--count-cache '': give a file");
+	if (o->no_count_cache)
+		return 0;
+	if (o->count_cache || (env && *env && strcmp(env, "off"))) {
+		p->count_cache = xstrdup(o->count_cache ? o->count_cache : env);
+		return 0;
+	}
+	if (!env || !*env) {
+		p->count_cache = pab_count_cache_default_path();
+		p->count_cache_mkdir = 1;
+	}
+	return 0;
+}
+
 int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_failure *f)
 {
 	memset(p, 0, sizeof(*p));
@@ -417,7 +446,8 @@ int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_f
 		return pab_fail(f, PAB_FAIL_USAGE, "--trust-artifact applies to --resume only: "
 				"it lets a resumed run skip checking its artifact's programs and "
 				"rows; a fresh run has no artifact to trust");
-	if (o->resume ? pab_plan_resume(p, o, f) : plan_fresh(p, o, f))
+	if (plan_count_cache(p, o, f) || (o->resume ? pab_plan_resume(p, o, f) :
+					     plan_fresh(p, o, f)))
 		return -1;
 	pab_run_settings_copy(&p->use, &p->e.settings);
 	if (o->resume && o->timeout_s >= 0)

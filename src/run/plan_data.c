@@ -47,6 +47,7 @@ void pab_plan_release(struct pab_plan *p)
 
 	pab_experiment_release(&p->e);
 	pab_run_settings_release(&p->use);
+	free(p->count_cache);
 	for (i = 0; i < p->n_events; i++)
 		free(p->events[i]);
 	free(p->events);

@@ -28,6 +28,8 @@ struct pab_run_opts {
 	const char *prepare, *setup, *cleanup, *input, *output;
 	const char *export_markdown, *export_csv, *export_json;
 	const char *counts, *calibration; /* --counts MODE, --calibration FILE */
+	const char *count_cache;          /* --count-cache FILE */
+	int no_count_cache;               /* --no-count-cache */
 	uint64_t count_reps;              /* --count-reps N; 0: not given */
 	struct pab_strlist arm_specs, tolerances, head_env;
 	/* --parameter-scan NAME MIN MAX: 3 words each; --parameter-list
@@ -71,6 +73,10 @@ struct pab_plan {
 	size_t n_events;
 	int quiet;
 	int show_output;             /* --show-output (this invocation's) */
+	/* The count cache's file (owned), NULL: none; 1 when it is the
+	 * default one, whose directory perfab may make. */
+	char *count_cache;
+	int count_cache_mkdir;
 	struct pab_plan_msg *msgs;   /* to tell, in order */
 	size_t n_msgs;
 };

@@ -213,7 +213,8 @@ void pab_progress_plan(struct pab_progress *p)
 	if (count_reps_left(p)) {
 		line = xasprintf("perfab: plan: and a counting pass under valgrind: each arm of "
 				 "the first %zu reps of each row again, at most %zu counted "
-				 "children (arms running the same program share one), each about "
+				 "children (arms running the same program share one, and a "
+				 "program whose counts agree in 2 reps is counted no more), each about "
 				 "%.1f s plus 5 to 20 times its timed run (at most %.0f s in all "
 				 "before the first)", e->settings.count_reps,
 				 count_reps_left(p) * e->n_arms, PAB_SIMCOUNT_START_S,

@@ -145,6 +145,40 @@ static void set_binding(struct pab_experiment *e, const struct pab_pin *pin, int
 	free(text);
 }
 
+/*
+ * The count cache for this run's counting pass (run/counting.h): what
+ * makes a count of a program valid besides the program's identity —
+ * valgrind (its path, digest and version), the working directory, the
+ * input and the CPU model (valgrind's CPU, and so the library code paths
+ * chosen, follows the host's) — is the start of every key. Without
+ * valgrind's version the cache is not used.
+ */
+static void use_count_cache(struct pab_runner *r, const struct pab_plan *plan)
+{
+	char *version = pab_measure_count_tool_version(&r->m);
+	char *tool_sum = pab_sha256_file(r->count_tool), *in_sum = NULL, *cwd = getcwd(NULL, 0);
+
+	if (r->m.input)
+		in_sum = pab_sha256_file(r->m.input);
+	if (!version || !tool_sum || !cwd || (r->m.input && !in_sum)) {
+		if (!plan->quiet)
+			note("the count cache is not used: %s", !version ? "valgrind did not say "
+			     "its version (--version)" : "valgrind, the input or the working "
+			     "directory cannot be read");
+	} else {
+		pab_counting_use_cache(&r->counting, plan->count_cache, plan->count_cache_mkdir,
+				       xasprintf("%s\nvalgrind %s\nvalgrind-sha256 %s\n"
+						 "valgrind-version %s\ncwd %s\nstdin %s\ncpu %s\n",
+						 PAB_COUNT_CACHE_SCHEMA, r->count_tool, tool_sum,
+						 version, cwd, in_sum ? in_sum : "-",
+						 r->e->cpu_model ? r->e->cpu_model : "-"));
+	}
+	free(version);
+	free(tool_sum);
+	free(in_sum);
+	free(cwd);
+}
+
 int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_failure *f)
 {
 	const struct pab_run_settings *use = &plan->use;
@@ -204,6 +238,8 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	r->row_target = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_target));
 	r->row_undecidable = xcalloc(e->n_rows ? e->n_rows : 1, sizeof(*r->row_undecidable));
 	pab_counting_init(&r->counting, e, m->count_tool != NULL, plan->quiet);
+	if (m->count_tool && plan->count_cache)
+		use_count_cache(r, plan);
 	for (i = 0; i < e->n_rows; i++)
 		r->row_target[i] = pab_looks_first_target(r->looks, r->n_looks, e->reps, e->n_arms,
 							  e->rows[i].n_reps);
@@ -480,7 +516,8 @@ static int begin_row(struct pab_runner *r, size_t ri, struct pab_failure *f)
  * The counting pass of row ri's rep rep_idx (run/counting.h): every arm's
  * child again, as the timed pass started it (its prepare first), under
  * valgrind, so no timed child is slowed; an arm whose child is the same
- * program as one counted before it in this rep takes that count. Returns
+ * program as one counted before it in this rep takes that count, and one
+ * whose program's counts agreed in two earlier reps takes theirs. Returns
  * 0, or -1 with f filled.
  */
 static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t seed,
@@ -496,6 +533,8 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 	int ret = 0;
 
 	pab_counting_begin_rep(c, ri, rep_idx);
+	for (k = 0; pab_counting_rep(c, ri, rep_idx) && k < n; k++)
+		ids[k] = pab_measure_identity(&r->m, r->e, row, k);
 	for (k = 0; !row->failed && pab_counting_rep(c, ri, rep_idx) && k < n; k++) {
 		size_t a = rep->order[k];
 		/* -1: no budget; a spent budget is 0 left, never "no budget". */
@@ -504,9 +543,8 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 
 		if (r->budget_ns > 0 && left < 0)
 			left = 0;
-
-		ids[k] = pab_measure_identity(&r->m, r->e, row, a, seed);
-		if (pab_counting_share(rep, ids, k))
+		if (pab_counting_share(rep, ids, k) || pab_counting_reuse(c, ri, rep_idx, ids, a) ||
+		    pab_counting_cached(c, ri, rep_idx, ids, a))
 			continue;
 		if (pab_counting_limit(c, ri, rep_idx, a, r->m.timeout_ns, left,
 				       (double)r->budget_ns / 1e9,
@@ -526,6 +564,8 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 		pab_counting_spent(c, out.count_wall_s);
 		if (out.count_stop)
 			pab_counting_stop_row(c, ri, rep->result[a].reason[PAB_M_INSTRUCTIONS]);
+		else
+			pab_counting_learn(c, ri, rep_idx, ids, a);
 	}
 	pab_progress_counted(&r->pg, (double)(now_monotonic_ns() - t0) / 1e9, counted > 0);
 	for (k = 0; k < n; k++)

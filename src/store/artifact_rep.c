@@ -119,6 +119,18 @@ void pab_artifact_write_rep(struct jw *w, const struct pab_experiment *e,
 	}
 	if (any)
 		fputc('}', w->f);
+	/* Only counts no child of this rep counted are named. */
+	for (a = 0, any = 0; a < e->n_arms; a++) {
+		if (!isfinite(rep->result[a].m[PAB_M_INSTRUCTIONS]) ||
+		    rep->result[a].count_origin == PAB_COUNT_COUNTED)
+			continue;
+		fputs(any ? "," : ",\n\"count_origin\":{", w->f);
+		jw_key(w, e->arms[a].name);
+		jw_str(w, pab_count_origin_name(rep->result[a].count_origin));
+		any = 1;
+	}
+	if (any)
+		fputc('}', w->f);
 	fputc('}', w->f);
 }
 
@@ -179,12 +191,17 @@ static int load_arm_results(struct pab_json_in *in, const cJSON *res,
 	return 0;
 }
 
-/* What only informs (exit status, null reasons, checksum): taken when well-formed. */
+/* What only informs (exit status, null reasons, checksum, where a count
+ * came from): taken when well-formed. */
 static void load_arm_status(const cJSON *st, const cJSON *why, const cJSON *sum,
-			    struct pab_arm_result *r)
+			    const cJSON *origin, struct pab_arm_result *r)
 {
 	const cJSON *v;
 	size_t m;
+
+	if (cJSON_IsString(origin) && isfinite(r->m[PAB_M_INSTRUCTIONS]) &&
+	    pab_count_origin_parse(origin->valuestring, &r->count_origin))
+		r->count_origin = PAB_COUNT_COUNTED;
 
 	for (m = 0; cJSON_IsObject(why) && m < PAB_M_COUNT; m++) {
 		v = cJSON_GetObjectItemCaseSensitive(why, pab_metrics[m].name);
@@ -218,7 +235,7 @@ static const cJSON *map_get(const cJSON *o, const char *name)
 int pab_artifact_read_rep(struct pab_json_in *in, const struct pab_experiment *e,
 			  const cJSON *o, struct pab_rep *rep)
 {
-	const cJSON *results, *status, *reasons, *sums;
+	const cJSON *results, *status, *reasons, *sums, *origins;
 	size_t a;
 
 	if (!cJSON_IsObject(o))
@@ -230,6 +247,7 @@ int pab_artifact_read_rep(struct pab_json_in *in, const struct pab_experiment *e
 	status = cJSON_GetObjectItemCaseSensitive(o, "status");
 	reasons = cJSON_GetObjectItemCaseSensitive(o, "null_reasons");
 	sums = cJSON_GetObjectItemCaseSensitive(o, "checksums");
+	origins = cJSON_GetObjectItemCaseSensitive(o, "count_origin");
 	pab_json_in_push_key(in, "results");
 	for (a = 0; a < e->n_arms; a++) {
 		const char *name = e->arms[a].name;
@@ -245,7 +263,7 @@ int pab_artifact_read_rep(struct pab_json_in *in, const struct pab_experiment *e
 		if (pab_json_in_failed(in))
 			break;
 		load_arm_status(map_get(status, name), map_get(reasons, name),
-				map_get(sums, name), &rep->result[a]);
+				map_get(sums, name), map_get(origins, name), &rep->result[a]);
 	}
 	pab_json_in_pop(in);
 	return pab_json_in_failed(in) ? -1 : 0;

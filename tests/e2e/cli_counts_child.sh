@@ -109,7 +109,11 @@ fails_on_count "its command through env" 'env -C . -- ./work.sh' \
 	'env -C . WORK_N=8000 ./work.sh'
 
 # --- one count per program and rep: arms whose child is the same program
-# (same digest, argv, environment; the null arm is base's) share it.
+# (same digest, argv, environment; the null arm is base's) share it; and
+# once a program's counts in two reps agree, later reps reuse that count
+# and start no valgrind. 3 reps of A/A: one program, counted in reps 1
+# and 2 (2 children; 3 before counts were reused). A/B: base (with the
+# null arm) and head, each counted twice (4; it was 6).
 cat >vg.sh <<EOF
 #!/bin/sh
 echo x >>"$T/vg.calls"
@@ -120,14 +124,43 @@ chmod +x vg.sh
 # 3 reps: the count PASSes, the cpu guard holds the row (INCONCLUSIVE).
 PERFAB_VALGRIND=$T/vg.sh expect_rc 3 "$PERFAB" run -q --reps 3 --max-reps 3 --out aa.json \
 	./work.sh ./work.sh
-[ "$(wc -l <vg.calls)" = 3 ] || fail "an A/A run of 3 reps started $(wc -l <vg.calls) valgrinds, not 3"
-jq -e '[.rows[0].reps[].results[].instructions] | length == 9 and all(. != null)' aa.json \
-	>/dev/null || fail "an arm that shared a count has none in the artifact"
+[ "$(wc -l <vg.calls)" = 2 ] || fail "an A/A run of 3 reps started $(wc -l <vg.calls) valgrinds, not 2"
+jq -e '[.rows[0].reps[].results[].instructions] | length == 9 and all(. != null) and
+	(unique | length == 1)' aa.json >/dev/null ||
+	fail "an arm that shared or reused a count has none, or another, in the artifact"
+jq -e '(.rows[0].reps[0:2] | all(.count_origin == null)) and
+	.rows[0].reps[2].count_origin == {"base": "reused", "head": "reused", "null": "reused"}' \
+	aa.json >/dev/null || fail "the third rep's counts are not recorded as reused:" \
+	"$(jq -c '[.rows[0].reps[].count_origin]' aa.json)"
+c=$(count_cell aa.json)
+echo "$c" | jq -e '.verdict == "PASS" and .exact == true and .change.n == 3' >/dev/null ||
+	fail "reused counts are not judged as exact counts: $c"
 : >vg.calls
 PERFAB_VALGRIND=$T/vg.sh expect_rc 1 "$PERFAB" run -q --reps 3 --max-reps 3 --out ab.json \
 	--head-env 'WORK_N=8000' ./work.sh ./work.sh
-[ "$(wc -l <vg.calls)" = 6 ] || fail "an A/B run of 3 reps started $(wc -l <vg.calls) valgrinds, not 6"
-pass "one count per program and rep: A/A 3 valgrind children, A/B 6 (the null arm shares base's)"
+[ "$(wc -l <vg.calls)" = 4 ] || fail "an A/B run of 3 reps started $(wc -l <vg.calls) valgrinds, not 4"
+c=$(count_cell ab.json)
+echo "$c" | jq -e '.verdict == "FAIL" and .exact == true and .change.n == 3' >/dev/null ||
+	fail "an A/B run with reused counts is not an exact FAIL on 3 pairs: $c"
+pass "a count per program and rep until two agree: A/A 2 valgrind children, A/B 4"
+# Counts that move are counted in every rep: a program whose work
+# depends on the workload seed (another in every rep) is never reused.
+cat >seeded.sh <<'EOF'
+#!/bin/sh
+n=$((2000 + (${PERFAB_SEED:-0} % 7) * 500))
+i=0
+while [ "$i" -lt "$n" ]; do i=$((i + 1)); done
+EOF
+chmod +x seeded.sh
+: >vg.calls
+# Not exact: the sign test judges them, and 3 pairs are too few for it.
+PERFAB_VALGRIND=$T/vg.sh expect_rc 3 "$PERFAB" run -q --reps 3 --max-reps 3 --out moved.json \
+	./seeded.sh ./seeded.sh
+[ "$(wc -l <vg.calls)" = 3 ] ||
+	fail "a program whose counts moved was counted $(wc -l <vg.calls) times in 3 reps, not 3"
+jq -e '[.rows[0].reps[].count_origin] | all(. == null)' moved.json >/dev/null ||
+	fail "a count that moved was reused: $(jq -c '[.rows[0].reps[].count_origin]' moved.json)"
+pass "counts that move are counted in every rep, never reused"
 # Arms with the same command but their own prepare are not the same
 # program: each is counted.
 cat >own.json <<'EOF'

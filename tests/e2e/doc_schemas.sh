@@ -48,7 +48,10 @@ expect_rc 3 "$PERFAB" run -q --reps 2 --max-reps 2 --config hooks-conf.json --wa
 jq -e '.run.warmup == 1 and .arms[1].prepare == "/bin/true" and .rows[1].params.n == "b"' hooks.json >/dev/null ||
 	fail "hooks.json lacks the settings it should show the schema"
 
-artifacts="$data/demo-run.json $data/variants5.json fresh.json pooled.json partial.json gated.json hooks.json"
+# Where a rep's counts came from (a run with counts writes it; this one
+# has none, so it is put in by hand).
+jq '.rows[0].reps[1].count_origin = {"base": "reused", "null": "cached"}' fresh.json >origin.json
+artifacts="$data/demo-run.json $data/variants5.json fresh.json pooled.json partial.json gated.json hooks.json origin.json"
 validate "$doc/artifact.schema.json" $artifacts || fail "an artifact does not match doc/artifact.schema.json"
 n=0
 for a in "$data/demo-run.json" "$data/variants5.json" fresh.json pooled.json gated.json; do
@@ -73,7 +76,8 @@ validate "$doc/ledger.schema.json" ledger*.json || fail "a ledger does not match
 jq '.rows[0].reps[0].results.base.cpu = "fast"' fresh.json >bad1.json
 jq 'del(.arms)' fresh.json >bad2.json
 jq '.schema = "perfab-artifact/2"' fresh.json >bad3.json
-for b in bad1 bad2 bad3; do
+jq '.rows[0].reps[1].count_origin = {"base": "guessed"}' fresh.json >bad4.json
+for b in bad1 bad2 bad3 bad4; do
 	validate "$doc/artifact.schema.json" $b.json 2>/dev/null && fail "$b.json passed the artifact schema"
 done
 jq '.rows[0].cells[0].verdict = "MAYBE"' ledger1.json >lbad1.json
