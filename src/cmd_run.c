@@ -95,7 +95,7 @@ static const struct pab_option run_options[] = {
 	OPT_DOUBLE(0, "scale", &opt.scale, "X", "scale built-in workloads' work (default 1)", PAB_RUN_SCALE_MIN, PAB_RUN_SCALE_MAX),
 	OPT_STRING(0, "counts", &opt.counts, "MODE", "exact instruction counts: auto (default), pmu, sim (valgrind) or off"),
 	OPT_U64(0, "count-reps", &opt.count_reps, "N", "counting-pass reps per row (default: one block, at least 2)", 1, PAB_RUN_COUNT_REPS_MAX),
-	OPT_STRING(0, "count-cache", &opt.count_cache, "FILE", "the count cache (default: ~/.cache/perfab/counts.json)"),
+	OPT_STRING(0, "count-cache", &opt.count_cache, "FILE", "keep counts across runs in FILE (default: none; 'default': ~/.cache/perfab/counts.json)"),
 	OPT_FLAG(0, "no-count-cache", &opt.no_count_cache, "count every program, without the count cache"),
 	OPT_STRING(0, "calibration", &opt.calibration, "FILE", "per-metric tolerances from perfab calibrate (never below --tolerance)"),
 	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),

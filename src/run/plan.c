@@ -408,29 +408,33 @@ static int parse_counters(struct pab_plan *p, const char *list, struct pab_failu
 }
 
 /*
- * The count cache's file: --count-cache FILE, none with --no-count-cache,
- * else $PERFAB_COUNT_CACHE (a file, or "off"), else the default file
- * (store/count_cache.h), whose directory may be made.
+ * The count cache's file: --count-cache FILE, else $PERFAB_COUNT_CACHE (a
+ * file, or "off"); none with --no-count-cache or when neither is given.
+ * FILE "default" is the default file (store/count_cache.h), whose
+ * directory may be made. The cache is asked for, never on by default: its
+ * key holds the program's own digest, not those of the shared libraries or
+ * modules it loads, so a library rebuilt under an unchanged program would
+ * be served its old count (doc/method.md 13).
  */
 static int plan_count_cache(struct pab_plan *p, const struct pab_run_opts *o,
 			    struct pab_failure *f)
 {
 	const char *env = getenv("PERFAB_COUNT_CACHE");
+	const char *file = o->count_cache ? o->count_cache :
+		env && *env && strcmp(env, "off") ? env : NULL;
 
 	if (o->count_cache && o->no_count_cache)
 		return pab_fail(f, PAB_FAIL_USAGE, "--count-cache and --no-count-cache "
 				"contradict each other: give one");
 	if (o->count_cache && !*o->count_cache)
 		return pab_fail(f, PAB_FAIL_USAGE, "--count-cache '': give a file");
-	if (o->no_count_cache)
+	if (o->no_count_cache || !file)
 		return 0;
-	if (o->count_cache || (env && *env && strcmp(env, "off"))) {
-		p->count_cache = xstrdup(o->count_cache ? o->count_cache : env);
-		return 0;
-	}
-	if (!env || !*env) {
+	if (!strcmp(file, "default")) {
 		p->count_cache = pab_count_cache_default_path();
 		p->count_cache_mkdir = 1;
+	} else {
+		p->count_cache = xstrdup(file);
 	}
 	return 0;
 }

@@ -72,6 +72,16 @@ jq -e '[.rows[0].reps[].count_origin] | index({"base": "cached", "head": "cached
 cmp -s "$cache" before.json || fail "--no-count-cache changed the cache"
 pass "--no-count-cache counts again and leaves the cache alone"
 
+# --- none unless asked for: no --count-cache and no PERFAB_COUNT_CACHE
+# reads and writes no cache (its key cannot see a shared library rebuilt
+# under an unchanged program), not even the default file.
+HOME=$T/home XDG_CACHE_HOME= expect_rc 3 run3 none.json ./work.sh ./work.sh
+[ "$(children)" = 2 ] || fail "a run without --count-cache started $(children) counted children, not 2"
+[ ! -e "$T/home/.cache/perfab" ] || fail "a run without --count-cache wrote $(ls -R "$T/home/.cache")"
+HOME=$T/home XDG_CACHE_HOME= expect_rc 3 run3 dflt.json --count-cache default ./work.sh ./work.sh
+[ -s "$T/home/.cache/perfab/counts.json" ] || fail "--count-cache default wrote no ~/.cache/perfab/counts.json"
+pass "no cache unless asked for; --count-cache default is ~/.cache/perfab/counts.json"
+
 # --- a changed program: another digest, not served; its base is
 cp work.sh work2.sh
 echo '# changed' >>work2.sh
