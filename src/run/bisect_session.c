@@ -154,7 +154,13 @@ static int ensure_build(struct ctx *x, size_t i, struct pab_failure *f)
 	x->built[i] = b.ok;
 	pab_bisect_journal_put_build(&x->j, &b);
 	free(b.log);
-	return save_journal(x, f);
+	ret = save_journal(x, f);
+	/* A stop that came as the build ended (after its process was reaped)
+	 * stops here, the build kept: the next step would not see it before
+	 * its own children. */
+	if (!ret && (x->a->interrupted = pab_spawn_pending_stop()))
+		ret = 1;
+	return ret;
 }
 
 /* The log of commit i's build (borrowed from the journal). */
