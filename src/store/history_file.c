@@ -19,6 +19,7 @@
 
 #include "store/history_file.h"
 #include "term.h"
+#include "test_hooks.h"
 #include "util.h"
 
 /* How long a writer waits for another's transaction before giving up. */
@@ -379,8 +380,31 @@ static int readable_as_it_is(const char *path, int rc)
 	return ret;
 }
 
+/*
+ * SQLite's busy handler: wait for another connection's lock in steps of
+ * 10 ms, up to BUSY_TIMEOUT_MS, then give up (SQLITE_BUSY). Test hook
+ * PERFAB_TEST_HISTORY_BUSY=FILE: FILE is created at the first wait, so a
+ * test sees that a writer waited rather than guess it from a sleep.
+ */
+static int on_busy(void *unused, int n)
+{
+	const char *mark = pab_test_hook(PAB_TEST_HISTORY_BUSY);
+
+	(void)unused;
+	if (n == 0 && mark && *mark) {
+		int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd >= 0)
+			close(fd);
+	}
+	if ((long)n * 10 >= BUSY_TIMEOUT_MS)
+		return 0;
+	usleep(10000);
+	return 1;
+}
+
 /* sqlite3_open_v2 of name (path, or a URI of it) with flags into *db, the
- * busy timeout and extended codes set. 0, or -1 with a reason naming path. */
+ * busy handler and extended codes set. 0, or -1 with a reason naming path. */
 static int open_db(const char *name, const char *path, int flags, sqlite3 **db, char **why)
 {
 	if (sqlite3_open_v2(name, db, flags, NULL) != SQLITE_OK) {
@@ -389,7 +413,7 @@ static int open_db(const char *name, const char *path, int flags, sqlite3 **db, 
 		*db = NULL;
 		return -1;
 	}
-	sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
+	sqlite3_busy_handler(*db, on_busy, NULL);
 	sqlite3_extended_result_codes(*db, 1);
 	return 0;
 }

@@ -23,12 +23,19 @@ while [ ! -e "$T/hold" ]; do
 	[ $i -lt 600 ] || fail "the first writer never took the lock: $(cat a.err)"
 	sleep 0.1
 done
-"$PERFAB" history record --db h.db "$D/tolerance-margin.json" --commit c2 >b.out 2>b.err &
+PERFAB_TEST_HISTORY_BUSY=$T/busy "$PERFAB" history record --db h.db "$D/tolerance-margin.json" \
+	--commit c2 >b.out 2>b.err &
 b=$!
-sleep 1
-# The second cannot have committed while the first holds the lock, and
-# must not have given up.
-kill -0 $b 2>/dev/null || fail "the second writer did not wait: $(cat b.out b.err)"
+# The second waits for the lock (its busy handler marks the first wait):
+# it cannot have committed while the first holds it, and must not give up.
+i=0
+while [ ! -e "$T/busy" ]; do
+	i=$((i + 1))
+	kill -0 $b 2>/dev/null || fail "the second writer ended without waiting: $(cat b.out b.err)"
+	[ $i -lt 600 ] || fail "the second writer never waited for the lock: $(cat b.err)"
+	sleep 0.1
+done
+kill -0 $b 2>/dev/null || fail "the second writer gave up waiting: $(cat b.out b.err)"
 rm "$T/hold"
 wait $a || fail "the first writer failed: $(cat a.err)"
 wait $b || fail "the second writer failed: $(cat b.err)"
