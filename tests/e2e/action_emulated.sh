@@ -143,10 +143,10 @@ python3 "$EMU" "$HB" --repo repo --state "$st" --event push --event-file ev-push
 [ "$(record '[c["op"] + " " + c.get("scope", "") for c in r["cache"]]')" = '["miss ", "save refs/heads/main"]' ] ||
 	fail "the push to main: $(record 'r["cache"]')"
 [ "$(record 's["install"]["outputs"]["built"]')" = true ] || fail "main did not install on its miss"
-case $(record 's["perfab"]["outputs"]["verdict"]') in
-PASS | INCONCLUSIVE) ;;
-*) fail "main's faster tip got $(record 's["perfab"]["outputs"]["verdict"]') (rc $rc)" ;;
-esac
+# Faster by exact counts, and its cpu guard sees a gain, not a slowdown:
+# PASS, as the unchanged head below.
+v=$(record 's["perfab"]["outputs"]["verdict"]')
+[ "$v" = PASS ] || fail "main's faster tip got '$v', not PASS (rc $rc)"
 [ ! -s "$st/gh.jsonl" ] || fail "a push commented: $(cat "$st/gh.jsonl")"
 
 # --- 3. another pull request, unchanged head: main's cache restored,
