@@ -437,6 +437,20 @@ static void add_outlook(char *buf, size_t len, const struct pab_cell_result *r,
 
 	if (at >= len)
 		return;
+	if (ctx->role == PAB_ROLE_GUARD && ctx->held && !ctx->undecidable) {
+		snprintf(buf + at, len - at, "; a time guard: it holds the row's PASS until its "
+			 "upper end is within +%.1f%%, these reps resolve +-%.1f%%",
+			 ctx->guard_allowance, r->half_width);
+		add_estimate(buf, len, r->reps_needed > ctx->n ? r->reps_needed - ctx->n : 0, ctx);
+		return;
+	}
+	if (ctx->role == PAB_ROLE_GUARD && ctx->held) {
+		snprintf(buf + at, len - at, "; a time guard: it holds the row's PASS until its "
+			 "upper end is within +%.1f%%, which these reps up to %zu cannot show "
+			 "(they resolve +-%.1f%%)", ctx->guard_allowance, ctx->cap_n,
+			 o ? o->resolves_pct : r->half_width);
+		return;
+	}
 	if (ctx->role == PAB_ROLE_GUARD) {
 		snprintf(buf + at, len - at, "; a guard: accepted uncertainty, these reps resolve "
 			 "+-%.1f%% (it FAILs the row only when it proves a regression)",
@@ -640,6 +654,8 @@ void pab_fmt_cell_reason(const struct pab_experiment *e,
 	ctx.metric = c->metric;
 	ctx.role = c->role;
 	ctx.outlook = &c->outlook;
+	ctx.held = c->held;
+	ctx.guard_allowance = c->guard_allowance;
 	ctx.undecidable = c->undecidable;
 	ctx.cap_n = lr->cap_n;
 	ctx.n = lr->n;

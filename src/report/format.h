@@ -132,6 +132,10 @@ struct pab_reason_ctx {
 	enum pab_cell_role role;   /* a GUARD's undecided cell is accepted
 				    * uncertainty, not a wait */
 	const struct pab_outlook *outlook; /* the cell's, or NULL */
+	int held;                  /* a time guard that holds the row's PASS
+				    * until its upper end is within
+				    * guard_allowance (doc/method.md 8a) */
+	double guard_allowance;
 	int undecidable;           /* not decidable within cap_n */
 	size_t cap_n;
 	size_t n, block;

@@ -101,6 +101,9 @@ expect_rc 3 "$PERFAB" ledger --rules perfab/1 "$DATA/gate/aa-under-load.json"
 expect_rc 3 "$PERFAB" ledger "$DATA/gate/cpu5-equal-counts.json"
 grep_out "overall: INCONCLUSIVE"
 grep_flat "cpu .* INCONCLUSIVE"
+# It says it holds the PASS, never "accepted uncertainty".
+grep_flat "a time guard: it holds the row's PASS until its upper end is within +4.0%"
+if grep -q "accepted uncertainty" "$T/out"; then fail "a held cpu guard reads as accepted uncertainty"; fi
 expect_rc 3 "$PERFAB" ledger --format json "$DATA/gate/cpu5-equal-counts.json"
 jq -e '.rows[0].unresolved_guards == ["cpu"] and .disposition.kind == "follow-up" and
 	([.rows[0].accepted_uncertainty[].metric] | index("cpu") | not) and
