@@ -48,13 +48,13 @@
 	"                      [--branch NAME] [--label K=V]..."
 #define SHOW_USAGE \
 	"perfab history show --db FILE [--format text|json|csv|markdown]\n" \
-	"                    [--branch NAME] [--since REF | --last N] [--row R] [--metric M]"
+	"                    [--branch NAME] [--since REF | --last N] [--row R] [--metric LIST]..."
 #define DRIFT_USAGE \
 	"perfab history drift --db FILE [--format text|json|markdown] [--branch NAME]\n" \
-	"                     [--since REF | --last N] [--row R] [--metric M]"
+	"                     [--since REF | --last N] [--row R] [--metric LIST]..."
 #define HTML_USAGE \
 	"perfab history html --db FILE [-o FILE] [--branch NAME]\n" \
-	"                    [--since REF | --last N] [--row R] [--metric M]"
+	"                    [--since REF | --last N] [--row R] [--metric LIST]..."
 
 static const char history_usage[] =
 	RECORD_USAGE "\n   or: " SHOW_USAGE "\n   or: " DRIFT_USAGE "\n   or: " HTML_USAGE;
@@ -281,7 +281,17 @@ struct read_args {
 	struct pab_history_filter f;
 	uint64_t last;
 	struct pab_strlist pos;
+	struct pab_strlist metrics;  /* each --metric as given */
+	char *metric_list;           /* f.metric: their names, table order */
 };
+
+static void read_args_release(struct read_args *a)
+{
+	pab_strlist_release(&a->pos);
+	pab_strlist_release(&a->metrics);
+	free(a->metric_list);
+	a->metric_list = NULL;
+}
 
 #define READ_OPTIONS(a) \
 	OPT_STRING(0, "db", &(a)->db, "FILE", "the history database"), \
@@ -289,7 +299,7 @@ struct read_args {
 	OPT_STRING(0, "since", &(a)->since, "REF", "only merges after the commit REF (a prefix)"), \
 	OPT_U64(0, "last", &(a)->last, "N", "only the last N merges", 1, 1e9), \
 	OPT_STRING(0, "row", &(a)->f.row, "R", "only row R"), \
-	OPT_STRING(0, "metric", &(a)->f.metric, "M", "only metric M")
+	OPT_LIST(0, "metric", &(a)->metrics, "LIST", "only these metrics (a,b; repeatable)")
 
 /* Check the shared options, open the database and read the series. */
 static void read_series(struct read_args *a, const struct pab_option *opts, const char *usage,
@@ -304,9 +314,23 @@ static void read_series(struct read_args *a, const struct pab_option *opts, cons
 		pab_usage_error(opts, usage, "--db FILE is required");
 	if (a->since && a->last)
 		pab_usage_error(opts, usage, "--since and --last exclude each other");
-	if (a->f.metric && !pab_metric_find(a->f.metric))
-		pab_usage_error(opts, usage, "--metric '%s': no such metric (perfab help metrics)",
-				a->f.metric);
+	if (a->metrics.n) {
+		struct pab_strbuf given = PAB_STRBUF_INIT, names = PAB_STRBUF_INIT;
+		int picked[PAB_M_COUNT];
+		size_t i;
+
+		for (i = 0; i < a->metrics.n; i++)
+			pab_strbuf_addf(&given, "%s%s", i ? "," : "", a->metrics.v[i]);
+		if (pab_parse_metrics(given.buf, picked, &why))
+			pab_usage_error(opts, usage, "--metric '%s': %s", given.buf, why);
+		for (i = 0; i < PAB_M_COUNT; i++)
+			if (picked[i])
+				pab_strbuf_addf(&names, "%s%s", names.len ? "," : "",
+						pab_metrics[i].name);
+		pab_strbuf_release(&given);
+		a->metric_list = pab_strbuf_detach(&names);
+		a->f.metric = a->metric_list;
+	}
 	a->f.since = a->since;
 	a->f.last = (int64_t)a->last;
 	if (pab_history_open(a->db, PAB_HISTORY_READ, &db, NULL, &why) ||
@@ -353,7 +377,7 @@ static int history_show(int argc, char **argv)
 	else
 		pab_report_history_text(stdout, s, n, merges);
 	pab_history_set_release(&set);
-	pab_strlist_release(&a.pos);
+	read_args_release(&a);
 	return PAB_EXIT_PASS;
 }
 
@@ -376,7 +400,8 @@ static int history_drift(int argc, char **argv)
 
 	a.format = "text";
 	pab_parse_options(argc, argv, opts, usage,
-			  "Per row, arm and metric: the per-merge paired changes chained along the\n"
+			  "First a summary, one line per row, arm and metric: DRIFT, GAIN or none.\n"
+			  "Then per row, arm and metric: the per-merge paired changes chained along the\n"
 			  "history (log-ratios summed) with a 95% interval, the verdicts behind it,\n"
 			  "the merges that contributed most when the chained change is beyond the\n"
 			  "tolerance, change points of the per-merge changes (E-Divisive with means,\n"
@@ -397,6 +422,7 @@ static int history_drift(int argc, char **argv)
 			if (d[i].chain.n)
 				pab_report_history_drift_markdown(stdout, &d[i]);
 	} else {
+		pab_report_history_drift_summary(stdout, d, n, merges);
 		for (i = 0; i < n; i++)
 			if (d[i].chain.n)
 				pab_report_history_drift(stdout, &d[i], merges);
@@ -405,7 +431,7 @@ static int history_drift(int argc, char **argv)
 	}
 	free(d);
 	pab_history_set_release(&set);
-	pab_strlist_release(&a.pos);
+	read_args_release(&a);
 	return PAB_EXIT_PASS;
 }
 
@@ -455,7 +481,7 @@ static int history_html(int argc, char **argv)
 		pab_report_history_html(stdout, set.series, set.n, set.merges);
 	}
 	pab_history_set_release(&set);
-	pab_strlist_release(&a.pos);
+	read_args_release(&a);
 	return PAB_EXIT_PASS;
 }
 

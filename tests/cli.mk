@@ -5,6 +5,7 @@
 cli_tests = \
 	tests/e2e/cli_rotation.sh \
 	tests/e2e/cli_arms.sh \
+	tests/e2e/cli_config_keys.sh \
 	tests/e2e/cli_peak_rss.sh \
 	tests/e2e/cli_kill9.sh \
 	tests/e2e/cli_verdicts.sh \

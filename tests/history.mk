@@ -18,6 +18,7 @@ tests_sim_test_drift_sim_LDADD = $(STATS_TEST_LIBS) $(CHECK_LIBS)
 
 history_tests = \
 	tests/e2e/history_record.sh \
+	tests/e2e/history_drift_summary.sh \
 	tests/e2e/history_kill.sh \
 	tests/e2e/history_concurrent.sh \
 	tests/e2e/history_migrate.sh \

@@ -46,7 +46,8 @@ struct pab_history_cell {
 
 /* Which merges a query reads: all of branch (NULL: every branch), after
  * the last merge whose commit starts with since (NULL: from the first),
- * only the last `last` of them (0: all); cells of row / metric (NULL:
+ * only the last `last` of them (0: all); cells of row (NULL: any) and of
+ * the metrics metric lists, names joined by commas ("cpu,peak_rss"; NULL:
  * any). */
 struct pab_history_filter {
 	const char *branch, *since, *row, *metric;

@@ -387,6 +387,50 @@ void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 	}
 }
 
+/* The word of drift d in the summary: "DRIFT", "GAIN" or "none". */
+static const char *drift_word(const struct pab_drift *d)
+{
+	return d->beyond ? "DRIFT" : d->better ? "GAIN" : "none";
+}
+
+void pab_report_history_drift_summary(FILE *f, const struct pab_drift *d, size_t n,
+				      size_t merges)
+{
+	static const char *const words[] = { "DRIFT", "GAIN", "none" };
+	size_t count[3] = { 0 }, i, w, chained = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!d[i].chain.n)
+			continue;
+		chained++;
+		for (w = 0; w < 3; w++)
+			count[w] += !strcmp(drift_word(&d[i]), words[w]);
+	}
+	if (!chained)
+		return;
+	fprintf(f, "drift of %zu series over %zu merge%s: %zu DRIFT (worse), %zu GAIN (better), "
+		"%zu none\n", chained, merges, merges == 1 ? "" : "s", count[0], count[1],
+		count[2]);
+	for (w = 0; w < 3; w++) {
+		for (i = 0; i < n; i++) {
+			const struct pab_drift *x = &d[i];
+			char change[96], *line;
+
+			if (!x->chain.n || strcmp(drift_word(x), words[w]))
+				continue;
+			snprintf(change, sizeof(change), "%+.1f%% [%+.1f, %+.1f]",
+				 x->chain.change_pct, x->chain.lo_pct, x->chain.hi_pct);
+			line = xasprintf("  %-6s %-26s %s of '%s' [%s]", words[w], change,
+					 pab_term_safe(x->s->metric), pab_term_safe(x->s->row),
+					 pab_term_safe(x->s->arm));
+			/* a long name folds under the name's column */
+			pab_print_folded(f, 0, 36, line);
+			free(line);
+		}
+	}
+	fputc('\n', f);
+}
+
 void pab_report_history_drift_markdown(FILE *f, const struct pab_drift *d)
 {
 	const struct pab_history_series *s = d->s;

@@ -32,6 +32,13 @@ void pab_report_history_markdown(FILE *f, const struct pab_history_series *s, si
  * behind it, and when it is beyond the tolerance the merges behind it and
  * the A/B that confirms it; change points and steps of the level. */
 void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges);
+/* The drifts d[0..n) summed up before their blocks: a line of counts,
+ * then one line per series with a chain, its word (DRIFT, GAIN, or none:
+ * no whole interval beyond the tolerance), chained change and interval
+ * and name, the DRIFTs first, then the GAINs, then the rest, each in
+ * series order; nothing when no series has a chain. */
+void pab_report_history_drift_summary(FILE *f, const struct pab_drift *d, size_t n,
+				      size_t merges);
 /* The drift d of one series as one Markdown line (its first text line,
  * and DRIFT or GAIN when the chained change is beyond the tolerance), the
  * names through pab_markdown_escape(): for a pull-request comment. */

@@ -2,7 +2,8 @@
 /*
  * runconf.c — arms and rows from a config file or the command line
  * (runconf.h). Every field is type-checked; the first problem is reported
- * with the path of the offending field.
+ * with the path of the offending field, except unknown keys: those of the
+ * whole config are named in one message, each with its likely spelling.
  */
 #include "config.h"
 
@@ -169,15 +170,58 @@ static int cfg_arm_argv(struct pab_json_in *in, const cJSON *o, struct pab_arm *
 	return ret;
 }
 
-/* arms[i], with the cursor at it. */
+/* The keys of the top level, of an arm and of a row. */
+static const char *const top_keys[] = {
+	"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
+	"equivalence_margin", "rules", "tolerance", "controls", "workloads",
+	"null_arm", "budget", "metrics", "require", "counts", "count_reps",
+	"guard_tolerance", "ignore_failure", NULL,
+};
+static const char *const arm_keys[] = { "name", "argv", "env", "revision", "prepare", NULL };
+static const char *const row_keys[] = {
+	"name", "workload", "argv", "params", "control", NULL,
+};
+
+/*
+ * Every key of the top level, of each arm and of each row is known, else
+ * one message names them all with their likely spelling: a first config
+ * with three typos takes one run to fix, not three.
+ */
+static int cfg_known_keys(struct pab_json_in *in, const cJSON *root)
+{
+	static const struct {
+		const char *key;
+		const char *const *known;
+	} lists[] = { { "arms", arm_keys }, { "rows", row_keys } };
+	size_t l, i;
+
+	pab_json_in_note_unknown_keys(in, root, top_keys);
+	for (l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, lists[l].key), *it;
+
+		if (!cJSON_IsArray(a))
+			continue; /* its type is checked where it is read */
+		pab_json_in_push_key(in, lists[l].key);
+		i = 0;
+		cJSON_ArrayForEach(it, a) {
+			pab_json_in_push_index(in, i++);
+			if (cJSON_IsObject(it))
+				pab_json_in_note_unknown_keys(in, it, lists[l].known);
+			pab_json_in_pop(in);
+		}
+		pab_json_in_pop(in);
+	}
+	return pab_json_in_fail_unknown_keys(in);
+}
+
+/* arms[i], with the cursor at it; its keys were checked (cfg_known_keys). */
 static int cfg_arm(struct pab_json_in *in, struct pab_experiment *e, const cJSON *o)
 {
-	static const char *const known[] = { "name", "argv", "env", "revision", "prepare", NULL };
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
 	const char *revision, *prepare;
 	struct pab_arm *arm;
 
-	if (pab_json_in_object(in, o, NULL, 0, &o) < 0 || pab_json_in_known_keys(in, o, known))
+	if (pab_json_in_object(in, o, NULL, 0, &o) < 0)
 		return -1;
 	name = cJSON_GetObjectItemCaseSensitive(o, "name");
 	if (!cJSON_IsString(name) || !pab_valid_arm_name(name->valuestring))
@@ -287,15 +331,14 @@ static struct pab_row *cfg_new_row(struct pab_json_in *in, struct pab_experiment
 	return row;
 }
 
-/* rows[i], with the cursor at it. */
+/* rows[i], with the cursor at it; its keys were checked (cfg_known_keys). */
 static int cfg_row(struct pab_json_in *in, struct pab_experiment *e, const cJSON *o)
 {
-	static const char *const known[] = { "name", "workload", "argv", "params", "control", NULL };
 	const struct pab_row_def *def;
 	struct pab_row *row;
 	size_t k;
 
-	if (pab_json_in_object(in, o, NULL, 0, &o) < 0 || pab_json_in_known_keys(in, o, known))
+	if (pab_json_in_object(in, o, NULL, 0, &o) < 0)
 		return -1;
 	row = cfg_new_row(in, e, o, &def);
 	if (!row)
@@ -526,12 +569,6 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 		     const struct pab_option *opts, struct pab_experiment *e,
 		     struct pab_config_settings *s, char **why)
 {
-	static const char *const known[] = {
-		"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
-		"equivalence_margin", "rules", "tolerance", "controls", "workloads",
-		"null_arm", "budget", "metrics", "require", "counts", "count_reps",
-		"guard_tolerance", "ignore_failure", NULL,
-	};
 	char *prefix = xasprintf("config '%s'", name);
 	struct pab_json_in in;
 	cJSON *root;
@@ -542,7 +579,7 @@ int pab_config_parse(const char *text, size_t len, const char *name,
 	if (root && !cJSON_IsObject(root))
 		pab_json_in_fail_here(&in, "not a JSON object (check the syntax)");
 	if (root && !pab_json_in_failed(&in) &&
-	    !pab_json_in_known_keys(&in, root, known) &&
+	    !cfg_known_keys(&in, root) &&
 	    !cfg_list(&in, e, root, "arms", cfg_arm) &&
 	    !cfg_list(&in, e, root, "rows", cfg_row) &&
 	    !cfg_numbers(&in, root, opts, e, s) &&

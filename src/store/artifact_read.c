@@ -442,6 +442,55 @@ static char *foreign_protocol(const cJSON *root)
 	return NULL;
 }
 
+/*
+ * A document given where an artifact is due that is recognisably
+ * something else, said as what it is and what to give instead (new
+ * memory), or NULL: hyperfine's --export-json output, perfab's own ledger
+ * and calibration files, an artifact of a newer schema. The first file a
+ * new user hands perfab ledger is often one of these, and "missing field
+ * 'schema'" tells them nothing.
+ */
+static char *recognise_other(const cJSON *root)
+{
+	static const struct {
+		const char *prefix, *what;
+	} ours[] = {
+		{ "perfab-ledger/", "a ledger (perfab ledger --format json), not an artifact: "
+		  "give perfab ledger the artifact it was made from (perfab run --out FILE)" },
+		{ "perfab-calibration/", "a calibration file (perfab calibrate), "
+		  "not an artifact: give it to perfab run --calibration FILE" },
+		{ "perfab-memgate/", "a memory-gate baseline (perfab memgate record), "
+		  "not an artifact: give it to perfab memgate check --baseline FILE" },
+	};
+	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	/* PAB_SCHEMA is "NAME/VERSION": the same NAME and a greater VERSION. */
+	const char *slash = strchr(PAB_SCHEMA, '/');
+	size_t name_len = (size_t)(slash - PAB_SCHEMA) + 1, i;
+	uint64_t version, ours_version;
+
+	if (!schema && cJSON_IsArray(results) && cJSON_IsObject(results->child) &&
+	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(results->child, "command")) &&
+	    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(results->child, "mean")))
+		return xstrdup("hyperfine's --export-json output, not a perfab artifact: perfab "
+			       "judges the artifacts of its own runs (perfab run --out FILE "
+			       "CMD_BASE CMD_HEAD, then perfab ledger FILE)");
+	if (!cJSON_IsString(schema))
+		return NULL;
+	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (!strncmp(schema->valuestring, ours[i].prefix, strlen(ours[i].prefix)))
+			return xstrdup(ours[i].what);
+	if (parse_u64(slash + 1, 1, UINT64_MAX, &ours_version))
+		BUG("PAB_SCHEMA '%s' is not NAME/VERSION", PAB_SCHEMA);
+	if (!strncmp(schema->valuestring, PAB_SCHEMA, name_len) &&
+	    !parse_u64(schema->valuestring + name_len, 1, UINT64_MAX, &version) &&
+	    version > ours_version)
+		return xasprintf("written by a newer perfab (schema %.100s); this perfab reads "
+				 "%s: upgrade perfab", pab_term_safe(schema->valuestring),
+				 PAB_SCHEMA);
+	return NULL;
+}
+
 /* pab_artifact_parse, and the foreign protocol of a document that fails
  * (NULL: none) into *foreign when foreign is not NULL. */
 static int parse_text(const char *text, size_t len, struct pab_experiment *e,
@@ -466,6 +515,14 @@ static int parse_text(const char *text, size_t len, struct pab_experiment *e,
 	 * with a failure. */
 	if (foreign)
 		*foreign = foreign_protocol(root);
+	*why = recognise_other(root);
+	if (*why) {
+		if (foreign) {
+			free(*foreign); /* not an artifact: no protocol to compare */
+			*foreign = NULL;
+		}
+		goto out_release;
+	}
 	if (load_identity(&in, root, e) || load_settings(&in, root, e))
 		goto out_fail;
 	load_records(root, e);

@@ -603,7 +603,8 @@ static int add_point(struct pab_history_set *set, struct pab_history_series *s,
 	" c.change_pct, c.lo_pct, c.hi_pct, " coverage ", c.tolerance_pct" \
 	" FROM merges m JOIN cells c ON c.merge_id = m.id" \
 	" WHERE m.id >= ?1 AND (?2 IS NULL OR m.branch = ?2)" \
-	" AND (?3 IS NULL OR c.row = ?3) AND (?4 IS NULL OR c.metric = ?4)" \
+	" AND (?3 IS NULL OR c.row = ?3)" \
+	" AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || c.metric || ',') > 0)" \
 	" ORDER BY m.id"
 static const char cells_sql[] = CELLS_SQL("c.coverage");
 static const char cells_sql_v1[] = CELLS_SQL("NULL");

@@ -135,6 +135,7 @@ void pab_json_in_release(struct pab_json_in *in)
 {
 	free(in->why);
 	pab_strbuf_release(&in->path);
+	pab_strbuf_release(&in->unknown);
 	free(in->marks);
 	memset(in, 0, sizeof(*in));
 }
@@ -488,26 +489,68 @@ int pab_json_in_strings(struct pab_json_in *in, const cJSON *obj,
 	return in->why ? -1 : 1;
 }
 
-int pab_json_in_known_keys(struct pab_json_in *in, const cJSON *obj,
-			   const char *const *known)
+/* Most unknown keys a message names; the rest are counted ("and 3 more"). */
+#define UNKNOWN_KEYS_NAMED 8
+
+int pab_json_in_note_unknown_keys(struct pab_json_in *in, const cJSON *obj,
+				  const char *const *known)
 {
+	const char *path = in->path.len ? in->path.buf : in->root ? in->root : "the top level";
+	struct pab_strbuf keys = PAB_STRBUF_INIT;
+	size_t n_known = 0, n = 0, named = 0;
 	const cJSON *it;
 
 	if (in->why)
 		return -1;
+	while (known[n_known])
+		n_known++;
 	cJSON_ArrayForEach(it, obj) {
-		const char *const *k;
-		const char *path = in->path.len ? in->path.buf :
-			in->root ? in->root : "the top level";
+		const char *near;
+		size_t k;
 
-		for (k = known; *k; k++)
-			if (!strcmp(*k, it->string))
+		for (k = 0; k < n_known; k++)
+			if (!strcmp(known[k], it->string))
 				break;
-		if (!*k)
-			return set_why(in, xasprintf("%s: unknown key '%.*s'", path,
-						     NAME_MAX_BYTES, pab_term_safe(it->string)));
+		if (k < n_known)
+			continue;
+		n++;
+		in->n_unknown++;
+		if (in->n_unknown > UNKNOWN_KEYS_NAMED)
+			continue;
+		if (named++)
+			pab_strbuf_addstr(&keys, ", ");
+		pab_strbuf_addf(&keys, "'%.*s'", NAME_MAX_BYTES, pab_term_safe(it->string));
+		near = pab_nearest(it->string, known, n_known);
+		if (near)
+			pab_strbuf_addf(&keys, " (did you mean '%s'?)", near);
 	}
-	return 0;
+	if (n && !named)
+		pab_strbuf_addf(&in->unknown, "; %s: %zu unknown key%s", path, n, n > 1 ? "s" : "");
+	else if (n)
+		pab_strbuf_addf(&in->unknown, "%s%s: unknown key%s %s", in->unknown.len ? "; " : "",
+				path, n > 1 ? "s" : "", keys.buf);
+	if (n && named && named < n)
+		pab_strbuf_addf(&in->unknown, ", and %zu more", n - named);
+	pab_strbuf_release(&keys);
+	return n ? -1 : 0;
+}
+
+int pab_json_in_fail_unknown_keys(struct pab_json_in *in)
+{
+	int ret = 0;
+
+	if (in->unknown.len && !in->why)
+		ret = set_why(in, pab_strbuf_detach(&in->unknown));
+	pab_strbuf_release(&in->unknown);
+	in->n_unknown = 0;
+	return in->why ? -1 : ret;
+}
+
+int pab_json_in_known_keys(struct pab_json_in *in, const cJSON *obj,
+			   const char *const *known)
+{
+	pab_json_in_note_unknown_keys(in, obj, known);
+	return pab_json_in_fail_unknown_keys(in);
 }
 
 #define JSON_STR_(x) #x

@@ -100,6 +100,8 @@ struct pab_json_in {
 	struct pab_strbuf path;      /* "rows[2] ('sort').reps[5]" */
 	size_t *marks;               /* path.len before each push */
 	size_t depth, alloc;
+	struct pab_strbuf unknown;   /* the unknown keys noted, not yet failed */
+	size_t n_unknown;            /* how many keys unknown holds or counts */
 };
 
 /*
@@ -217,11 +219,27 @@ int pab_json_in_strings(struct pab_json_in *in, const cJSON *obj,
 
 /*
  * pab_json_in_known_keys: every key of obj is one of known (NULL-ended),
- * so a typo does not vanish; else "PATH: unknown key 'K'" (at the top:
- * "ROOT: unknown key 'K'"). Returns 0 or -1.
+ * so a typo does not vanish; else one message names every unknown key,
+ * each with the known key it is likely a typo of,
+ *     "PATH: unknown keys 'repz' (did you mean 'reps'?), 'x'"
+ * (at the top: "ROOT: ..." or "the top level: ..."). Returns 0 or -1.
+ * pab_json_in_note_unknown_keys() then pab_json_in_fail_unknown_keys().
  */
 int pab_json_in_known_keys(struct pab_json_in *in, const cJSON *obj,
 			   const char *const *known);
+/*
+ * pab_json_in_note_unknown_keys: the same check of obj at the cursor's
+ * path, but the unknown keys are noted, not failed, so that one message
+ * can name those of several objects (the top level, each arm, each row).
+ * Returns -1 when obj has one (or the cursor had failed), else 0.
+ * pab_json_in_fail_unknown_keys: the keys noted become the cursor's
+ * problem, the objects' clauses joined by "; " (the first 8 keys named,
+ * the rest counted); returns -1 then (or when the cursor had failed),
+ * else 0. The noted keys are cleared either way.
+ */
+int pab_json_in_note_unknown_keys(struct pab_json_in *in, const cJSON *obj,
+				  const char *const *known);
+int pab_json_in_fail_unknown_keys(struct pab_json_in *in);
 
 /* The JSON library's version ("1.7.15"), as built against, for --version. */
 const char *pab_json_version(void);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Bad input to the ledger and gate: a clear message and exit 2; refused
-# data (unbalanced) exit 4; usage.
+# data (unbalanced) exit 4; usage. A JSON file that is recognisably not an
+# artifact is said to be what it is (hyperfine's export, perfab's ledger or
+# calibration, an artifact of a newer schema), with what to give instead.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
 expect_rc 2 "$PERFAB" ledger
@@ -13,7 +15,30 @@ expect_rc 2 "$PERFAB" ledger g.json
 grep_err "not valid JSON"
 echo '{"schema": "perfab-artifact/99"}' >v.json
 expect_rc 2 "$PERFAB" ledger v.json
-grep_err "unknown schema"
+grep_err "'v.json': written by a newer perfab (schema perfab-artifact/99); this perfab reads perfab-artifact/1: upgrade perfab$"
+echo '{"schema": "perfab-artifact/x"}' >vx.json
+expect_rc 2 "$PERFAB" ledger vx.json
+grep_err "unknown schema 'perfab-artifact/x'"
+cat >hf.json <<'JSON'
+{ "results": [ { "command": "sleep 0.1", "mean": 0.1032, "stddev": 0.0011, "median": 0.1031,
+                 "user": 0.0008, "system": 0.0012, "min": 0.1019, "max": 0.1051,
+                 "times": [0.1019, 0.1031, 0.1051] } ] }
+JSON
+for cmd in ledger gate; do
+	expect_rc 2 "$PERFAB" $cmd hf.json
+	grep_err "'hf.json': hyperfine's --export-json output, not a perfab artifact: perfab judges the artifacts of its own runs (perfab run --out FILE CMD_BASE CMD_HEAD"
+done
+# pool as well: not "protocol differs" (it has no protocol), and bad input.
+expect_rc 2 "$PERFAB" pool --out p.json "$top_srcdir/tests/data/demo-run.json" hf.json
+grep_err "'hf.json': hyperfine's --export-json output"
+expect_rc 1 "$PERFAB" ledger --format json "$top_srcdir/tests/data/demo-run.json"
+cp "$T/out" lj.json
+expect_rc 2 "$PERFAB" ledger lj.json
+grep_err "'lj.json': a ledger (perfab ledger --format json), not an artifact: give perfab ledger the artifact it was made from"
+expect_rc 0 "$PERFAB" calibrate --from "$top_srcdir/tests/data/demo-run.json" --out cal.json
+expect_rc 2 "$PERFAB" ledger cal.json
+grep_err "'cal.json': a calibration file (perfab calibrate), not an artifact: give it to perfab run --calibration FILE"
+pass "foreign JSON said to be what it is"
 # An artifact to corrupt: one block of 3 reps (base, head, null), fewer
 # than 6 pairs, INCONCLUSIVE.
 expect_rc 3 "$PERFAB" run -q --arm base=/bin/true --arm head=/bin/true --reps 3 --max-reps 3 --out ok.json

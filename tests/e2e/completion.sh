@@ -4,7 +4,10 @@
 # ci/gen-completion.sh at build time): it is what the generator makes of
 # this perfab (no drift), it completes every command and every option of
 # every command's --help, and an option's argument by its placeholder
-# (file names, word lists, nothing).
+# (file names, word lists, nothing) or by the words --help lists for it
+# (each command's own formats after --format, the rules, the counts
+# modes, --output's words and file names); after `perfab help`, the
+# commands and the help topics.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 command -v bash >/dev/null 2>&1 || skip "no bash"
 comp=${top_builddir}/src/completion/perfab
@@ -62,4 +65,55 @@ complete_words perfab run --reps '' >out
 [ -z "$(tr -d '\n' <out)" ] || fail "--reps N completed to '$(cat out)'"
 complete_words perfab ledger artifact- >out
 has artifact-one.json out
+
+# words WORDS...: the completions of WORDS, one line, sorted.
+words() {
+	complete_words "$@" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+# usage_words CMD... --OPT: the words CMD's usage lines list for --OPT, sorted.
+usage_words() {
+	opt=$1
+	shift
+	"$PERFAB" "$@" --help | awk '/^$/ { exit } { print }' |
+		grep -oE -- "$opt [a-z0-9/_.-]+(\|[a-z0-9/_.-]+)+" | head -1 |
+		cut -d' ' -f2 | tr '|' '\n' | sort | tr '\n' ' ' | sed 's/ $//'
+}
+# Each command's --format completes that command's formats, -f the same.
+for c in ledger env bisect export "history show" "history drift"; do
+	want=$(usage_words --format $c)
+	[ -n "$want" ] || fail "perfab $c --help lists no formats"
+	# shellcheck disable=SC2086 # $c is a command and maybe a subcommand
+	[ "$(words perfab $c --format '')" = "$want" ] ||
+		fail "perfab $c --format completes '$(words perfab $c --format '')', not '$want'"
+	# shellcheck disable=SC2086
+	[ "$(words perfab $c -f '')" = "$want" ] || fail "perfab $c -f completes '$(words perfab $c -f '')'"
+done
+[ "$(words perfab ledger --format j)" = "json junit" ] || fail "'--format j': $(words perfab ledger --format j)"
+# --rules: run's usage lists the rule sets; ledger, gate and bisect, which
+# name them RULES, complete the same.
+want=$(usage_words --rules run)
+[ "$want" = "perfab/1 perfab/2 rule12" ] || fail "perfab run --help lists the rules as '$want'"
+for c in run ledger gate bisect; do
+	[ "$(words perfab $c --rules '')" = "$want" ] || fail "perfab $c --rules completes '$(words perfab $c --rules '')'"
+done
+for c in run calibrate bisect; do
+	[ "$(words perfab $c --counts '')" = "auto off pmu sim" ] ||
+		fail "perfab $c --counts completes '$(words perfab $c --counts '')'"
+done
+# --output: its words and file names.
+complete_words perfab run --output '' >out
+has null out
+has inherit out
+has artifact-one.json out
+complete_words perfab run -o artifact- >out
+has artifact-one.json out
+# After help: the commands and the topics; help itself is a command word.
+complete_words perfab help '' >out
+for w in $(tr '\n' ' ' <cmds) metrics exit-codes; do
+	case $w in -* | help) continue ;; esac
+	has "$w" out
+done
+[ "$(words perfab help me)" = "memgate metrics" ] || fail "'perfab help me' completes '$(words perfab help me)'"
+[ -z "$(words perfab help run '')" ] || fail "'perfab help run' completes '$(words perfab help run '')'"
+has help cmds
 exit 0

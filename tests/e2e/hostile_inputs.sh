@@ -185,9 +185,14 @@ mutate ok.json m7.json '.arms = []'
 bad_ledger m7.json "'arms' must be a non-empty array"
 
 # Unknown schema versions and protocols.
-for s in perfab-artifact/2 perfab-artifact/0 perfab-artifact/10 perfab-artifact "" PERFAB-ARTIFACT/1; do
+for s in perfab-artifact/0 perfab-artifact perfab-artifact/1x perfab-artifact/-2 "" PERFAB-ARTIFACT/1; do
 	mutate ok.json schema.json ".schema = \"$s\""
 	bad_ledger schema.json "unknown schema"
+done
+# A newer version of the artifact's own schema: said so, with the cure.
+for s in perfab-artifact/2 perfab-artifact/10; do
+	mutate ok.json schema.json ".schema = \"$s\""
+	bad_ledger schema.json "written by a newer perfab (schema $s); this perfab reads"
 done
 mutate ok.json schema-null.json '.schema = null'
 bad_ledger schema-null.json "'schema' must be a string"

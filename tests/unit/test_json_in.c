@@ -238,6 +238,32 @@ START_TEST(cursor_absent_null_and_first_problem)
 	ck_assert_int_eq(pab_json_in_known_keys(&in, root, (const char *const[]){
 		"a", "b", "c", "d", NULL }), -1);
 	check_why(&in, "config 'c.json': the top level: unknown key 'e'");
+	/* Every unknown key in one message, the likely spelling with it; the
+	 * keys noted across objects are joined, the ninth on only counted. */
+	{
+		cJSON *o = cJSON_Parse("{\"sed\": 1, \"x1\": 1, \"x2\": 1, \"x3\": 1, "
+				       "\"x4\": 1, \"x5\": 1, \"x6\": 1, \"x7\": 1, "
+				       "\"x8\": 1, \"x9\": 1}");
+		const char *const known[] = { "seed", "reps", NULL };
+
+		pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, "config 'c.json'", NULL);
+		ck_assert_int_eq(pab_json_in_note_unknown_keys(&in, o, known), -1);
+		ck_assert_int_eq(pab_json_in_failed(&in), 0);
+		pab_json_in_push_key(&in, "rows");
+		pab_json_in_push_index(&in, 3);
+		ck_assert_int_eq(pab_json_in_note_unknown_keys(&in, o, known), -1);
+		ck_assert_int_eq(pab_json_in_fail_unknown_keys(&in), -1);
+		check_why(&in, "config 'c.json': the top level: unknown keys 'sed' (did you mean "
+			  "'seed'?), 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', and 2 more; "
+			  "rows[3]: 10 unknown keys");
+		pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, NULL, NULL);
+		ck_assert_int_eq(pab_json_in_note_unknown_keys(&in, root, (const char *const[]){
+			"a", "b", "c", "d", "e", NULL }), 0);
+		ck_assert_int_eq(pab_json_in_fail_unknown_keys(&in), 0);
+		ck_assert_ptr_null(pab_json_in_take_why(&in));
+		pab_json_in_release(&in);
+		cJSON_Delete(o);
+	}
 	/* The parse's refusal, with the prefix and a wrapper. */
 	pab_json_in_init(&in, PAB_JSON_IN_FIELDS_DOTTED, "config 'c.json'", NULL);
 	ck_assert_ptr_null(pab_json_in_parse(&in, "[1] 2", 5, "not a JSON object"));
@@ -375,7 +401,7 @@ START_TEST(config_reader_names_the_field)
 	check_config("{\"arms\": [{\"name\": \"base\", \"argv\": [\"a\", null]}]}",
 		     "config 'c.json': arms[0].argv[1] must be a string");
 	check_config("{\"arms\": [{\"name\": \"base\", \"rev\": \"1\"}]}",
-		     "config 'c.json': arms[0]: unknown key 'rev'");
+		     "config 'c.json': arms[0]: unknown key 'rev' (did you mean 'revision'?)");
 	check_config("{\"controls\": 5}", "config 'c.json': 'controls' must be a string");
 }
 END_TEST

@@ -217,7 +217,10 @@ static const struct bad_case bad[] = {
 	{ "{\"arms\": [{\"name\": \"base\", \"argv\": [\"a\"], \"env\": {\"K\": 1e400}}]}",
 	  "env.K must be a string or a number" },
 	/* Keys and values hostile_inputs.sh does not try */
-	{ "{\"repz\": 3}", "the top level: unknown key 'repz'" },
+	{ "{\"repz\": 3}", "the top level: unknown key 'repz' (did you mean 'reps'?)" },
+	{ "{\"nul_arm\": true, \"qqqqqq\": 1, \"rows\": [{\"name\": \"r\", \"contrl\": true}]}",
+	  "the top level: unknown keys 'nul_arm' (did you mean 'null_arm'?), 'qqqqqq'; "
+	  "rows[0]: unknown key 'contrl' (did you mean 'control'?)" },
 	{ "{\"arms\": [{\"name\": \"base\", \"argv\": [\"a\"], \"envv\": {}}]}",
 	  "unknown key 'envv'" },
 	{ "{\"rows\": [{\"name\": \"r\", \"param\": {}}]}", "unknown key 'param'" },
