@@ -45,6 +45,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/simcount.c src/probe/simcount.h \
 	src/model/argv_split.c src/model/argv_split.h \
 	src/model/experiment.c src/model/experiment.h \
+	src/model/experiment_copy.c src/model/experiment_copy.h \
 	src/model/file_id.h \
 	src/model/history.c src/model/history.h \
 	src/model/judgeable.c src/model/judgeable.h \

@@ -147,11 +147,6 @@ int64_t now_thread_cpu_ns(void)
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
-int64_t now_process_cpu_ns(void)
-{
-	return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-}
-
 void pab_strbuf_add(struct pab_strbuf *sb, const char *s, size_t n)
 {
 	ALLOC_GROW(sb->buf, sb->len + n + 1, sb->alloc);

@@ -52,7 +52,6 @@ int parse_double(const char *s, double min, double max, double *out);
 /* Clocks in nanoseconds. */
 int64_t now_monotonic_ns(void);
 int64_t now_thread_cpu_ns(void);
-int64_t now_process_cpu_ns(void);
 
 /* A growable NUL-terminated string. Zero-initialise or use PAB_STRBUF_INIT. */
 struct pab_strbuf {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * verdict.c — the ledger: one cell's PASS / FAIL / INCONCLUSIVE from the
- * paired-change interval and its thresholds, under either rule set, and
- * the combination of cells into a row verdict.
+ * verdict.c — the verdict rules: one cell's PASS / FAIL / INCONCLUSIVE
+ * from the paired-change interval and its thresholds, under each rule
+ * set, and the combination of cells into a row verdict. The ledger that
+ * applies them to an experiment is src/judge/ledger.c.
  *
  * The three rule sets differ in where the thresholds come from and in
  * what FAIL must show:

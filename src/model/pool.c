@@ -15,177 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/argv_split.h"
+#include "model/experiment_copy.h"
 #include "model/judgeable.h"
 #include "model/pool.h"
 #include "term.h"
 #include "util.h"
-
-/* ------------------------------------------------------------------ */
-/* Deep copies                                                        */
-
-static char *strdup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
-static struct pab_kv *kv_dup(const struct pab_kv *kv, size_t n)
-{
-	struct pab_kv *out;
-	size_t i;
-
-	if (!n)
-		return NULL;
-	out = xcalloc(n, sizeof(*out));
-	for (i = 0; i < n; i++) {
-		out[i].key = xstrdup(kv[i].key);
-		out[i].value = xstrdup(kv[i].value);
-	}
-	return out;
-}
-
-static void arm_copy(struct pab_arm *dst, const struct pab_arm *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	dst->name = xstrdup(src->name);
-	dst->argv = pab_argv_dup(src->argv, src->argc);
-	dst->argc = src->argc;
-	dst->env = kv_dup(src->env, src->n_env);
-	dst->n_env = src->n_env;
-	dst->revision = strdup_or_null(src->revision);
-	dst->exe = strdup_or_null(src->exe);
-	dst->sha256 = strdup_or_null(src->sha256);
-	dst->preserved = strdup_or_null(src->preserved);
-	dst->prepare = strdup_or_null(src->prepare);
-}
-
-static void result_copy(struct pab_arm_result *dst,
-			const struct pab_arm_result *src)
-{
-	size_t m;
-
-	*dst = *src;
-	for (m = 0; m < PAB_M_COUNT; m++)
-		dst->reason[m] = strdup_or_null(src->reason[m]);
-	dst->checksum = strdup_or_null(src->checksum);
-	dst->stderr_tail = strdup_or_null(src->stderr_tail);
-}
-
-/* Append a copy of rep (of an experiment with n_arms arms) to row. */
-static void rep_append(struct pab_row *row, const struct pab_rep *rep,
-		       size_t n_arms, size_t block)
-{
-	struct pab_rep *r = pab_row_add_rep(row, n_arms);
-	size_t a;
-
-	r->block = block;
-	memcpy(r->order, rep->order, n_arms * sizeof(*r->order));
-	for (a = 0; a < n_arms; a++) {
-		pab_arm_result_release(&r->result[a]);
-		result_copy(&r->result[a], &rep->result[a]);
-	}
-}
-
-/* The row's definition without its reps. */
-static void row_copy_def(struct pab_row *dst, const struct pab_row *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	dst->name = xstrdup(src->name);
-	dst->workload = strdup_or_null(src->workload);
-	dst->program = strdup_or_null(src->program);
-	dst->argv = pab_argv_dup(src->argv, src->argc);
-	dst->argc = src->argc;
-	dst->params = kv_dup(src->params, src->n_params);
-	dst->n_params = src->n_params;
-	dst->control = src->control;
-	dst->failed = src->failed;
-	dst->fail_reason = strdup_or_null(src->fail_reason);
-	dst->failed_arm = strdup_or_null(src->failed_arm);
-	pab_row_set_host(dst, src->host_json, src->cpu_model);
-}
-
-/* Highest block number in row, or -1 for a row without reps. */
-static long last_block(const struct pab_row *row)
-{
-	long b = -1;
-	size_t r;
-
-	for (r = 0; r < row->n_reps; r++)
-		if ((long)row->reps[r].block > b)
-			b = (long)row->reps[r].block;
-	return b;
-}
-
-/* Append src's reps to dst, block numbers continued after dst's last. */
-static void row_append_reps(struct pab_row *dst, const struct pab_row *src,
-			    size_t n_arms)
-{
-	size_t offset = (size_t)(last_block(dst) + 1), r;
-
-	for (r = 0; r < src->n_reps; r++)
-		rep_append(dst, &src->reps[r], n_arms, offset + src->reps[r].block);
-	if (src->failed && !dst->failed) {
-		dst->failed = 1;
-		free(dst->fail_reason);
-		dst->fail_reason = strdup_or_null(src->fail_reason);
-		free(dst->failed_arm);
-		dst->failed_arm = strdup_or_null(src->failed_arm);
-	}
-}
-
-/* Everything of src but its rows, into dst (initialised here). */
-static void copy_settings(struct pab_experiment *dst,
-			  const struct pab_experiment *src)
-{
-	size_t i;
-
-	pab_experiment_init(dst);
-	free(dst->schema);
-	free(dst->perfab_version);
-	free(dst->protocol);
-	dst->schema = xstrdup(src->schema);
-	dst->perfab_version = xstrdup(src->perfab_version);
-	dst->protocol = xstrdup(src->protocol);
-	dst->rules = src->rules;
-	dst->complete = src->complete;
-	dst->seed = src->seed;
-	dst->host_json = strdup_or_null(src->host_json);
-	dst->cpu_model = strdup_or_null(src->cpu_model);
-	pab_run_settings_release(&dst->settings);
-	pab_run_settings_copy(&dst->settings, &src->settings);
-	dst->judged = src->judged;
-	pab_pool_record_copy(&dst->pool, &src->pool);
-	dst->run_json = strdup_or_null(src->run_json);
-	dst->reps = src->reps;
-	dst->max_reps = src->max_reps;
-	memcpy(dst->tolerance, src->tolerance, sizeof(dst->tolerance));
-	dst->equivalence_margin = src->equivalence_margin;
-	dst->stopped_by = src->stopped_by;
-	for (i = 0; i < src->n_sanity; i++)
-		pab_experiment_add_sanity(dst, src->sanity[i].row, src->sanity[i].arm,
-					  src->sanity[i].metric, src->sanity[i].base,
-					  src->sanity[i].head);
-	dst->has_sanity = src->has_sanity;
-	dst->arms = xcalloc(src->n_arms ? src->n_arms : 1, sizeof(*dst->arms));
-	for (i = 0; i < src->n_arms; i++)
-		arm_copy(&dst->arms[i], &src->arms[i]);
-	dst->n_arms = src->n_arms;
-}
-
-void pab_pool_copy(struct pab_experiment *dst, const struct pab_experiment *src)
-{
-	size_t i, r;
-
-	copy_settings(dst, src);
-	dst->rows = xcalloc(src->n_rows ? src->n_rows : 1, sizeof(*dst->rows));
-	for (i = 0; i < src->n_rows; i++) {
-		row_copy_def(&dst->rows[i], &src->rows[i]);
-		for (r = 0; r < src->rows[i].n_reps; r++)
-			rep_append(&dst->rows[i], &src->rows[i].reps[r], src->n_arms,
-				   src->rows[i].reps[r].block);
-		dst->n_rows = i + 1;
-	}
-}
 
 /* ------------------------------------------------------------------ */
 /* Comparisons                                                        */
@@ -542,6 +376,40 @@ static void row_set_host(struct pab_row *row, const struct pab_experiment *out,
 /* ------------------------------------------------------------------ */
 /* The merge                                                          */
 
+static char *strdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* Highest block number in row, or -1 for a row without reps. */
+static long last_block(const struct pab_row *row)
+{
+	long b = -1;
+	size_t r;
+
+	for (r = 0; r < row->n_reps; r++)
+		if ((long)row->reps[r].block > b)
+			b = (long)row->reps[r].block;
+	return b;
+}
+
+/* Append src's reps to dst, block numbers continued after dst's last. */
+static void row_append_reps(struct pab_row *dst, const struct pab_row *src,
+			    size_t n_arms)
+{
+	size_t offset = (size_t)(last_block(dst) + 1), r;
+
+	for (r = 0; r < src->n_reps; r++)
+		pab_row_add_rep_copy(dst, &src->reps[r], n_arms, offset + src->reps[r].block);
+	if (src->failed && !dst->failed) {
+		dst->failed = 1;
+		free(dst->fail_reason);
+		dst->fail_reason = strdup_or_null(src->fail_reason);
+		free(dst->failed_arm);
+		dst->failed_arm = strdup_or_null(src->failed_arm);
+	}
+}
+
 static const char *label_of(const char *const *labels, size_t i, char *buf,
 			    size_t len)
 {
@@ -845,7 +713,7 @@ static void append_group(struct pab_experiment *out,
 		so->keys[out->n_rows].key = so->sortable ?
 			(double)r * (double)so->shard_n + (double)(k_shard - 1) : 0;
 		row = &out->rows[out->n_rows++];
-		row_copy_def(row, &in[i]->rows[r]);
+		pab_row_copy_def(row, &in[i]->rows[r]);
 		row_set_host(row, out, in[i], &in[i]->rows[r]);
 		row->failed = 0;
 		free(row->fail_reason);
@@ -949,7 +817,7 @@ static int pool_inputs(const struct pab_experiment *const *in, const char *const
 		goto out_release;
 	/* The first input's settings; rows appended group by group. */
 	pab_experiment_release(out);
-	copy_settings(out, in[0]);
+	pab_experiment_copy_without_rows(out, in[0]);
 	out->rows = xcalloc(1, sizeof(*out->rows));
 	out->reps = out->max_reps = 0;
 	out->complete = 1;

@@ -87,10 +87,4 @@ int pab_pool_judged(const struct pab_experiment *const *in, const char *const *l
 int pab_pool_check_input(const struct pab_experiment *e, const char *label,
 			 char **why);
 
-/*
- * pab_pool_copy: a deep copy of src into *dst (initialised by the call;
- * release it with pab_experiment_release). The two share no memory.
- */
-void pab_pool_copy(struct pab_experiment *dst, const struct pab_experiment *src);
-
 #endif /* PAB_POOL_H */

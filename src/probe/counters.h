@@ -4,10 +4,11 @@
  * child, opened with perf_event_open and, for hardware events, encoded with
  * libpfm4.
  *
- * The set is opened on a child that is held before execve (spawn.h's gate)
- * with disabled=1, enable_on_exec=1 and inherit=1: counting starts at the
- * exec, so perfab's own fork/attach work is not charged to the workload,
- * and it covers every thread and process the workload starts.
+ * The set is opened on a child that is held before execve (the gate of
+ * pab_spawn_measure, runchild.h) with disabled=1, enable_on_exec=1 and
+ * inherit=1: counting starts at the exec, so perfab's own fork/attach work
+ * is not charged to the workload, and it covers every thread and process
+ * the workload starts.
  *
  * Opening never fails as a whole: each event that cannot be counted carries
  * a reason, and reading it returns -1 and that reason. A counter that was
@@ -69,8 +70,9 @@ const char *pab_counters_name(const struct pab_counters *c, size_t i);
 
 /*
  * pab_counters_read: read counter i after the child exited (and before
- * pab_counters_close); at spawn's ptrace exit stop works too. Descendants
- * still alive (daemonised) add their counts only when they exit. Returns 0 and *value — scaled for multiplexing as
+ * pab_counters_close); at pab_spawn_measure's ptrace exit stop works
+ * too. Descendants still alive (daemonised) add their counts only when
+ * they exit. Returns 0 and *value — scaled for multiplexing as
  * raw * time_enabled / time_running; task_clock is in nanoseconds — or -1
  * and *why, a string that is static or owned by c (valid until close).
  * A counter that never ran (the child never exec'd, or the PMU never had

@@ -17,6 +17,7 @@
 
 #include "judge/ledger.h"
 #include "model/argv_split.h"
+#include "model/experiment_copy.h"
 #include "model/metrics.h"
 #include "model/pool.h"
 #include "run/bisect.h"
@@ -161,7 +162,7 @@ static int one_run(struct pab_bisect_cmp_opts *o, const struct pab_strlist *spec
 	}
 	pab_runner_release(&r);
 	if (!ret)
-		pab_pool_copy(e, &plan.e);
+		pab_experiment_copy(e, &plan.e);
 	pab_plan_release(&plan);
 out_unlock:
 	pab_artifact_unlock(artifact, lock_fd);
@@ -274,7 +275,7 @@ static int judge(const struct pab_experiment *e, int with_mid, int followed,
 		return 0;
 	if (judge_side(e, ARM_MID, followed, &out->mid_good, f))
 		return -1;
-	pab_pool_copy(&view, e);
+	pab_experiment_copy(&view, e);
 	rename_arm(&view, ARM_GOOD, "good");
 	rename_arm(&view, ARM_NULL, "goodnull");
 	rename_arm(&view, ARM_MID, ARM_GOOD);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * runconf.c — arms and rows from a config file or the command line
- * (runconf.h). Every field is type-checked; the first problem is reported
- * with the path of the offending field, except unknown keys: those of the
- * whole config are named in one message, each with its likely spelling.
+ * runconf.c — arms, rows and settings from a config file, and the
+ * parsers of single command-line items (runconf.h). Every field of a
+ * config is type-checked; the first problem is reported with the path of
+ * the offending field, except unknown keys: those of the whole config are
+ * named in one message, each with its likely spelling.
  */
 #include "config.h"
 

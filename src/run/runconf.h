@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * runconf.h — building an experiment's arms and rows from a JSON config
- * file (--config) and from the command line (--arm, --arms, --null-arm,
- * --workloads). The config format is documented in doc/perfab.1 (CONFIG).
+ * runconf.h — an experiment's arms, rows and settings from a JSON config
+ * file (--config), and the parsers of single command-line items the
+ * runner's planning shares with it: one --arm spec, one built-in row, one
+ * --tolerance item, a duration. The options themselves are applied
+ * elsewhere: --arm, --arms, --head-env and the null arm in run/arms.c,
+ * --workloads, parameter scans and --shard in run/define.c, --tolerance
+ * and --budget in run/plan.c. The config format is documented in
+ * doc/perfab.1 (CONFIG).
  *
  *   {
  *     "arms": [ { "name": "base", "argv": ["./old/bench"],
