@@ -286,6 +286,23 @@ out_release:
 	return ret;
 }
 
+/* inspect() in one read transaction: its three queries read one
+ * snapshot, never a file another writer creates between them (which read
+ * as "tables but no perfab mark": not perfab's). */
+static int inspect_snapshot(sqlite3 *db, const char *path, int *rc, char **why)
+{
+	int v;
+
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		*rc = sqlite3_extended_errcode(db);
+		fail(db, path, why, "cannot read it");
+		return -2;
+	}
+	v = inspect(db, path, rc, why);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return v;
+}
+
 /* ------------------------------------------------------------------ */
 /* The schema                                                         */
 
@@ -440,7 +457,7 @@ int pab_history_file_open(const char *path, int mode, sqlite3 **out, int *versio
 				 "user (a record needs to write the file and its directory)", path);
 		goto out_close;
 	}
-	v = inspect(db, path, &rc, why);
+	v = inspect_snapshot(db, path, &rc, why);
 	if (v == -2 && mode == PAB_HISTORY_READ && readable_as_it_is(path, rc)) {
 		char *uri = immutable_uri(path);
 
@@ -451,7 +468,7 @@ int pab_history_file_open(const char *path, int mode, sqlite3 **out, int *versio
 		free(uri);
 		if (v)
 			return -1;
-		v = inspect(db, path, &rc, why);
+		v = inspect_snapshot(db, path, &rc, why);
 	}
 	if (v == -2 && mode == PAB_HISTORY_WRITE && (rc & 0xff) == SQLITE_READONLY) {
 		free(*why);
