@@ -111,7 +111,7 @@ PY
 		fail "SIG$sig: exit is not death by the signal: $(jq -c .rc sig.json)"
 	saved=$(jq .saved sig.json)
 	case $sig in INT) num=2 ;; TERM) num=15 ;; esac
-	jq -r .err sig.json | grep -Eq "^perfab: interrupted by signal $num \([A-Za-z ]+\) (at row 1/1 'command', rep $((saved + 1))/42, arm [a-z]+|after rep $saved/42 of row 1/1 'command'); 'int-$sig.json' keeps the $saved reps completed before it; resume with: perfab run --resume int-$sig.json " ||
+	jq -r .err sig.json | grep -Eq "^perfab: interrupted by signal $num \([A-Za-z ]+\) (at row 1/1 'command', rep $((saved + 1))/42, arm [a-z]+( \([a-z ]+\))?|after rep $saved/42 of row 1/1 'command'); 'int-$sig.json' keeps the $saved reps completed before it; resume with: perfab run --resume int-$sig.json " ||
 		fail "SIG$sig: no last line with the resume command (saved $saved): $(jq -r .err sig.json | tail -3)"
 	# --resume needs the arms again: the command given names them.
 	cmd=$(jq -r .err sig.json | sed -n 's/^perfab: interrupted .*; resume with: perfab run //p')
