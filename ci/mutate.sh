@@ -56,11 +56,11 @@ equiv=$top/ci/mutate-equivalent.txt
 
 # The fast tests every mutant runs, cheapest first (the first failure ends
 # the mutant), and the extra tests of files they do not reach.
-unit_tests="tests/unit/test_ledger tests/unit/test_pool tests/unit/test_cli_units tests/unit/test_stats tests/unit/test_simcount"
+unit_tests="tests/unit/test_ledger tests/unit/test_pool tests/unit/test_artifact tests/unit/test_format tests/unit/test_rotation_argv tests/unit/test_values tests/unit/test_stats tests/unit/test_simcount"
 # Only tests whose outcome does not depend on the machine: a test that a
 # loaded machine can fail kills mutants it never reached (recorded
 # artifacts and seeded simulations only; no test here starts a measured
-# run, so cli_ledger_fixes.sh and pool_refuse.sh, which do, are not).
+# run, so ledger_fixes.sh and pool_refuse.sh, which do, are not).
 e2e_tests="tests/e2e/ledger_corpus.sh"
 sim_tests="tests/sim/test_stats_sim"
 extra_tests() {

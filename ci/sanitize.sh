@@ -17,12 +17,12 @@
 #         (sanitize_e2e below). Lengths and indexes there come from
 #         outside; the other end-to-end tests run the same code on
 #         perfab's own well-formed data, and the plain pass runs them.
-#     cli_counts.sh among them counts instructions as a user's run does
+#     counts_exact.sh among them counts instructions as a user's run does
 #     (valgrind, no PMU), so the reader of valgrind's output is under the
-#     sanitizers too, and cli_count_cache.sh feeds the count cache's
+#     sanitizers too, and counts_cache.sh feeds the count cache's
 #     reader corrupt and malformed files;
 #  2. valgrind memcheck (--leak-check=full) of the core unit tests
-#     (test_stats, test_cli_units, test_workloads_suite, and the pure
+#     (test_stats, test_rotation_argv, test_artifact, test_format, test_values, test_workloads_suite, and the pure
 #     modules: test_ledger, test_pool, test_runconf, test_options,
 #     test_checklist) and of perfab itself: a small `perfab run` (ptrace
 #     works under valgrind), `ledger`, `gate`, and the bad-input exits of
@@ -94,15 +94,15 @@ make -j"$jobs" CFLAGS="-O1 -gdwarf-4 $ubsan" LDFLAGS="$ubsan" $wl_progs >>build.
 # The selection (the rule is at the top of this file). A test named here
 # that the tree no longer has is an error: a renamed test must not drop out
 # of the pass unseen.
-sanitize_e2e="tests/e2e/hostile_inputs.sh tests/e2e/ledger_corpus.sh
-	tests/e2e/cli_ledger_input.sh tests/e2e/memgate_input.sh tests/e2e/pool_refuse.sh
-	tests/e2e/cli_tamper.sh tests/e2e/cli_resume_trust.sh tests/e2e/cli_journal.sh
-	tests/e2e/cli_report_reader.sh tests/e2e/history_migrate.sh
+sanitize_e2e="tests/e2e/reliability_hostile_inputs.sh tests/e2e/ledger_corpus.sh
+	tests/e2e/ledger_input.sh tests/e2e/memgate_input.sh tests/e2e/pool_refuse.sh
+	tests/e2e/reliability_tamper.sh tests/e2e/reliability_resume_trust.sh tests/e2e/reliability_journal.sh
+	tests/e2e/reliability_report_reader.sh tests/e2e/history_migrate.sh
 	tests/e2e/history_foreign.sh tests/e2e/history_readonly.sh
-	tests/e2e/cli_small_hardening.sh tests/e2e/cli_term_safe.sh
-	tests/e2e/cli_hostile_children.sh
-	tests/e2e/cli_kill9.sh tests/e2e/cli_disk_full.sh tests/e2e/cli_safe_write.sh
-	tests/e2e/cli_counts.sh tests/e2e/cli_count_cache.sh"
+	tests/e2e/reliability_small_hardening.sh tests/e2e/reliability_term_safe.sh
+	tests/e2e/reliability_hostile_children.sh
+	tests/e2e/reliability_kill9.sh tests/e2e/reliability_disk_full.sh tests/e2e/reliability_safe_write.sh
+	tests/e2e/counts_exact.sh tests/e2e/counts_cache.sh"
 # shellcheck disable=SC2016 # make syntax, not shell
 all=$(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests)
 sel=
@@ -177,7 +177,7 @@ else
 		mkdir -p "$plain"
 		[ -f "$plain/Makefile" ] || (cd "$plain" && "$top/configure" -q CFLAGS="-O1 -g")
 	fi
-	unit="tests/unit/test_stats tests/unit/test_cli_units tests/unit/test_workloads_suite
+	unit="tests/unit/test_stats tests/unit/test_rotation_argv tests/unit/test_artifact tests/unit/test_format tests/unit/test_values tests/unit/test_workloads_suite
 		tests/unit/test_ledger tests/unit/test_pool tests/unit/test_runconf
 		tests/unit/test_options tests/unit/test_checklist"
 	# shellcheck disable=SC2086

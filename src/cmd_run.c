@@ -241,7 +241,7 @@ static void parse_run_options(int argc, char **argv, struct pab_run_opts *o,
 /*
  * Test hook: PERFAB_TEST_BALLAST_MIB=N makes perfab itself resident by N
  * MiB before it spawns anything, to prove children's peak_rss does not
- * inherit perfab's peak (tests/e2e/cli_peak_rss.sh). Never freed: it must
+ * inherit perfab's peak (tests/e2e/measure_peak_rss.sh). Never freed: it must
  * stay resident for the whole run.
  */
 /* The test hook's ballast, held for the whole run. */

@@ -41,7 +41,7 @@ extern const struct pab_test_hook_def pab_test_hooks[PAB_TEST_HOOK_COUNT];
 const char *pab_test_hook(enum pab_test_hook hook);
 
 /*
- * Test hook for the crash matrix (tests/e2e/crash_matrix.sh): with
+ * Test hook for the crash matrix (tests/e2e/reliability_crash_matrix.sh): with
  * PERFAB_TEST_CRASH_AT=N in the environment, the N-th call (counting from
  * 1, over the whole process) kills perfab with SIGKILL on the spot, as a
  * power cut or the OOM killer would. name says where, for the test's log
@@ -52,7 +52,7 @@ const char *pab_test_hook(enum pab_test_hook hook);
 void pab_crash_point(const char *name);
 
 /*
- * Test hook for checkpoint costs (tests/e2e/cli_journal.sh): with
+ * Test hook for checkpoint costs (tests/e2e/reliability_journal.sh): with
  * PERFAB_TEST_IO_LOG=FILE in the environment, every checkpoint write
  * appends "WHAT BYTES" (e.g. "journal 1234", "artifact 56789") as a line
  * to FILE, so a test can measure bytes written per rep. Without the

@@ -27,9 +27,10 @@ EXTRA_DIST += tests/unit/unit.h
 
 include tests/stats.mk
 include tests/workloads.mk
-include tests/cli.mk
 include tests/ledger.mk
 include tests/run.mk
+include tests/reliability.mk
+include tests/calibrate.mk
 include tests/probes.mk
 include tests/counts.mk
 include tests/pool.mk

@@ -7,7 +7,8 @@ pool_tests = \
 	tests/e2e/pool_blocks.sh \
 	tests/e2e/pool_shards.sh \
 	tests/e2e/pool_cpu_shards.sh \
-	tests/e2e/pool_refuse.sh
+	tests/e2e/pool_refuse.sh \
+	tests/e2e/pool_shard_rows.sh
 
 TESTS += $(pool_tests)
 dist_noinst_SCRIPTS += $(pool_tests)

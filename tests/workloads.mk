@@ -11,7 +11,8 @@ workloads_tests = \
 	tests/e2e/workloads_spin.sh \
 	tests/e2e/workloads_latency.sh \
 	tests/e2e/workloads_errors.sh \
-	tests/e2e/workloads_protocol.sh
+	tests/e2e/workloads_protocol.sh \
+	tests/e2e/workloads_through_run.sh
 
 check_PROGRAMS += tests/unit/test_workloads_suite
 tests_unit_test_workloads_suite_SOURCES = tests/unit/test_workloads_suite.c \

@@ -216,7 +216,7 @@ static int under_valgrind(void)
 #endif
 
 /*
- * Test hook (tests/e2e/cli_window.sh): PERFAB_TEST_EXIT_HOLD_MS=N makes perfab
+ * Test hook (tests/e2e/measure_window.sh): PERFAB_TEST_EXIT_HOLD_MS=N makes perfab
  * dawdle N ms at every child's exit stop, to prove that its own work there
  * stays out of the child's wall time.
  */
@@ -235,7 +235,7 @@ static void test_exit_hold(void)
 }
 
 /*
- * Test hook (tests/e2e/cli_exec_window.sh): PERFAB_TEST_GATE_SWAP=FILE
+ * Test hook (tests/e2e/measure_exec_window.sh): PERFAB_TEST_GATE_SWAP=FILE
  * renames FILE.swap over FILE at every child's gate, after the caller
  * checked the program and before its exec, as a rival could.
  */

@@ -98,7 +98,7 @@ static void sample_and_fold(struct pab_sampler *s, pid_t *tree, pid_t pid,
 		 * child is dead, so it cannot see the death without the reason.
 		 * Killed outside the lock, the child could die and be unwatched
 		 * before the flag was set, and the reason was lost
-		 * (tests/e2e/cli_hostile_children.sh widens that window with
+		 * (tests/e2e/reliability_hostile_children.sh widens that window with
 		 * PERFAB_TEST_SAMPLER_FOLD_DELAY_MS). The group is the child's
 		 * own, and the watch still names it.
 		 */
@@ -171,7 +171,7 @@ struct pab_sampler *pab_sampler_new(const struct pab_pin *pin,
 	s->pin = pin;
 	s->interval_ns = interval_ns;
 	/* Test hook: a sampler starved of CPU for the whole run
-	 * (tests/e2e/cli_tree_sample.sh). */
+	 * (tests/e2e/measure_tree_sample.sh). */
 	s->idle_for_test = pab_test_hook(PAB_TEST_SAMPLER_IDLE) != NULL;
 	/* Test hook: a sampler slow between its look at the tree and acting on it. */
 	if (pab_test_hook(PAB_TEST_SAMPLER_FOLD_DELAY_MS) &&

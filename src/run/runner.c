@@ -366,7 +366,7 @@ static int start_journal(struct pab_runner *r, struct pab_failure *f)
  * reps (PAB_FOLD_FIRST_REPS, so a short run pays few whole-file syncs) —
  * so all folds together rewrite less than twice the final artifact: a
  * checkpoint costs O(1) bytes per rep, amortised, at rep 10 as at rep
- * 1000 (tests/e2e/cli_journal.sh measures it). SIGTERM, SIGINT and SIGHUP
+ * 1000 (tests/e2e/reliability_journal.sh measures it). SIGTERM, SIGINT and SIGHUP
  * are taken only while a child runs or between children (runchild.h),
  * never in here: the stop line always counts exactly the reps the files
  * on disk hold, and no record is cut by the signal.

@@ -199,7 +199,7 @@ int pab_artifact_save(const struct pab_experiment *e, const char *path,
 	struct stat st;
 	int ret = pab_write_file_atomic(path, write_artifact_fn, (void *)e, why);
 
-	/* The checkpoint-cost test hook (tests/e2e/cli_journal.sh): bytes written. */
+	/* The checkpoint-cost test hook (tests/e2e/reliability_journal.sh): bytes written. */
 	if (!ret && pab_test_hook(PAB_TEST_IO_LOG) && !stat(path, &st))
 		pab_test_io_log("artifact", (uint64_t)st.st_size);
 	return ret;

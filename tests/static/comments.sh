@@ -6,7 +6,7 @@
 #
 #  - every file path a comment names is a file or folder of the repo: a
 #    token with a slash and a known extension (doc/method.md,
-#    tests/e2e/cli_journal.sh), or one under a top folder (src/run/plan,
+#    tests/e2e/reliability_journal.sh), or one under a top folder (src/run/plan,
 #    ci/spawnloop: a program built from ci/spawnloop.c). It is looked up
 #    from the top, from src/ (the include path: run/plan.h) and from the
 #    file's own folder; a path with an upper-case placeholder
@@ -159,8 +159,8 @@ $out"
 # test that is not there, one whose first comment line names another file.
 mkdir -p "$T/tree/src/model" "$T/tree/tests/e2e"
 cp "$top_srcdir/src/model/metrics.c" "$top_srcdir/src/model/metrics.h" "$T/tree/src/model/"
-: >"$T/tree/tests/e2e/cli_journal.sh"
-printf '/* see tests/e2e/cli_journal.sh and tests/e2e/cli_nothing.sh */\n' \
+: >"$T/tree/tests/e2e/reliability_journal.sh"
+printf '/* see tests/e2e/reliability_journal.sh and tests/e2e/cli_nothing.sh */\n' \
 	>>"$T/tree/src/model/metrics.c"
 sed '3s/metrics\.h/metric_table.h/' "$top_srcdir/src/model/metrics.h" >"$T/tree/src/model/metrics.h"
 out=$(check_tree "$T/tree" 2>/dev/null) && fail "a bad path and a misnamed file passed"
@@ -169,7 +169,7 @@ case $out in
 *) fail "the bad path was not named: $out" ;;
 esac
 case $out in
-*"cli_journal.sh,"*) fail "an existing path was named: $out" ;;
+*"reliability_journal.sh,"*) fail "an existing path was named: $out" ;;
 esac
 case $out in
 *"src/model/metrics.h:3: the first comment line names metric_table.h, not metrics.h"*) ;;

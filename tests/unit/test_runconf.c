@@ -3,7 +3,7 @@
  * test_runconf.c — reading a config (src/run/runconf.h) from strings: the
  * documented example and the other spellings it allows, read field by
  * field; one table of bad configs, each refused with the reason
- * tests/e2e/hostile_inputs.sh greps the command's error for (plus the
+ * tests/e2e/reliability_hostile_inputs.sh greps the command's error for (plus the
  * keys it does not try), always naming the config; --arm specs, the
  * --tolerance items and durations.
  */
@@ -155,7 +155,7 @@ START_TEST(defaults_and_spellings)
 END_TEST
 
 /* Bad configs: each is refused, the reason names the config and holds
- * the words hostile_inputs.sh expects from `perfab run --config`. */
+ * the words reliability_hostile_inputs.sh expects from `perfab run --config`. */
 struct bad_case {
 	const char *text;
 	const char *reason;
@@ -165,14 +165,14 @@ struct bad_case {
 	     "{\"name\": \"head\", \"argv\": \"/bin/true\"}]"
 
 static const struct bad_case bad[] = {
-	/* hostile_inputs.sh: syntax */
+	/* reliability_hostile_inputs.sh: syntax */
 	{ "{\"arms\": [", "not a JSON object" },
 	{ "{\"arms\": []}{\"arms\": []}", "data after the top-level value" },
 	{ "[{\"name\": \"base\"}]", "not a JSON object" },
 	{ "", "not a JSON object" },
 	{ "{\"scale\": NaN}", "not a JSON object" },
 	{ "{\"scale\": Infinity}", "not a JSON object" },
-	/* hostile_inputs.sh: wrong types */
+	/* reliability_hostile_inputs.sh: wrong types */
 	{ "{\"arms\": {\"base\": \"/bin/true\"}}", "'arms' must be an array" },
 	{ "{\"arms\": [\"base=/bin/true\"]}", "arms[0] must be an object" },
 	{ "{\"arms\": [{\"name\": \"base\", \"argv\": 7}]}", "argv must be an array of strings" },
@@ -203,7 +203,7 @@ static const struct bad_case bad[] = {
 	{ "{\"rows\": [{\"name\": \"r\"}, {\"name\": \"r\"}]}", "row 'r' is defined twice" },
 	{ "{\"rows\": [{\"workload\": \"large-class/8\", \"params\": {\"speed\": \"1\"}}]}",
 	  "'speed' is not a parameter" },
-	/* hostile_inputs.sh: absurd numbers */
+	/* reliability_hostile_inputs.sh: absurd numbers */
 	{ "{\"reps\": 1e400}", "'reps' must be a number in" },
 	{ "{\"reps\": -1}", "'reps' must be a number in" },
 	{ "{\"reps\": 0}", "'reps' must be a number in" },
@@ -216,7 +216,7 @@ static const struct bad_case bad[] = {
 	{ "{\"tolerance\": {\"cpu\": 1e400}}", "the percentage must be a number" },
 	{ "{\"arms\": [{\"name\": \"base\", \"argv\": [\"a\"], \"env\": {\"K\": 1e400}}]}",
 	  "env.K must be a string or a number" },
-	/* Keys and values hostile_inputs.sh does not try */
+	/* Keys and values reliability_hostile_inputs.sh does not try */
 	{ "{\"repz\": 3}", "the top level: unknown key 'repz' (did you mean 'reps'?)" },
 	{ "{\"nul_arm\": true, \"qqqqqq\": 1, \"rows\": [{\"name\": \"r\", \"contrl\": true}]}",
 	  "the top level: unknown keys 'nul_arm' (did you mean 'null_arm'?), 'qqqqqq'; "

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tests/data/ledger/files.mk — written by tests/data/ledger/regen.sh, do
-# not edit: every file of the ledger corpus, for EXTRA_DIST (tests/cli.mk).
+# not edit: every file of the ledger corpus, for EXTRA_DIST (tests/ledger.mk).
 ledger_corpus_files = \
 	tests/data/ledger/README \
 	tests/data/ledger/adaptive.json \

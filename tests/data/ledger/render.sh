@@ -102,11 +102,11 @@ ledger_corpus_files() {
 }
 
 # ledger_corpus_filesmk DATADIR: the text of files.mk, the automake fragment
-# that distributes ledger_corpus_files (included from tests/cli.mk).
+# that distributes ledger_corpus_files (included from tests/ledger.mk).
 ledger_corpus_filesmk() {
 	echo '# SPDX-License-Identifier: GPL-3.0-or-later'
 	echo '# tests/data/ledger/files.mk — written by tests/data/ledger/regen.sh, do'
-	echo '# not edit: every file of the ledger corpus, for EXTRA_DIST (tests/cli.mk).'
+	echo '# not edit: every file of the ledger corpus, for EXTRA_DIST (tests/ledger.mk).'
 	echo 'ledger_corpus_files = \'
 	ledger_corpus_files "$1" | sed -e 's/^/	/' -e '$!s/$/ \\/'
 }

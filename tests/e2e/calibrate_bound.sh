@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_calibration_bound.sh — a calibration tolerance above the plausible
+# calibrate_bound.sh — a calibration tolerance above the plausible
 # bound (50%, doc/calibration.md "The plausible bound") is refused by
 # `perfab run --calibration` before anything runs (exit 2), naming the
 # metric, its value and the bound, and saying what to do; 50% itself is

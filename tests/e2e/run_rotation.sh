@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Issue #2 acceptance: three /bin/true arms, 6 reps: a complete artifact,
+# The balanced rotation end to end: three /bin/true arms, 6 reps: a complete artifact,
 # every arm in every position exactly twice, block 1 the reverse of block 0.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 

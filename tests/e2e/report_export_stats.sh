@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_export_stats.sh — perfab export --stats (doc/perfab.1, PERFAB
+# report_export_stats.sh — perfab export --stats (doc/perfab.1, PERFAB
 # EXPORT): what hyperfine exports per command, per row, arm and metric —
 # n, failed, mean, stddev (sample), median, min, max — checked against
 # the same figures computed by Python's statistics module from perfab

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_counts.sh — exact instruction counts (--counts, doc/method.md "Exact
+# counts_exact.sh — exact instruction counts (--counts, doc/method.md "Exact
 # counts") on real children under valgrind's cachegrind:
 #   - a deterministic child (xz on a fixed input) counts the same in every
 #     rep, and its A/A cell is decided at the first look with a point as

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Issue #7 in the artifact: on a machine without a PMU, instructions and
+# Missing probes in the artifact: on a machine without a PMU, instructions and
 # cycles are null WITH a reason in every rep and arm (never 0), while
 # task_clock and page_faults are present; the cgroup peak is a number where
 # a cgroup could be had and null with a reason where not (--no-cgroup and a

@@ -4,7 +4,7 @@
 # holds it whole; the last lines of stderr are kept for the report); a fork
 # bomb is stopped by --max-procs, and its reason recorded however slow the
 # sampler is; a child that dies by a signal or exits
-# non-zero is recorded (see also cli_failures.sh for timeouts).
+# non-zero is recorded (see also run_failures.sh for timeouts).
 . "${top_srcdir}/tests/lib/test-lib.sh"
 
 # 300 MB on stdout and 300 MB on stderr, then a last line, then exit 3.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_progress_tty.sh — what a run tells while it runs (run/progress.h), on
+# run_progress_tty.sh — what a run tells while it runs (run/progress.h), on
 # the default counting path (valgrind here):
 #   - in a real terminal (a 100x40 tmux pane): the plan names the counting
 #     pass; while perfab runs, every capture ends in a whole status line

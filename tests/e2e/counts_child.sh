@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_counts_child.sh — the counted child is the timed child (doc/method.md,
+# counts_child.sh — the counted child is the timed child (doc/method.md,
 # "Exact counts"), on the default counting path (counts auto: valgrind here,
 # where no PMU counts), as a user runs perfab:
 #   - gzip -1 vs -9 through --input FAILs on instructions with the change

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Issue #6 crash matrix: kill -9 perfab at many points of a run — before
+# The crash matrix: kill -9 perfab at many points of a run — before
 # children, before latency replays, inside journal appends (record half
 # written, written not synced, synced) and inside folds of the journal
 # into the artifact (before the temp file, half written, synced but not

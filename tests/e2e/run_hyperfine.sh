@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_hyperfine.sh — a hyperfine user's flags (doc/perfab.1, HYPERFINE'S
+# run_hyperfine.sh — a hyperfine user's flags (doc/perfab.1, HYPERFINE'S
 # OPTIONS): the ones that mean the same here are accepted under
 # hyperfine's names (-r/--runs, -m/--min-runs, -M/--max-runs, -S/--shell
-# none, -N; -i/--ignore-failure is cli_ignore_failure.sh's); the ones
+# none, -N; -i/--ignore-failure is run_ignore_failure.sh's); the ones
 # perfab does otherwise are answered with what to do instead, never
 # "unknown option" or a wrong "did you mean"; '<' in a
 # command says to use --input. The hooks' and parameters' short forms are
-# cli_hyperfine_short.sh's, the spellings perfab keeps for its own
-# meaning cli_hyperfine_clash.sh's.
+# run_hyperfine_short.sh's, the spellings perfab keeps for its own
+# meaning run_hyperfine_clash.sh's.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 PERFAB_COUNTS=off # the flags, not the counts, are under test
 export PERFAB_COUNTS

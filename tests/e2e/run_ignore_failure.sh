@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_ignore_failure.sh — -i/--ignore-failure (hyperfine's option, doc/perfab.1
+# run_ignore_failure.sh — -i/--ignore-failure (hyperfine's option, doc/perfab.1
 # --ignore-failure): a measured child's non-zero exit status is a measured
 # run. Commands that exit 1 in every arm get reps and a verdict (a head
 # doing twice the work FAILs, an A/A does not), each rep's status keeps

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_hyperfine_clash.sh — hyperfine spellings that perfab reads in
+# run_hyperfine_clash.sh — hyperfine spellings that perfab reads in
 # another sense are refused with what to do, never run silently
 # otherwise (doc/perfab.1, HYPERFINE'S OPTIONS): -w N (perfab's -w is
 # --workloads: -w 1 ran the rows whose names hold a 1), -n NAME (perfab's

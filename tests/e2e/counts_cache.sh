@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_count_cache.sh — the count cache (doc/method.md, "Exact counts";
+# counts_cache.sh — the count cache (doc/method.md, "Exact counts";
 # perfab(1) --count-cache), on the default counting path (valgrind here):
 #   - the same A/A run twice with one cache: the first counts (2 valgrind
 #     children: two reps agree, the third reuses), the second starts none

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_output_atomic.sh — the files a user names for a report (run
+# report_output_atomic.sh — the files a user names for a report (run
 # --export-markdown, --export-csv, --export-json; export -o; history html
 # -o) are written as the artifact is (store/tempfile.h): a symbolic link
 # at the path is refused, never written through (the file it points at is

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_calibrate.sh — `perfab calibrate` and `perfab run --calibration`
+# calibrate_run.sh — `perfab calibrate` and `perfab run --calibration`
 # (doc/calibration.md): the A/A run writes a perfab-calibration/1 file that
 # validates against doc/calibration.schema.json (and a broken one does
 # not), states what its tolerance is and with what confidence, in the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_width.sh — every line perfab prints by default fits 100 columns
+# report_width.sh — every line perfab prints by default fits 100 columns
 # (doc/hacking.md "Output width"), counted in characters (UTF-8 decoded):
 #   - perfab --help, perfab help, perfab --version, perfab help CMD for
 #     every command (and the subcommands of memgate and history), the

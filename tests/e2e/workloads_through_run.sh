@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Issue #4 through perfab itself: every allocator row reports p99 from its
+# The workload suite through perfab itself: every allocator row reports p99 from its
 # latency replay (plain commands: null with a reason), arms running the same
 # row and seed report the same operation checksum, the leak knob shows in
 # drain_rss, and an injected 30% slowdown makes throughput FAIL.
@@ -38,7 +38,7 @@ jq -e '[.rows[0].reps[] | .results.head.drain_rss - .results.base.drain_rss >= 6
 spin="$WL/perfab-spin work=30000000 drain_ms=5 release_bound_ms=10"
 # No null arm here: this checks that the knob reaches throughput. Under a
 # parallel `make check` one preempted null rep can widen the noise guard
-# past a true 30% (the guard itself is tested in cli_verdicts.sh). Only
+# past a true 30% (the guard itself is tested in ledger_verdicts.sh). Only
 # throughput is judged: a row stops at its first FAIL, which cpu would
 # otherwise give before throughput has settled. A 2x slowdown: throughput
 # is 1/wall, and on a machine busy on every CPU the wall time of a 30%

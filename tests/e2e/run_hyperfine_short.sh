@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_hyperfine_short.sh — hyperfine's spellings of options that mean the
+# run_hyperfine_short.sh — hyperfine's spellings of options that mean the
 # same in perfab run are taken as they are (doc/perfab.1, HYPERFINE'S
 # OPTIONS): -s/-p/-c run the setup, prepare and cleanup as --setup,
 # --prepare and --cleanup do; -P/-D/-L make the rows --parameter-scan,

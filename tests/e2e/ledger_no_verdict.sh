@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_no_verdict.sh — who failed a row decides what its failure means
+# ledger_no_verdict.sh — who failed a row decides what its failure means
 # (doc/method.md §9, "Failed rows"), and run, ledger and gate say it alike:
 #   - the head's child fails: FAIL (exit 1), reject-failure;
 #   - the base's child fails: no verdict (exit 8), "no verdict: the base

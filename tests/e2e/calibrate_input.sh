@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_calibration_input.sh — `perfab run --calibration FILE` reads FILE as
+# calibrate_input.sh — `perfab run --calibration FILE` reads FILE as
 # an untrusted input, as it reads the other files a user or another user
 # can place (doc/calibration.md, "Reading the file"): a FIFO, a device
 # node, a directory or a socket at the path is refused (exit 2, naming

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# cli_config_keys.sh — a config's typos: every unknown key of the top
+# run_config_keys.sh — a config's typos: every unknown key of the top
 # level, of the arms and of the rows is named in one message (one line,
 # exit 2, nothing run, no artifact), each with the known key it likely
 # means ("did you mean", the same nearest-name rule as for options).
