@@ -21,7 +21,7 @@ UNIT_CPPFLAGS = $(src_libperfab_a_CPPFLAGS) $(CHECK_CFLAGS)
 UNIT_LDADD = $(PERFAB_LIBS) $(CHECK_LIBS)
 unit_tests =
 
-dist_noinst_DATA += tests/lib/test-lib.sh
+dist_noinst_DATA += tests/lib/test-lib.sh tests/lib/scratch-repo.sh
 dist_noinst_SCRIPTS += tests/lib/timed.sh
 EXTRA_DIST += tests/unit/unit.h
 

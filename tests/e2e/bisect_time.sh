@@ -29,20 +29,7 @@ subject() {
 	if [ "$1" = 11 ]; then echo "loop: three times the work"; else echo "step $1"; fi
 }
 
-# make_repo DIR N: commits 1..N of prog.c, dated 2026-01-I.
-make_repo() {
-	mkdir "$1" && (
-		cd "$1" && git init -q -b main . && git config user.email test@example.com &&
-		git config user.name 'perfab test' &&
-		i=1 && while [ "$i" -le "$2" ]; do
-			program "$i" >prog.c && git add prog.c &&
-			d=$(printf '2026-01-%02dT12:00:00Z' "$i") &&
-			GIT_AUTHOR_DATE=$d GIT_COMMITTER_DATE=$d git commit -q -m "$(subject "$i")" ||
-			exit 1
-			i=$((i + 1))
-		done
-	) || hard_error "cannot make the scratch repository"
-}
+. "${top_srcdir}/tests/lib/scratch-repo.sh"
 make_repo repo 16
 cd repo || hard_error "no repo"
 slow=$(git rev-parse HEAD~5)
