@@ -346,14 +346,27 @@ out_rollback:
 	return -1;
 }
 
+static int on_busy(void *unused, int n);
+
 /* A writer's settings. WAL: readers never block the writer;
  * synchronous=NORMAL in WAL keeps the file consistent through any crash
  * (a power cut may lose the last commits, a killed process loses nothing
  * committed). Set only once the file is known to be perfab's. */
 static int set_up_writer(sqlite3 *db, const char *path, char **why)
 {
-	return exec(db, path, "PRAGMA journal_mode = WAL", why, "cannot switch it to WAL") ||
-	       exec(db, path, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", why,
+	int rc, n = 0;
+
+	/* The switch takes its write lock inside the statement's own read
+	 * transaction, where SQLite does not call the busy handler (it could
+	 * deadlock): another writer creating the file meanwhile makes it
+	 * SQLITE_BUSY at once. So it waits here as the handler would. */
+	while ((rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) & 0xff) ==
+		       SQLITE_BUSY &&
+	       on_busy(NULL, n++))
+		;
+	if (rc != SQLITE_OK)
+		return fail(db, path, why, "cannot switch it to WAL");
+	return exec(db, path, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", why,
 		    "cannot set it up");
 }
 

@@ -4,7 +4,8 @@
 # the write transaction (PERFAB_TEST_HISTORY_HOLD keeps it open until a file
 # is removed), a second waits on the busy timeout instead of failing, and
 # both merges are there afterwards; two records racing on a new file both
-# create-or-find the schema and land too.
+# create-or-find the schema and land too, and one that finds a new file's
+# write lock held waits for it.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 require python3
 
@@ -51,4 +52,41 @@ ok=0
 for j in $(jobs -p); do wait "$j" && ok=$((ok + 1)); done
 [ "$ok" = 4 ] || fail "only $ok of 4 racing writers succeeded: $(cat ./*.err)"
 [ "$(count new.db)" = "4 17 ok" ] || fail "after four racing writers: $(count new.db)"
+
+# The race that lost one of four writers on a loaded machine, made certain:
+# another connection holds the write lock of a new, still empty file (a
+# rollback-journal transaction, as a writer switching it to WAL holds) when
+# a writer switches it to WAL. SQLite gives that switch no busy handler,
+# so it must wait itself, and land once the lock is let go.
+: >held.db
+python3 - "$T/held.db" "$T/locked" "$T/release" <<'PY' &
+import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").close()
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.05)
+c.execute("COMMIT")
+PY
+holder=$!
+i=0
+while [ ! -e "$T/locked" ]; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "the holder never took the lock"
+	sleep 0.1
+done
+PERFAB_TEST_HISTORY_BUSY=$T/busy2 "$PERFAB" history record --db held.db "$D/p2-pass.json" \
+	--commit w >w.out 2>w.err &
+w=$!
+i=0
+while [ ! -e "$T/busy2" ]; do
+	i=$((i + 1))
+	kill -0 $w 2>/dev/null || fail "a writer did not wait for a lock held on a new file: $(cat w.out w.err)"
+	[ $i -lt 600 ] || fail "the writer never waited for the held lock: $(cat w.err)"
+	sleep 0.1
+done
+: >"$T/release"
+wait $holder || fail "the holder failed"
+wait $w || fail "the writer failed once the lock was let go: $(cat w.err)"
+[ "$(count held.db)" = "1 4 ok" ] || fail "after the held switch: $(count held.db)"
 exit 0
