@@ -33,7 +33,7 @@ expect_rc 0 "$PERFAB" ledger --format json reason.json
 jq -e '.rows[0] | has("fail_reason") | not' "$T/out" >/dev/null || fail "fail_reason on a row that did not fail"
 
 # Nothing judged (every judged metric of head missing): never "accept".
-jq '.rows[0].reps |= map(.results.head |= with_entries(if (.key | IN("throughput", "cpu", "minor_faults", "peak_rss", "drain_rss")) then .value = null else . end))' \
+jq '.rows[0].reps |= map(.results.head |= with_entries(if (.key | IN("throughput", "cpu", "instructions", "minor_faults", "peak_rss", "drain_rss")) then .value = null else . end))' \
 	aa.json >none.json
 expect_rc 3 "$PERFAB" ledger --format json none.json
 jq -e '.disposition.cells == 0 and (.disposition.kind | startswith("accept") | not)' "$T/out" >/dev/null ||

@@ -62,9 +62,9 @@ jq -e '.rows[0].required == ["cpu"] and (.rows[0].guards | index("throughput")) 
 	>/dev/null || fail "a workload row's required set is not cpu alone"
 
 # A plain command: its throughput is 1/wall, shown as wall and not judged;
-# cpu is required; no workload-only lines.
+# without counts cpu is required; no workload-only lines.
 cmd="sh -c 'i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done'"
-"$PERFAB" run -q --reps 6 --max-reps 6 --out plain.json --arm "base=$cmd" --arm "head=$cmd" \
+"$PERFAB" run -q --counts off --reps 6 --max-reps 6 --out plain.json --arm "base=$cmd" --arm "head=$cmd" \
 	>plain.out 2>plain.err
 rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 3 ] || { cat plain.out plain.err >&2; fail "a plain A/A run exited $rc"; }
@@ -73,6 +73,19 @@ grep -q "^  throughput" plain.out && fail "a plain command's 1/wall throughput w
 grep -q "drain_rss\|saved 0.0%" plain.out && fail "workload-only lines for a plain command"
 grep -q "required: cpu · guards: minor_faults, peak_rss, drain_rss · shown: wall\|required: cpu · guards: minor_faults, peak_rss · shown: wall" plain.out ||
 	{ cat plain.out >&2; fail "the roles line of a plain command"; }
+# With exact counts (the default where valgrind counts), instructions are
+# required and cpu guards them; the ledger of the same run without its
+# counts says cpu again.
+if exact_counts; then
+	"$PERFAB" run -q --reps 6 --max-reps 6 --out plainc.json --arm "base=$cmd" --arm "head=$cmd" \
+		>plainc.out 2>plainc.err
+	rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || { cat plainc.out plainc.err >&2; fail "a counted plain A/A run exited $rc"; }
+	grep -q "required: instructions · guards: cpu, minor_faults, peak_rss · shown: wall" plainc.out ||
+		{ cat plainc.out >&2; fail "the roles line of a counted plain command"; }
+	grep -q "^  instructions .*same +-0.0% .*PASS$" plainc.out ||
+		{ cat plainc.out >&2; fail "an unchanged command's exact count did not PASS"; }
+fi
 # Named, it is judged (--require makes it decide the row).
 "$PERFAB" run -q --reps 6 --max-reps 6 --require cpu,throughput --out plain2.json \
 	--arm "base=$cmd" --arm "head=$cmd" >plain2.out 2>&1

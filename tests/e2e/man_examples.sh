@@ -117,14 +117,16 @@ grep '^cmd ' "$T/list" | {
 		perfab\ *) run="\"\$PERFAB\" ${cmd#perfab }" ;;
 		*) run=$cmd ;;
 		esac
+		t0=$(date +%s)
 		(cd "$EX" && sh -c "$run") >"$T/ex.out" 2>"$T/ex.err" </dev/null
 		rc=$?
+		secs=$(($(date +%s) - t0))
 		case $want in
 		-) case $rc in 0|1|3) ok=1 ;; *) ok=0 ;; esac ;;
 		*) [ "$rc" = "$want" ] && ok=1 || ok=0 ;;
 		esac
 		if [ "$ok" = 1 ]; then
-			printf 'ok %d (exit %d): %s\n' "$i" "$rc" "$cmd"
+			printf 'ok %d (exit %d, %d s): %s\n' "$i" "$rc" "$secs" "$cmd"
 		else
 			printf 'FAIL %d: %s\n' "$i" "$cmd" >&2
 			if [ "$want" = - ]; then

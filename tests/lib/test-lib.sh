@@ -119,6 +119,24 @@ expect_not_fail() {
 	expect_two_of "0|3" "$@"
 }
 
+# exact_counts: true when a run with default settings counts instructions
+# exactly here — under valgrind (no hardware PMU, valgrind installed) and
+# PERFAB_COUNTS not off (doc/method.md section 13) — so that a change of
+# work decides a row at its first look, with 2 or 3 reps.
+# if_exact A B: prints A when exact_counts, else B (an expected status).
+exact_counts() {
+	if [ -z "${_exact_counts:-}" ]; then
+		_exact_counts=no
+		[ "${PERFAB_COUNTS:-auto}" = off ] ||
+			! "$PERFAB" env 2>/dev/null | grep -q 'instructions are counted by valgrind' ||
+			_exact_counts=yes
+	fi
+	[ "$_exact_counts" = yes ]
+}
+if_exact() {
+	if exact_counts; then echo "$1"; else echo "$2"; fi
+}
+
 # expect_not_pass PROPERTY CMD...: FAIL (1) or INCONCLUSIVE (3), e.g. "a
 # 1.5x slower head does not PASS" (few reps on a loaded machine may leave
 # it undecided).
