@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/argv_split.h"
 #include "report/format.h"
 #include "report/history.h"
 #include "report/markdown.h"
@@ -235,6 +236,24 @@ void pab_report_history_csv(FILE *f, const struct pab_history_series *s, size_t 
 		}
 }
 
+/* The command that confirms a drift: the build at the first merge's base
+ * against the build at the last merge, each one shell word whatever the
+ * revisions are called. */
+static void print_confirm(FILE *f, const struct pab_history_merge_row *first,
+			  const struct pab_history_merge_row *last)
+{
+	char *ends[2], *cmd;
+
+	ends[0] = xasprintf("BUILD_AT_%s", first->base ? first->base : "FIRST_BASE");
+	ends[1] = xasprintf("BUILD_AT_%s", last->commit ? last->commit : "LAST_COMMIT");
+	cmd = pab_argv_join(ends, 2);
+	fprintf(f, "  confirm it directly, the two endpoints in one A/B on one runner:\n"
+		   "    perfab run %s\n", pab_term_safe(cmd));
+	free(cmd);
+	free(ends[0]);
+	free(ends[1]);
+}
+
 /* A Markdown table cell: the ledger's escaper, "-" for none. */
 static void md_cell(FILE *f, const char *s)
 {
@@ -364,10 +383,7 @@ void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 			pab_print_folded_list(f, 0, 4, sb.buf);
 			pab_strbuf_release(&sb);
 		}
-		fprintf(f, "  confirm it directly, the two endpoints in one A/B on one runner:\n"
-		       "    perfab run BUILD_AT_%s BUILD_AT_%s\n",
-		       first->merge->base ? pab_term_safe(first->merge->base) : "FIRST_BASE",
-		       last->merge->commit ? pab_term_safe(last->merge->commit) : "LAST_COMMIT");
+		print_confirm(f, first->merge, last->merge);
 	}
 	drift_text_cps(f, "per-merge changes", s, d->cp_step, d->p_step, d->n_cp_step);
 	if (d->n_jump) {

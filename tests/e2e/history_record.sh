@@ -64,6 +64,13 @@ grep_out "over the last 4 merges"
 grep_out "DRIFT: the whole interval is beyond the tolerance of 2.00% (worse)"
 grep_out "most of it from: #4 c4 +29.40%"
 grep_out "perfab run BUILD_AT_c0 BUILD_AT_c4"
+# Revisions named with spaces: the confirming command keeps each one word.
+db=sp.db
+expect_rc 0 rec "$D/p2-pass.json" --commit "v 1" --base "system malloc" --branch main
+expect_rc 0 rec "$D/p1-nonull.json" --commit "glibc malloc" --base "v 1" --branch main
+expect_rc 0 "$PERFAB" history drift --db "$db" --row command --metric cpu
+grep_out "perfab run 'BUILD_AT_system malloc' 'BUILD_AT_glibc malloc'\$"
+db=h.db
 # Selections: --last, --since, --branch (every branch: 5 merges).
 expect_rc 0 "$PERFAB" history drift --db "$db" --branch main --last 1 --metric cpu --format json
 jq -e '.merges == 1 and .series[0].merges == 1 and (.series[0].change_pct - 29.4026 | fabs) < 0.001' \
