@@ -192,11 +192,31 @@ static void push_mark(struct pab_json_in *in)
 	in->marks[in->depth++] = in->path.len;
 }
 
+/* 1 when key reaches a terminal as it is: printable ASCII, no backslash
+ * (pab_term_safe() would not change it). */
+static int plain_key(const char *key)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)key; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '\\')
+			return 0;
+	return 1;
+}
+
 void pab_json_in_push_key(struct pab_json_in *in, const char *key)
 {
+	size_t n;
+
 	push_mark(in);
-	pab_strbuf_addf(&in->path, "%s%.*s", in->path.len ? "." : "", NAME_MAX_BYTES,
-			pab_term_safe(key));
+	if (in->path.len)
+		pab_strbuf_add(&in->path, ".", 1);
+	if (!plain_key(key)) {
+		pab_strbuf_addf(&in->path, "%.*s", NAME_MAX_BYTES, pab_term_safe(key));
+		return;
+	}
+	n = strlen(key);
+	pab_strbuf_add(&in->path, key, n < NAME_MAX_BYTES ? n : NAME_MAX_BYTES);
 }
 
 void pab_json_in_push_index(struct pab_json_in *in, size_t i)

@@ -3,11 +3,12 @@
  * test_values.c — unit tests of the values a user types: numbers in both syntaxes
  * (common/numparse.c), checked integers, durations and metric lists
  * (run/runconf.c), the did-you-mean of a misspelt name, and the table of
- * test hooks.
+ * test hooks, and reading a file within a bound (util.c).
  */
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,39 @@ START_TEST(test_hooks_table)
 }
 END_TEST
 
+/* read_file_max: a file of exactly the bound is read whole, one byte more
+ * is EFBIG; a file whose size stat() does not know (/proc) is read to its
+ * end; the result is always terminated. */
+START_TEST(read_file_bounds)
+{
+	char path[] = "/tmp/perfab-test-read-XXXXXX";
+	char big[10000];
+	size_t len = 0;
+	char *s;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	memset(big, 'x', sizeof(big));
+	ck_assert_int_eq(write(fd, big, sizeof(big)), (int)sizeof(big));
+	close(fd);
+	s = read_file_max(path, sizeof(big), &len);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, sizeof(big));
+	ck_assert_uint_eq(strlen(s), sizeof(big));
+	free(s);
+	errno = 0;
+	ck_assert_ptr_null(read_file_max(path, sizeof(big) - 1, &len));
+	ck_assert_int_eq(errno, EFBIG);
+	unlink(path);
+	s = read_file_max("/proc/self/status", 1 << 20, &len);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_gt(len, 0);
+	ck_assert_uint_eq(strlen(s), len);
+	ck_assert_ptr_nonnull(strstr(s, "VmPeak"));
+	free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("values");
@@ -158,6 +192,7 @@ int main(void)
 	tcase_add_test(tc, durations_and_metric_lists);
 	tcase_add_test(tc, nearest_for_did_you_mean);
 	tcase_add_test(tc, test_hooks_table);
+	tcase_add_test(tc, read_file_bounds);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
