@@ -16,7 +16,12 @@
 #         and children, and a kill or a full disk in the middle of a write
 #         (sanitize_e2e below). Lengths and indexes there come from
 #         outside; the other end-to-end tests run the same code on
-#         perfab's own well-formed data, and the plain pass runs them.
+#         perfab's own well-formed data, and the plain pass runs them;
+#       - the end-to-end tests that end a run or a row early, leaving its
+#         structures half filled: a hook or a child that fails before the
+#         first rep, a base that fails, a stop signal, a build that fails
+#         in a bisection (run_hooks.sh, ledger_no_verdict.sh,
+#         bisect_counts.sh).
 #     counts_exact.sh among them counts instructions as a user's run does
 #     (valgrind, no PMU), so the reader of valgrind's output is under the
 #     sanitizers too, and counts_cache.sh feeds the count cache's
@@ -102,7 +107,8 @@ sanitize_e2e="tests/e2e/reliability_hostile_inputs.sh tests/e2e/ledger_corpus.sh
 	tests/e2e/reliability_small_hardening.sh tests/e2e/reliability_term_safe.sh
 	tests/e2e/reliability_hostile_children.sh
 	tests/e2e/reliability_kill9.sh tests/e2e/reliability_disk_full.sh tests/e2e/reliability_safe_write.sh
-	tests/e2e/counts_exact.sh tests/e2e/counts_cache.sh"
+	tests/e2e/counts_exact.sh tests/e2e/counts_cache.sh
+	tests/e2e/run_hooks.sh tests/e2e/ledger_no_verdict.sh tests/e2e/bisect_counts.sh"
 # shellcheck disable=SC2016 # make syntax, not shell
 all=$(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests)
 sel=
