@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/argv_split.h"
+#include "model/attribution.h"
 #include "model/experiment_copy.h"
 #include "util.h"
 
@@ -126,6 +127,8 @@ void pab_experiment_copy_without_rows(struct pab_experiment *dst,
 	for (i = 0; i < src->n_arms; i++)
 		arm_copy(&dst->arms[i], &src->arms[i]);
 	dst->n_arms = src->n_arms;
+	for (i = 0; i < src->n_attr; i++)
+		pab_attribution_append(&dst->attr, &dst->n_attr, &src->attr[i]);
 }
 
 void pab_experiment_copy(struct pab_experiment *dst, const struct pab_experiment *src)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "report/attribution.h"
 #include "report/format.h"
 #include "report/markdown.h"
 #include "term.h"
@@ -338,6 +339,7 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 	md_heading(f, e, l, conf);
 	md_overview(f, e, l);
 	md_accepted(f, e, l);
+	pab_report_attribution_markdown(f, e);
 	fprintf(f, "\n<details><summary>Intervals, noise and allowances</summary>\n\n");
 	for (i = 0; i < l->n_rows; i++)
 		md_detail(f, e, l, &l->rows[i], conf);

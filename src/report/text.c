@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "report/attribution.h"
 #include "report/format.h"
 #include "report/text.h"
 #include "term.h"
@@ -231,6 +232,7 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	for (c = 0; c < l->n_cells; c++)
 		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
 			text_cell(f, e, l, lr, &l->cells[c], to);
+	pab_report_attribution_text(f, e, row->name, e->arms[lr->arm].name);
 }
 
 void pab_report_print_text(FILE *f, const struct pab_experiment *e,
