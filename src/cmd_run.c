@@ -39,7 +39,7 @@ static const char run_usage[] =
 	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
 	"                  [--budget DURATION] [--metrics LIST] [--require LIST] [--guard-tolerance PCT]\n"
 	"                  [--counts auto|pmu|sim|off] [--count-reps N] [--calibration FILE]\n"
-	"                  [--count-cache FILE | --no-count-cache]\n"
+	"                  [--count-cache FILE | --no-count-cache] [--attribute auto|always|never]\n"
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"

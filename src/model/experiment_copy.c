@@ -145,3 +145,23 @@ void pab_experiment_copy(struct pab_experiment *dst, const struct pab_experiment
 		dst->n_rows = i + 1;
 	}
 }
+
+void pab_attributions_pool(struct pab_experiment *out, const struct pab_experiment *const *in,
+			   const char *const *labels, size_t n)
+{
+	size_t i, k;
+
+	pab_attributions_free(out->attr, out->n_attr);
+	out->attr = NULL;
+	out->n_attr = 0;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < in[i]->n_attr; k++) {
+			struct pab_attribution *a;
+
+			pab_attribution_append(&out->attr, &out->n_attr, &in[i]->attr[k]);
+			a = &out->attr[out->n_attr - 1];
+			if (!a->input)
+				a->input = labels && labels[i] ? xstrdup(labels[i]) :
+					xasprintf("artifact %zu", i + 1);
+		}
+}

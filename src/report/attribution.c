@@ -11,16 +11,12 @@
 #include "model/attribution.h"
 #include "report/attribution.h"
 #include "report/format.h"
-#include "report/markdown.h"
 #include "term.h"
 #include "util.h"
 
-/* Items listed of each attribution (the artifact keeps PAB_ATTR_TOP). */
-#define SHOWN_ITEMS 5
 #define SHOWN_LINES 3
 
-/* "+2.40 M", "-32.0 MiB": a signed amount of metric m. */
-static void fmt_signed(char *buf, size_t len, enum pab_metric_id m, double v)
+void pab_report_attr_signed(char *buf, size_t len, enum pab_metric_id m, double v)
 {
 	char mag[40];
 
@@ -45,8 +41,7 @@ static const char *source_of(const struct pab_attribution *a)
 	return "an extra untimed run of each arm, not a timed one";
 }
 
-/* The heading sentence of a (new memory). */
-static char *heading(const struct pab_attribution *a)
+char *pab_report_attr_heading(const struct pab_attribution *a)
 {
 	char change[64], *s;
 	double share = pab_attribution_explained(a), d = pab_attribution_change(a);
@@ -54,7 +49,7 @@ static char *heading(const struct pab_attribution *a)
 	if (!isfinite(d))
 		return xasprintf("what moved in %s: no profile (%s)", pab_metrics[a->metric].name,
 				 a->profiler);
-	fmt_signed(change, sizeof(change), a->metric, d);
+	pab_report_attr_signed(change, sizeof(change), a->metric, d);
 	s = xasprintf("what moved in %s, %s (%s, from %s)%s%s: the top %zu explain %.0f%% "
 		      "of %s", pab_metrics[a->metric].name, kind_of(a), a->profiler, source_of(a),
 		      a->input ? " of input " : "", a->input ? pab_term_safe(a->input) : "",
@@ -62,44 +57,49 @@ static char *heading(const struct pab_attribution *a)
 	return s;
 }
 
-/* The last component of a path (a profile's file names are the build's). */
-static const char *base_name(const char *path)
+const char *pab_report_attr_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
 }
 
-/* The blocks of a heap item: "1 block (was 0)". */
-static void fmt_blocks(char *buf, size_t len, const struct pab_attr_item *x)
+void pab_report_attr_blocks(char *buf, size_t len, const struct pab_attr_item *x)
 {
-	if (isnan(x->head_blocks) && isnan(x->base_blocks))
+	char each[40];
+
+	if (isnan(x->head_blocks) && isnan(x->base_blocks)) {
 		*buf = '\0';
-	else
-		snprintf(buf, len, " \u00b7 %.0f block%s at the peak (base %.0f)", x->head_blocks,
-			 x->head_blocks == 1 ? "" : "s", x->base_blocks);
+		return;
+	}
+	/* One large block or many small: the size of each says which. */
+	pab_fmt_value(each, sizeof(each), PAB_M_PEAK_RSS,
+		      x->head_blocks > 0 ? x->head / x->head_blocks : 0);
+	snprintf(buf, len, " \u00b7 in %.0f block%s of %s%s (base %.0f)", x->head_blocks,
+		 x->head_blocks == 1 ? "" : "s", x->head_blocks > 1 ? "about " : "", each,
+		 x->base_blocks);
 }
 
 static void text_one(FILE *f, const struct pab_attribution *a)
 {
 	double d = pab_attribution_change(a);
-	char *line = heading(a), ch[64], base[48], head[48], blocks[96];
+	char *line = pab_report_attr_heading(a), ch[64], base[48], head[48], blocks[96];
 	size_t i;
 
 	fputs("  ", f);
 	pab_print_folded(f, 2, 4, line);
 	free(line);
-	for (i = 0; i < a->n_items && i < SHOWN_ITEMS; i++) {
+	for (i = 0; i < a->n_items && i < PAB_REPORT_ATTR_SHOWN; i++) {
 		const struct pab_attr_item *x = &a->items[i];
 
-		fmt_signed(ch, sizeof(ch), a->metric, x->head - x->base);
+		pab_report_attr_signed(ch, sizeof(ch), a->metric, x->head - x->base);
 		pab_fmt_value(base, sizeof(base), a->metric, x->base);
 		pab_fmt_value(head, sizeof(head), a->metric, x->head);
-		fmt_blocks(blocks, sizeof(blocks), x);
+		pab_report_attr_blocks(blocks, sizeof(blocks), x);
 		line = xasprintf("%-10s %5.1f%%  %s \u00b7 %s -> %s%s%s%s", ch,
 				 d != 0 ? (x->head - x->base) / d * 100 : 0.0, pab_term_safe(x->name),
 				 base, head, blocks, x->where ? " \u00b7 " : "",
-				 x->where ? pab_term_safe(base_name(x->where)) : "");
+				 x->where ? pab_term_safe(pab_report_attr_base_name(x->where)) : "");
 		fputs("    ", f);
 		pab_print_folded(f, 4, 25, line);
 		free(line);
@@ -107,9 +107,9 @@ static void text_one(FILE *f, const struct pab_attribution *a)
 	for (i = 0; i < a->n_lines && i < SHOWN_LINES; i++) {
 		const struct pab_attr_item *x = &a->lines[i];
 
-		fmt_signed(ch, sizeof(ch), a->metric, x->head - x->base);
+		pab_report_attr_signed(ch, sizeof(ch), a->metric, x->head - x->base);
 		line = xasprintf("%s %s %s (%s)", i ? "               " : "by source line:", ch,
-				 pab_term_safe(base_name(x->name)), x->where ? pab_term_safe(x->where) : "?");
+				 pab_term_safe(pab_report_attr_base_name(x->name)), x->where ? pab_term_safe(x->where) : "?");
 		fputs("    ", f);
 		pab_print_folded(f, 4, 8, line);
 		free(line);
@@ -130,58 +130,4 @@ void pab_report_attribution_text(FILE *f, const struct pab_experiment *e, const 
 	for (i = 0; i < e->n_attr; i++)
 		if (!strcmp(e->attr[i].row, row) && !strcmp(e->attr[i].arm, arm))
 			text_one(f, &e->attr[i]);
-}
-
-static void md_one(FILE *f, const struct pab_attribution *a)
-{
-	double d = pab_attribution_change(a);
-	char *line = heading(a), ch[64], base[48], head[48], blocks[96];
-	size_t i;
-
-	/* "what" -> "What" for a paragraph. */
-	fputs("W", f);
-	pab_markdown_escape(f, line + 1);
-	fputs(".\n\n", f);
-	free(line);
-	if (a->n_items)
-		fputs("| change | share | name | base \u2192 head | where |\n"
-		      "|--:|--:|---|---|---|\n", f);
-	for (i = 0; i < a->n_items && i < SHOWN_ITEMS; i++) {
-		const struct pab_attr_item *x = &a->items[i];
-
-		fmt_signed(ch, sizeof(ch), a->metric, x->head - x->base);
-		pab_fmt_value(base, sizeof(base), a->metric, x->base);
-		pab_fmt_value(head, sizeof(head), a->metric, x->head);
-		fmt_blocks(blocks, sizeof(blocks), x);
-		fprintf(f, "| %s | %.1f%% | ", ch, d != 0 ? (x->head - x->base) / d * 100 : 0.0);
-		pab_markdown_escape(f, x->name);
-		fprintf(f, " | %s \u2192 %s", base, head);
-		pab_markdown_escape(f, blocks);
-		fputs(" | ", f);
-		pab_markdown_escape(f, x->where ? base_name(x->where) : "");
-		fputs(" |\n", f);
-	}
-	if (a->n_items)
-		fputc('\n', f);
-	if (a->note) {
-		fputs("Attribution note: ", f);
-		pab_markdown_escape(f, a->note);
-		fputs(".\n\n", f);
-	}
-}
-
-void pab_report_attribution_markdown(FILE *f, const struct pab_experiment *e)
-{
-	size_t i;
-
-	if (e->n_attr)
-		fputs("\n### What moved\n", f);
-	for (i = 0; i < e->n_attr; i++) {
-		fputs("\n**", f);
-		pab_markdown_escape(f, e->attr[i].row);
-		fputs(" \u00b7 ", f);
-		pab_markdown_escape(f, e->attr[i].arm);
-		fputs("**: ", f);
-		md_one(f, &e->attr[i]);
-	}
 }

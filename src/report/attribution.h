@@ -18,9 +18,18 @@
 void pab_report_attribution_text(FILE *f, const struct pab_experiment *e, const char *row,
 				 const char *arm);
 
-/* Every attribution of e as Markdown, under a heading "What moved": a
- * paragraph and a table each (outside the folded details: it is what a
- * reader of a FAIL wants first). */
-void pab_report_attribution_markdown(FILE *f, const struct pab_experiment *e);
+/* The pieces the Markdown report shares (report/markdown.c). */
+/* Names listed of each attribution (the artifact keeps PAB_ATTR_TOP). */
+#define PAB_REPORT_ATTR_SHOWN 5
+/* "+2.40 M", "-32.0 MiB": a signed amount of metric m. */
+void pab_report_attr_signed(char *buf, size_t len, enum pab_metric_id m, double v);
+/* The last component of a path (a profile's file names are the build's). */
+const char *pab_report_attr_base_name(const char *path);
+/* The blocks of a heap item, " · in 1 block ...", or "" for other kinds. */
+struct pab_attr_item;
+void pab_report_attr_blocks(char *buf, size_t len, const struct pab_attr_item *x);
+/* The heading sentence of a, starting "what moved in" (new memory). */
+struct pab_attribution;
+char *pab_report_attr_heading(const struct pab_attribution *a);
 
 #endif /* PAB_REPORT_ATTRIBUTION_H */

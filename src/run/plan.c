@@ -207,12 +207,18 @@ static int plan_counts(struct pab_plan *p, const struct pab_run_opts *o,
 	return s->count_source == PAB_COUNT_NONE && s->counts_mode == PAB_COUNTS_SIM ? -1 : 0;
 }
 
-/* --attribute (or the config's "attribute") into p; NULL: auto. */
+/* --attribute (or the config's "attribute") into p; NULL: $PERFAB_ATTRIBUTE,
+ * else auto (doc/attribution.md). */
 static int plan_attribute(struct pab_plan *p, const char *mode, struct pab_failure *f)
 {
+	const char *env = getenv("PERFAB_ATTRIBUTE");
+	int from_env = !mode && env && *env;
+
+	if (from_env)
+		mode = env;
 	if (mode && pab_attr_mode_parse(mode, &p->attribute))
-		return pab_fail(f, PAB_FAIL_USAGE, "--attribute '%s': use auto, always or never",
-				mode);
+		return pab_fail(f, PAB_FAIL_USAGE, "--attribute '%s'%s: use auto, always or never",
+				mode, from_env ? " (from PERFAB_ATTRIBUTE)" : "");
 	return 0;
 }
 

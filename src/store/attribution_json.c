@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * attribution_json.c — the artifact's "attribution" list written and
- * read (attribution_json.h; doc/artifact-schema.md §8).
+ * read (attribution_json.h; doc/artifact-schema.md §8a).
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * attribution_json.h — the artifact's "attribution" list
- * (doc/artifact-schema.md §8): each row × head arm × metric's profile
+ * (doc/artifact-schema.md §8a): each row × head arm × metric's profile
  * difference (model/attribution.h), written after "rows" when the
  * experiment has any, and read back checked, so that `perfab ledger`
  * shows it without running anything.
