@@ -104,3 +104,19 @@ jq -e '[.attribution[] | .input] == ["more.json", "more2.json"] and
 	all(.attribution[]; .items[0].name == "sort_keys")' pooled.json >/dev/null ||
 	fail "the pool lost an input's attribution: $(jq -c '[.attribution[] | {input, n: .items[0].name}]' pooled.json)"
 pass "the pool keeps both inputs' attributions"
+
+# --- what they wrote is what doc/artifact.schema.json says (section 8a)
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 - "${top_srcdir}/doc/artifact.schema.json" more.json stripped.json nv.json pooled.json never.json <<'PY' ||
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+bad = 0
+for path in sys.argv[2:]:
+    for e in list(v.iter_errors(json.load(open(path))))[:3]:
+        print("%s: %s at %s" % (path, e.message, "/".join(map(str, e.absolute_path))), file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+PY
+		fail "an artifact with attribution does not match doc/artifact.schema.json"
+	pass "the artifacts match doc/artifact.schema.json"
+fi

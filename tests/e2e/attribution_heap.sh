@@ -35,3 +35,14 @@ grep -A3 "what moved in peak_rss" out | grep -q "grow_cache (attr_prog.c:[0-9]*)
 jq -e '.run.attribution.cost_s > 0 and .run.attribution.made == 1' heap.json >/dev/null ||
 	fail "the phase's cost is not recorded: $(jq -c .run.attribution heap.json)"
 pass "the ledger labels the extra run and lists the one block; the cost is recorded"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 -c '
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+errs = list(v.iter_errors(json.load(open(sys.argv[2]))))
+for e in errs[:3]:
+    print(e.message, "/".join(map(str, e.absolute_path)), file=sys.stderr)
+sys.exit(1 if errs else 0)' "${top_srcdir}/doc/artifact.schema.json" heap.json ||
+		fail "heap.json does not match doc/artifact.schema.json"
+	pass "heap.json matches doc/artifact.schema.json"
+fi
