@@ -47,6 +47,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/simcount.c src/probe/simcount.h \
 	src/probe/profile_cg.c src/probe/profile_cg.h \
 	src/probe/profile_dhat.c src/probe/profile_dhat.h \
+	src/probe/profile_perf.c src/probe/profile_perf.h \
 	src/probe/elfsyms.c src/probe/elfsyms.h \
 	src/model/argv_split.c src/model/argv_split.h \
 	src/model/experiment.c src/model/experiment.h \

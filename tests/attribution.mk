@@ -13,6 +13,7 @@ check_PROGRAMS += tests/data/attr/attr_prog
 tests_data_attr_attr_prog_SOURCES = tests/data/attr/attr_prog.c
 tests_data_attr_attr_prog_CFLAGS = $(AM_CFLAGS) -g -O1
 
-attribution_tests = tests/e2e/attribution_counts.sh tests/e2e/attribution_heap.sh
+attribution_tests = tests/e2e/attribution_counts.sh tests/e2e/attribution_heap.sh \
+	tests/e2e/attribution_time.sh
 TESTS += $(attribution_tests)
 dist_noinst_SCRIPTS += $(attribution_tests)

@@ -4,7 +4,7 @@
  * head arm × metric, the names whose amounts moved most between base and
  * head in a profile of each — instructions by function and by source line
  * (the counting pass's cachegrind files), bytes live at the peak by
- * allocation site (DHAT). It explains a verdict; it never makes one: the
+ * allocation site (DHAT), CPU time by function (perf's cpu-clock). It explains a verdict; it never makes one: the
  * ledger does not read it.
  *
  * Ownership: the experiment owns its attributions (e->attr), each its
@@ -32,6 +32,7 @@ int pab_attr_mode_parse(const char *s, enum pab_attr_mode *m);
 /* The profiles there are, by the metric they explain. */
 #define PAB_ATTR_CACHEGRIND "cachegrind"
 #define PAB_ATTR_DHAT "dhat"
+#define PAB_ATTR_PERF "perf"
 
 /* The at most PAB_ATTR_TOP names an attribution keeps of each list. */
 #define PAB_ATTR_TOP 10

@@ -29,6 +29,9 @@ static const char *kind_of(const struct pab_attribution *a)
 {
 	if (!strcmp(a->profiler, PAB_ATTR_DHAT))
 		return "by allocation site, bytes live at the heap's peak";
+	if (!strcmp(a->profiler, PAB_ATTR_PERF))
+		return "by function, its own CPU time (cpu-clock samples scaled to the arm's median "
+			"cpu)";
 	return a->metric == PAB_M_INSTRUCTIONS ? "by function" : "by name";
 }
 

@@ -16,6 +16,7 @@
 #include "probe/elfsyms.h"
 #include "probe/profile_cg.h"
 #include "probe/profile_dhat.h"
+#include "probe/profile_perf.h"
 #include "probe/simcount.h"
 #include "profile.h"
 #include "run/attribute.h"
@@ -42,6 +43,7 @@ void pab_attribute_start(struct pab_attribute *at, struct pab_runner *r,
 		return;
 	at->keep_cg = xasprintf("%s/attr-cg", r->m.tmpdir);
 	at->keep_dhat = xasprintf("%s/attr-dhat", r->m.tmpdir);
+	at->keep_perf = xasprintf("%s/attr-perf", r->m.tmpdir);
 	/* Kept as the counting pass counts: an instructions FAIL then costs
 	 * no run of its own (doc/attribution.md §1). */
 	if (r->m.count_tool && !make_dir(at->keep_cg))
@@ -54,6 +56,9 @@ void pab_attribute_release(struct pab_attribute *at)
 		at->r->m.count_keep = NULL;
 	free(at->keep_cg);
 	free(at->keep_dhat);
+	free(at->keep_perf);
+	free(at->perf);
+	free(at->perf_why);
 	free(at->valgrind);
 	free(at->valgrind_why);
 	memset(at, 0, sizeof(*at));
@@ -135,6 +140,13 @@ static int stripped(const struct pab_experiment *e, size_t ri, size_t a)
 	free(why);
 	free(exe);
 	return ret;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return a < b ? -1 : a > b;
 }
 
 /* The moves of a diff as the attribution's items. */
@@ -267,15 +279,97 @@ static void attribute_heap(struct pab_attribute *at, size_t ri, size_t base, siz
 	pab_profile_release(&pb), pab_profile_release(&ph);
 }
 
-/* 1 when row × head arm lr's cell of metric m gets an attribution. */
+/* The median of arm a's cpu seconds over row ri's reps; NaN: none. */
+static double median_cpu(const struct pab_row *row, size_t a)
+{
+	double *v = xcalloc(row->n_reps + 1, sizeof(*v)), med = NAN;
+	size_t i, n = 0;
+
+	for (i = 0; i < row->n_reps; i++)
+		if (isfinite(row->reps[i].result[a].m[PAB_M_CPU]))
+			v[n++] = row->reps[i].result[a].m[PAB_M_CPU];
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return med;
+}
+
+/* CPU seconds by function of arm a of row ri, one extra run under perf,
+ * scaled so that they sum to the arm's median cpu. 0, or -1 with *why. */
+static int time_profile(struct pab_attribute *at, size_t ri, size_t a, struct pab_profile *p,
+			char **why)
+{
+	char *pre = prefix_of(ri, a), *data = xasprintf("%s/%s.data", at->keep_perf, pre);
+	char *script = xasprintf("%s/%s.script", at->keep_perf, pre);
+	double cpu = median_cpu(&at->r->e->rows[ri], a), k;
+	size_t i;
+	int ret = -1;
+
+	if (extra_run(at, ri, a, at->perf, pab_perf_argv, at->keep_perf, why) ||
+	    pab_profile_perf_file(at->perf, data, script, p, why) <= 0)
+		goto out;
+	/* perf's periods are its clock's view of the CPU time; the ledger's
+	 * is the timed reps' (doc/attribution.md §3). */
+	k = isfinite(cpu) && p->total > 0 ? cpu / p->total : 1e-9;
+	for (i = 0; i < p->n; i++)
+		p->v[i].amount *= k;
+	p->total *= k;
+	ret = 0;
+out:
+	free(pre);
+	free(data);
+	free(script);
+	return ret;
+}
+
+static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, size_t head,
+			   struct pab_attribution *out)
+{
+	struct pab_profile pb, ph;
+	struct pab_profile_move *moves;
+	char *why = NULL;
+	size_t n;
+
+	if (!at->perf_looked_up) {
+		at->perf_looked_up = 1;
+		at->perf = pab_perf_tool(&at->perf_why);
+	}
+	pab_profile_init(&pb), pab_profile_init(&ph);
+	out->profiler = xstrdup(PAB_ATTR_PERF);
+	out->source = xstrdup("extra run");
+	if (!at->perf)
+		why = xstrdup(at->perf_why);
+	else if (!time_profile(at, ri, base, &pb, &why) && !time_profile(at, ri, head, &ph, &why)) {
+		out->base_total = pb.total;
+		out->head_total = ph.total;
+		pab_profile_diff(&pb, &ph, PAB_ATTR_TOP, &moves, &n);
+		take_moves(moves, n, &out->items, &out->n_items);
+	}
+	if (why) {
+		char *note = xasprintf("no profile: %s", why);
+
+		add_note(out, note);
+		free(note);
+	}
+	free(why);
+	pab_profile_release(&pb), pab_profile_release(&ph);
+}
+
+/* 1 when row × head arm lr's cell of metric m gets an attribution; for
+ * cpu, when its cpu or its wall cell FAILs (one profile of time). */
 static int wanted(const struct pab_attribute *at, const struct pab_ledger *l,
 		  const struct pab_ledger_row *lr, enum pab_metric_id m)
 {
 	const struct pab_ledger_cell *c = pab_ledger_find_cell(l, lr->row, lr->arm, m);
+	const struct pab_ledger_cell *w = m == PAB_M_CPU ?
+		pab_ledger_find_cell(l, lr->row, lr->arm, PAB_M_WALL) : NULL;
 
 	if (lr->no_verdict || at->r->e->rows[lr->row].failed)
 		return 0;
-	return at->mode == PAB_ATTR_ALWAYS || (c && c->res.verdict == PAB_FAIL);
+	return at->mode == PAB_ATTR_ALWAYS || (c && c->res.verdict == PAB_FAIL) ||
+		(w && w->res.verdict == PAB_FAIL);
 }
 
 /* a into e, in place of an attribution of the same row, arm and metric
@@ -327,8 +421,10 @@ static void attribute_one(struct pab_attribute *at, const struct pab_ledger *l,
 	a->metric = m;
 	if (m == PAB_M_INSTRUCTIONS)
 		attribute_instructions(at, lr->row, (size_t)l->base, lr->arm, a);
-	else
+	else if (m == PAB_M_PEAK_RSS)
 		attribute_heap(at, lr->row, (size_t)l->base, lr->arm, a);
+	else
+		attribute_time(at, lr->row, (size_t)l->base, lr->arm, a);
 	a->base_stripped = stripped(e, lr->row, (size_t)l->base);
 	a->head_stripped = stripped(e, lr->row, lr->arm);
 	if (a->base_stripped || a->head_stripped)
@@ -342,7 +438,8 @@ static void attribute_one(struct pab_attribute *at, const struct pab_ledger *l,
 
 void pab_attribute_run(struct pab_attribute *at)
 {
-	static const enum pab_metric_id metrics[] = { PAB_M_INSTRUCTIONS, PAB_M_PEAK_RSS };
+	static const enum pab_metric_id metrics[] = { PAB_M_INSTRUCTIONS, PAB_M_PEAK_RSS,
+						      PAB_M_CPU };
 	struct pab_experiment *e = at->r->e;
 	struct pab_ledger_opts lo;
 	struct pab_ledger l;
@@ -357,7 +454,7 @@ void pab_attribute_run(struct pab_attribute *at)
 		}
 		pab_progress_clear(&at->r->pg);
 		for (i = 0; i < l.n_rows && !at->stopped; i++)
-			for (k = 0; k < 2 && !at->stopped; k++) {
+			for (k = 0; k < 3 && !at->stopped; k++) {
 				struct pab_attribution a;
 
 				if (!wanted(at, &l, &l.rows[i], metrics[k]))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * attribute.h — the attribution phase (doc/attribution.md): after the
- * timed reps, for each row × head arm whose instructions or peak_rss
- * cell FAILs (--attribute auto; every one with always; none with never),
+ * timed reps, for each row × head arm whose instructions, peak_rss,
+ * cpu or wall cell FAILs (--attribute auto; every one with always; none with never),
  * a profile of base and of head and what moved between them, appended to
  * the experiment (model/attribution.h) before its last checkpoint.
  *
@@ -11,7 +11,10 @@
  *                 run of its own), else from one extra counting run of
  *                 each arm;
  *   peak_rss      bytes live at the heap's peak by allocation site, from
- *                 one extra run of each arm under DHAT.
+ *                 one extra run of each arm under DHAT;
+ *   cpu, wall     CPU time by function, from one extra run of each arm
+ *                 under perf's cpu-clock sampling with call graphs, each
+ *                 arm's samples scaled to its median measured cpu time.
  *
  * Attribution explains; it never judges: no verdict reads it, and a
  * profiler that is missing or fails gives the attribution a note, never a
@@ -29,6 +32,9 @@ struct pab_attribute {
 	enum pab_attr_mode mode;
 	char *keep_cg;            /* where the counting pass's files are kept */
 	char *keep_dhat;          /* where the DHAT runs' files go */
+	char *keep_perf;          /* where the perf runs' files go */
+	char *perf, *perf_why;    /* perf for time, or why there is none */
+	int perf_looked_up;
 	char *valgrind;           /* the valgrind of the extra runs, or NULL */
 	char *valgrind_why;       /* why there is none (owned) */
 	int looked_up;            /* valgrind was looked up */

@@ -198,10 +198,11 @@ static void plan_attribution(const struct pab_progress *p)
 	line = xasprintf("perfab: plan: then attribution (--attribute %s): for %s, "
 			 "instructions by function from the counting pass (or one extra counting "
 			 "run of each arm), peak_rss by allocation site from one extra run of "
-			 "each arm under DHAT; never a verdict",
+			 "each arm under DHAT, cpu or wall time by function from one extra run of "
+			 "each arm under perf; never a verdict",
 			 pab_attr_mode_name((enum pab_attr_mode)p->attribute),
 			 p->attribute == PAB_ATTR_ALWAYS ? "every row \u00d7 head arm" :
-			 "each instructions or peak_rss cell that FAILs");
+			 "each instructions, peak_rss, cpu or wall cell that FAILs");
 	pab_print_folded(stderr, 0, 2, line);
 	free(line);
 }

@@ -3,7 +3,7 @@
  * test_attribution.c — the pieces of attribution (doc/attribution.md)
  * that run nothing: the difference of two profiles (src/profile.h), the
  * readers of cachegrind's and DHAT's files (probe/profile_cg.h,
- * probe/profile_dhat.h), an ELF file's names (probe/elfsyms.h), and the
+ * probe/profile_dhat.h, probe/profile_perf.h), an ELF file's names (probe/elfsyms.h), and the
  * artifact's "attribution" list read back as written
  * (store/attribution_json.h through the artifact codec).
  *
@@ -25,6 +25,7 @@
 #include "probe/elfsyms.h"
 #include "probe/profile_cg.h"
 #include "probe/profile_dhat.h"
+#include "probe/profile_perf.h"
 #include "profile.h"
 #include "store/artifact_read.h"
 #include "store/artifact_write.h"
@@ -232,6 +233,40 @@ START_TEST(elf_names_of_this_test)
 }
 END_TEST
 
+/* perf script -F period,ip,sym,dso: a sample in sort_keys, one whose
+ * leaf is the kernel's on behalf of memset, one of kernel frames only. */
+static const char perf_script[] =
+	"    100000 \n"
+	"\t            1149 sort_keys (/tmp/prog)\n"
+	"\t            11a0 main (/tmp/prog)\n"
+	"\n"
+	"    100000 \n"
+	"\tffffffff82241156 exc_page_fault ([kernel.kallsyms])\n"
+	"\t           1c2f0 __memset_avx2_unaligned_erms (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+	"\t            11a0 main (/tmp/prog)\n"
+	"\n"
+	"    250000 \n"
+	"\tffffffff8162bc5f __split_vma ([kernel.kallsyms])\n"
+	"\n"
+	"    100000 \n"
+	"\t    7f392a7978a8 [unknown] ([unknown])\n";
+
+START_TEST(perf_samples_by_function)
+{
+	struct pab_profile p;
+
+	pab_profile_init(&p);
+	ck_assert_uint_eq(pab_profile_perf_parse(perf_script, strlen(perf_script), &p), 4);
+	ck_assert(p.total == 550000);
+	ck_assert(pab_profile_amount(&p, "sort_keys") == 100000);
+	ck_assert(pab_profile_amount(&p, "main") == 0); /* not the first frame */
+	ck_assert(pab_profile_amount(&p, "__memset_avx2_unaligned_erms") == 100000);
+	ck_assert(pab_profile_amount(&p, "[kernel]") == 250000);
+	ck_assert(pab_profile_amount(&p, "???") == 100000);
+	pab_profile_release(&p);
+}
+END_TEST
+
 /* One attribution, put at the end of a stored artifact. */
 static const char attr_json[] =
 	",\"attribution\":[{\"row\":\"r\",\"arm\":\"head\",\"metric\":\"peak_rss\","
@@ -299,6 +334,7 @@ int main(void)
 	tcase_add_test(tc, cachegrind_refusals);
 	tcase_add_test(tc, dhat_sites_at_peak);
 	tcase_add_test(tc, elf_names_of_this_test);
+	tcase_add_test(tc, perf_samples_by_function);
 	tcase_add_test(tc, artifact_keeps_attribution);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
