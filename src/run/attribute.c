@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -419,6 +420,15 @@ static void attribute_one(struct pab_attribute *at, const struct pab_ledger *l,
 	a->row = xstrdup(e->rows[lr->row].name);
 	a->arm = xstrdup(e->arms[lr->arm].name);
 	a->metric = m;
+	/* The phase's progress: what is profiled now, and how. */
+	if (!at->r->plan->quiet) {
+		fprintf(stderr, "perfab: attribution of row '%s' arm '%s', %s: %s\n",
+			pab_term_safe(a->row), pab_term_safe(a->arm), pab_metrics[m].name,
+			m == PAB_M_INSTRUCTIONS ? "cachegrind's counts by function" :
+			m == PAB_M_PEAK_RSS ? "one extra run of each arm under DHAT" :
+			"one extra run of each arm under perf");
+		fflush(stderr);
+	}
 	if (m == PAB_M_INSTRUCTIONS)
 		attribute_instructions(at, lr->row, (size_t)l->base, lr->arm, a);
 	else if (m == PAB_M_PEAK_RSS)

@@ -16,6 +16,8 @@ PROG=$top_builddir/tests/data/attr/attr_prog
 
 expect_rc 1 "$PERFAB" run --counts off --metrics peak_rss --reps 6 --max-reps 6 --no-sanity-gate \
 	--out heap.json --arm "base=$PROG" --arm "head=$PROG hold_mib=32"
+grep_err "plan: then attribution (--attribute auto)"
+grep_err "attribution of row 'command' arm 'head', peak_rss: one extra run of each arm under DHAT"
 a=$(jq -c '[.attribution[] | select(.metric == "peak_rss")][0]' heap.json)
 echo "$a" | jq -e '.profiler == "dhat" and .source == "extra run" and .cost_s > 0 and
 	.note == null' >/dev/null || fail "no DHAT attribution of an extra run: $(echo "$a" | cut -c1-400)"
