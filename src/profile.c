@@ -140,12 +140,22 @@ static void move_of(struct pab_profile_move *m, const struct pab_profile_entry *
 		m->head_blocks = 0;
 }
 
-double pab_profile_diff(struct pab_profile *base, struct pab_profile *head, size_t top,
-			struct pab_profile_move **out, size_t *n_out)
+static int by_size(const void *pa, const void *pb)
+{
+	const struct pab_profile_move *a = pa, *b = pb;
+	double sa = fmax(a->base, a->head), sb = fmax(b->base, b->head);
+
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The merge of base and head: moved names only, or all (every). */
+static size_t walk(struct pab_profile *base, struct pab_profile *head, int every,
+		   struct pab_profile_move **out)
 {
 	struct pab_profile_move *v;
 	size_t i = 0, j = 0, n = 0;
-	double sum = 0;
 
 	pab_profile_merge(base);
 	pab_profile_merge(head);
@@ -156,18 +166,46 @@ double pab_profile_diff(struct pab_profile *base, struct pab_profile *head, size
 		const struct pab_profile_entry *x = c <= 0 ? &base->v[i++] : NULL;
 		const struct pab_profile_entry *y = c >= 0 ? &head->v[j++] : NULL;
 
-		if ((x ? x->amount : 0) == (y ? y->amount : 0))
+		if (!every && (x ? x->amount : 0) == (y ? y->amount : 0))
 			continue;
 		move_of(&v[n++], x, y);
 	}
+	*out = v;
+	return n;
+}
+
+/* Keep the first top of v[0..n) in sort order cmp; the rest freed. */
+static size_t keep_top(struct pab_profile_move *v, size_t n, size_t top,
+		       int (*cmp)(const void *, const void *))
+{
+	size_t i;
+
 	if (n)
-		qsort(v, n, sizeof(*v), by_change);
+		qsort(v, n, sizeof(*v), cmp);
 	for (i = top; i < n; i++) {
 		free(v[i].name);
 		free(v[i].where);
 	}
-	if (n > top)
-		n = top;
+	return n > top ? top : n;
+}
+
+void pab_profile_join(struct pab_profile *base, struct pab_profile *head, size_t top,
+		      struct pab_profile_move **out, size_t *n_out)
+{
+	size_t n = walk(base, head, 1, out);
+
+	*n_out = keep_top(*out, n, top, by_size);
+}
+
+double pab_profile_diff(struct pab_profile *base, struct pab_profile *head, size_t top,
+			struct pab_profile_move **out, size_t *n_out)
+{
+	struct pab_profile_move *v;
+	size_t i, n;
+	double sum = 0;
+
+	n = walk(base, head, 0, &v);
+	n = keep_top(v, n, top, by_change);
 	for (i = 0; i < n; i++)
 		sum += v[i].head - v[i].base;
 	*out = v;

@@ -59,4 +59,13 @@ double pab_profile_diff(struct pab_profile *base, struct pab_profile *head, size
 			struct pab_profile_move **out, size_t *n_out);
 void pab_profile_moves_free(struct pab_profile_move *v, size_t n);
 
+/*
+ * pab_profile_join: every name of base or head, moved or not, the at
+ * most top largest first (by the larger of its two amounts, ties by
+ * name), as pab_profile_diff gives them: what a flame graph of both
+ * draws (doc/attribution.md §3).
+ */
+void pab_profile_join(struct pab_profile *base, struct pab_profile *head, size_t top,
+		      struct pab_profile_move **out, size_t *n_out);
+
 #endif /* PAB_PROFILE_H */

@@ -11,7 +11,8 @@ tests_unit_test_attribution_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/data/attr/attr_prog
 tests_data_attr_attr_prog_SOURCES = tests/data/attr/attr_prog.c
-tests_data_attr_attr_prog_CFLAGS = $(AM_CFLAGS) -g -O1
+# Frame pointers: perf follows them for the call stacks of the flame graph.
+tests_data_attr_attr_prog_CFLAGS = $(AM_CFLAGS) -g -O1 -fno-omit-frame-pointer
 
 attribution_tests = tests/e2e/attribution_counts.sh tests/e2e/attribution_heap.sh \
 	tests/e2e/attribution_time.sh

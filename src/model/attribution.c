@@ -57,6 +57,7 @@ void pab_attribution_release(struct pab_attribution *a)
 	free(a->note);
 	items_free(a->items, a->n_items);
 	items_free(a->lines, a->n_lines);
+	items_free(a->stacks, a->n_stacks);
 	pab_attribution_init(a);
 }
 
@@ -89,6 +90,7 @@ void pab_attribution_copy(struct pab_attribution *dst, const struct pab_attribut
 	dst->note = dup_or_null(src->note);
 	dst->items = items_copy(src->items, src->n_items);
 	dst->lines = items_copy(src->lines, src->n_lines);
+	dst->stacks = items_copy(src->stacks, src->n_stacks);
 }
 
 double pab_attribution_change(const struct pab_attribution *a)

@@ -37,6 +37,8 @@ int pab_attr_mode_parse(const char *s, enum pab_attr_mode *m);
 /* The at most PAB_ATTR_TOP names an attribution keeps of each list. */
 #define PAB_ATTR_TOP 10
 #define PAB_ATTR_TOP_LINES 5
+/* Folded stacks a time attribution keeps for its flame graph. */
+#define PAB_ATTR_TOP_STACKS 300
 
 /* A name whose amount moved: per run of the arm, in the metric's unit. */
 struct pab_attr_item {
@@ -62,6 +64,10 @@ struct pab_attribution {
 	size_t n_items;
 	struct pab_attr_item *lines;  /* source lines (instructions), or none */
 	size_t n_lines;
+	struct pab_attr_item *stacks; /* folded stacks "main;f;g" (time), the
+				       * largest first, moved or not: the
+				       * differential flame graph's input */
+	size_t n_stacks;
 };
 
 /* Zeroed, totals NaN. */

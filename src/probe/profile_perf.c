@@ -68,39 +68,69 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 	return out;
 }
 
-/* A frame line "\tADDR SYM (DSO)": the symbol (without +0x...) and the
- * object's file name into name and dso (new memory). 0, or -1. */
+/* A frame line "\tADDR SYM (DSO)": the symbol and the object's file
+ * name into name and dso (new memory). The last " (" opens the object: a
+ * C++ symbol may hold parentheses and blanks. 0, or -1. */
 static int frame_of(const char *p, const char *end, char **name, char **dso)
 {
-	const char *sym, *open, *s_end;
+	const char *sym, *open;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	sym = memchr(p, ' ', (size_t)(end - p));
-	open = sym ? memchr(sym, '(', (size_t)(end - sym)) : NULL;
-	if (!open || end[-1] != ')')
+	for (sym = p; sym < end && *sym != ' '; sym++)
+		;
+	for (open = end - 1; open > sym && !(open[0] == '(' && open[-1] == ' '); open--)
+		;
+	if (sym >= end || open <= sym || end[-1] != ')')
 		return -1;
 	sym++;
-	for (s_end = open; s_end > sym && s_end[-1] == ' '; s_end--)
-		;
-	{
-		const char *plus = sym;
-
-		while (plus < s_end && !(plus[0] == '+' && plus + 1 < s_end && plus[1] == '0'))
-			plus++;
-		s_end = plus;
-	}
-	*name = xstrndup(sym, (size_t)(s_end - sym));
+	*name = xstrndup(sym, (size_t)(open - 1 - sym));
 	*dso = xstrndup(open + 1, (size_t)(end - open - 2));
 	return 0;
 }
 
-size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *p)
+/* One sample's frames, innermost first. */
+struct sample {
+	double period;
+	char **names, **dsos;
+	size_t n, alloc, alloc2;
+	int open;
+};
+
+/* The sample's time to its first frame that is not the kernel's, and
+ * its user frames, outermost first, as one folded stack "a;b;c". */
+static void sample_end(struct sample *sm, struct pab_profile *p, struct pab_profile *stacks)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	const char *leaf = NULL, *leaf_dso = NULL;
+	size_t i;
+
+	if (!sm->open)
+		return;
+	for (i = 0; i < sm->n && !leaf; i++)
+		if (strcmp(sm->dsos[i], "[kernel.kallsyms]"))
+			leaf = sm->names[i], leaf_dso = sm->dsos[i];
+	pab_profile_add(p, leaf ? leaf : "[kernel]", leaf_dso, sm->period, NAN);
+	for (i = sm->n; stacks && i-- > 0;)
+		if (strcmp(sm->dsos[i], "[kernel.kallsyms]"))
+			pab_strbuf_addf(&sb, "%s%s", sb.len ? ";" : "", sm->names[i]);
+	if (stacks)
+		pab_profile_add(stacks, sb.len ? sb.buf : "[kernel]", NULL, sm->period, NAN);
+	pab_strbuf_release(&sb);
+	for (i = 0; i < sm->n; i++) {
+		free(sm->names[i]);
+		free(sm->dsos[i]);
+	}
+	sm->n = 0;
+	sm->open = 0;
+}
+
+size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *p,
+			      struct pab_profile *stacks)
 {
 	const char *q = text, *end = text + len;
-	double period = 0;
+	struct sample sm = { 0 };
 	size_t samples = 0;
-	int need_frame = 0;
 
 	while (q < end) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q)), *le = nl ? nl : end;
@@ -111,42 +141,44 @@ size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *
 		while (w < le && *w == ' ')
 			w++;
 		wl = (size_t)(le - w);
+		while (wl && w[wl - 1] == ' ')
+			wl--;
 		if (*q != '\t' && wl && wl < sizeof(word)) {
-			/* A sample's period line. */
+			double period;
+
 			memcpy(word, w, wl);
 			word[wl] = '\0';
-			while (wl && word[wl - 1] == ' ')
-				word[--wl] = '\0';
 			if (!parse_double(word, 0, 1e18, &period)) {
-				if (need_frame)
-					pab_profile_add(p, "[kernel]", NULL, period, NAN);
-				need_frame = 1;
+				sample_end(&sm, p, stacks);
+				sm.period = period;
+				sm.open = 1;
 				samples++;
 			}
-		} else if (*q == '\t' && need_frame && !frame_of(q, le, &name, &dso)) {
-			if (strcmp(dso, "[kernel.kallsyms]")) {
-				const char *base = strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso;
+		} else if (*q == '\t' && sm.open && !frame_of(q, le, &name, &dso)) {
+			const char *base = strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso;
 
-				pab_profile_add(p, !strcmp(name, "[unknown]") ? "???" : name, base,
-						period, NAN);
-				need_frame = 0;
-			}
-		} else if (q == le && need_frame) {
-			pab_profile_add(p, "[kernel]", NULL, period, NAN);
-			need_frame = 0;
+			ALLOC_GROW(sm.names, sm.n + 1, sm.alloc);
+			ALLOC_GROW(sm.dsos, sm.n + 1, sm.alloc2);
+			sm.names[sm.n] = xstrdup(!strcmp(name, "[unknown]") ? "???" : name);
+			sm.dsos[sm.n++] = xstrdup(!strcmp(dso, "[kernel.kallsyms]") ? dso : base);
+		} else if (q == le) {
+			sample_end(&sm, p, stacks);
 		}
 		free(name);
 		free(dso);
 		q = le + 1;
 	}
-	if (need_frame)
-		pab_profile_add(p, "[kernel]", NULL, period, NAN);
+	sample_end(&sm, p, stacks);
+	free(sm.names);
+	free(sm.dsos);
 	pab_profile_merge(p);
+	if (stacks)
+		pab_profile_merge(stacks);
 	return samples;
 }
 
 long pab_profile_perf_file(const char *tool, const char *data, const char *out_path,
-			   struct pab_profile *p, char **why)
+			   struct pab_profile *p, struct pab_profile *stacks, char **why)
 {
 	char *argv[] = { (char *)tool, "script", "-i", (char *)data, "-F", "period,ip,sym,dso",
 			 NULL };
@@ -174,7 +206,7 @@ long pab_profile_perf_file(const char *tool, const char *data, const char *out_p
 		*why = xasprintf("cannot read '%s': %s", out_path, strerror(errno));
 		return -1;
 	}
-	n = pab_profile_perf_parse(text, len, p);
+	n = pab_profile_perf_parse(text, len, p, stacks);
 	free(text);
 	if (!n)
 		*why = xasprintf("perf recorded no sample in '%s'", data);

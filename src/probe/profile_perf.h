@@ -35,16 +35,21 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 /*
  * pab_profile_perf_parse: `perf script -F period,ip,sym,dso` output
  * text[0..len) into p: each sample's period (ns) to its function (name:
- * the symbol, where: its object's file name). Returns the samples read.
+ * the symbol, where: its object's file name); and, when stacks is not
+ * NULL, to its stack of user frames folded outermost first ("main;
+ * sort_keys" without the blank), the flame graph's input. Returns the
+ * samples read.
  */
-size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *p);
+size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *p,
+			      struct pab_profile *stacks);
 
 /*
  * pab_profile_perf_file: run `tool script` on data (perf's file) into
- * out_path, then parse it into p. Returns the samples (0: none, *why says
- * so), or -1 with *why (new memory): perf script failed.
+ * out_path, then parse it into p and stacks (may be NULL). Returns the
+ * samples (0: none, *why says so), or -1 with *why (new memory): perf
+ * script failed.
  */
 long pab_profile_perf_file(const char *tool, const char *data, const char *out_path,
-			   struct pab_profile *p, char **why);
+			   struct pab_profile *p, struct pab_profile *stacks, char **why);
 
 #endif /* PAB_PROFILE_PERF_H */

@@ -18,6 +18,12 @@
 void pab_report_attribution_text(FILE *f, const struct pab_experiment *e, const char *row,
 				 const char *arm);
 
+/* As HTML, under the row's cells in the HTML report: a heading, a table
+ * of the top names, and for a profile of time a differential flame graph
+ * of its folded stacks (an SVG, every name escaped). */
+void pab_report_attribution_html(FILE *f, const struct pab_experiment *e, const char *row,
+				 const char *arm);
+
 /* The pieces the Markdown report shares (report/markdown.c). */
 /* Names listed of each attribution (the artifact keeps PAB_ATTR_TOP). */
 #define PAB_REPORT_ATTR_SHOWN 5

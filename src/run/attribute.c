@@ -297,26 +297,35 @@ static double median_cpu(const struct pab_row *row, size_t a)
 	return med;
 }
 
-/* CPU seconds by function of arm a of row ri, one extra run under perf,
- * scaled so that they sum to the arm's median cpu. 0, or -1 with *why. */
+/* Every amount of p times k. */
+static void scale(struct pab_profile *p, double k)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		p->v[i].amount *= k;
+	p->total *= k;
+}
+
+/* CPU seconds by function (and by folded stack) of arm a of row ri, one
+ * extra run under perf, scaled so that they sum to the arm's median cpu.
+ * 0, or -1 with *why. */
 static int time_profile(struct pab_attribute *at, size_t ri, size_t a, struct pab_profile *p,
-			char **why)
+			struct pab_profile *stacks, char **why)
 {
 	char *pre = prefix_of(ri, a), *data = xasprintf("%s/%s.data", at->keep_perf, pre);
 	char *script = xasprintf("%s/%s.script", at->keep_perf, pre);
 	double cpu = median_cpu(&at->r->e->rows[ri], a), k;
-	size_t i;
 	int ret = -1;
 
 	if (extra_run(at, ri, a, at->perf, pab_perf_argv, at->keep_perf, why) ||
-	    pab_profile_perf_file(at->perf, data, script, p, why) <= 0)
+	    pab_profile_perf_file(at->perf, data, script, p, stacks, why) <= 0)
 		goto out;
 	/* perf's periods are its clock's view of the CPU time; the ledger's
 	 * is the timed reps' (doc/attribution.md §3). */
 	k = isfinite(cpu) && p->total > 0 ? cpu / p->total : 1e-9;
-	for (i = 0; i < p->n; i++)
-		p->v[i].amount *= k;
-	p->total *= k;
+	scale(p, k);
+	scale(stacks, k);
 	ret = 0;
 out:
 	free(pre);
@@ -328,7 +337,7 @@ out:
 static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, size_t head,
 			   struct pab_attribution *out)
 {
-	struct pab_profile pb, ph;
+	struct pab_profile pb, ph, sb, sh;
 	struct pab_profile_move *moves;
 	char *why = NULL;
 	size_t n;
@@ -337,16 +346,19 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 		at->perf_looked_up = 1;
 		at->perf = pab_perf_tool(&at->perf_why);
 	}
-	pab_profile_init(&pb), pab_profile_init(&ph);
+	pab_profile_init(&pb), pab_profile_init(&ph), pab_profile_init(&sb), pab_profile_init(&sh);
 	out->profiler = xstrdup(PAB_ATTR_PERF);
 	out->source = xstrdup("extra run");
 	if (!at->perf)
 		why = xstrdup(at->perf_why);
-	else if (!time_profile(at, ri, base, &pb, &why) && !time_profile(at, ri, head, &ph, &why)) {
+	else if (!time_profile(at, ri, base, &pb, &sb, &why) &&
+		 !time_profile(at, ri, head, &ph, &sh, &why)) {
 		out->base_total = pb.total;
 		out->head_total = ph.total;
 		pab_profile_diff(&pb, &ph, PAB_ATTR_TOP, &moves, &n);
 		take_moves(moves, n, &out->items, &out->n_items);
+		pab_profile_join(&sb, &sh, PAB_ATTR_TOP_STACKS, &moves, &n);
+		take_moves(moves, n, &out->stacks, &out->n_stacks);
 	}
 	if (why) {
 		char *note = xasprintf("no profile: %s", why);
@@ -356,6 +368,7 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 	}
 	free(why);
 	pab_profile_release(&pb), pab_profile_release(&ph);
+	pab_profile_release(&sb), pab_profile_release(&sh);
 }
 
 /* 1 when row × head arm lr's cell of metric m gets an attribution; for

@@ -61,6 +61,8 @@ static void write_one(struct jw *w, const struct pab_attribution *a)
 	write_items(w, "items", a->items, a->n_items);
 	if (a->n_lines)
 		write_items(w, "lines", a->lines, a->n_lines);
+	if (a->n_stacks)
+		write_items(w, "stacks", a->stacks, a->n_stacks);
 	fputc('}', f);
 }
 
@@ -152,6 +154,7 @@ static void read_one(struct pab_json_in *in, const cJSON *o, struct pab_attribut
 	pab_json_in_bool(in, o, "head_stripped", 0, &a->head_stripped);
 	read_items(in, o, "items", &a->items, &a->n_items);
 	read_items(in, o, "lines", &a->lines, &a->n_lines);
+	read_items(in, o, "stacks", &a->stacks, &a->n_stacks);
 }
 
 int pab_attribution_json_read(struct pab_json_in *in, const cJSON *root,

@@ -6,8 +6,9 @@
 # of base, in every rep whatever the load) FAILs on cpu at 6 reps; its
 # attribution, one extra run of each arm under perf's cpu-clock sampling
 # scaled to each arm's median cpu, names sort_keys first with most of the
-# change. Without perf on PATH the attribution says so and the verdict
-# and exit code are the same.
+# change, and the HTML report's differential flame graph shows it grown.
+# Without perf on PATH the attribution says so and the verdict and exit
+# code are the same.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 require perf
 unset PERFAB_ATTRIBUTE
@@ -36,6 +37,16 @@ pass "3x the CPU time in sort_keys: listed first, $(echo "$a" | jq '(.items[0].h
 grep -A3 "what moved in cpu" out | grep -q "untimed run of each arm, not a timed one" ||
 	{ cat out >&2; fail "the ledger does not say the time profile is of an extra run"; }
 
+# The HTML report draws the differential flame graph: sort_keys grew, under
+# the frame that called it.
+jq -e '[.attribution[] | select(.metric == "cpu")][0].stacks |
+	any(.name | test(";sort_keys$"))' time.json >/dev/null ||
+	fail "no folded stack ends in sort_keys: $(jq -c '[.attribution[0].stacks[:3][] | .name]' time.json)"
+expect_rc 1 "$PERFAB" ledger --format html time.json
+grep -q '<svg class="flame"' out && grep -q '<g class="grew"><title>sort_keys: ' out ||
+	{ grep -o '<g class="[a-z]*"><title>[^<]*' out | head -5 >&2; fail "the HTML report has no flame graph in which sort_keys grew"; }
+pass "the HTML report's flame graph shows sort_keys grown"
+
 # Without perf on PATH: a note, the same verdict and exit code.
 mkdir bin
 PATH=$T/bin expect_rc 1 "$PERFAB" run --counts off --reps 6 --max-reps 6 --no-sanity-gate --out noperf.json \
@@ -45,3 +56,14 @@ jq -e '[.attribution[] | select(.metric == "cpu")][0].note | test("perf is not a
 grep -q "attribution note: no profile: perf is not available" out ||
 	{ cat out >&2; fail "the ledger does not say perf is missing"; }
 pass "no perf on PATH: the attribution says so, FAIL (exit 1) as with it"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 -c '
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+errs = list(v.iter_errors(json.load(open(sys.argv[2]))))
+for e in errs[:3]:
+    print(e.message, "/".join(map(str, e.absolute_path)), file=sys.stderr)
+sys.exit(1 if errs else 0)' "${top_srcdir}/doc/artifact.schema.json" time.json ||
+		fail "time.json does not match doc/artifact.schema.json"
+	pass "time.json, its stacks too, matches doc/artifact.schema.json"
+fi

@@ -253,17 +253,24 @@ static const char perf_script[] =
 
 START_TEST(perf_samples_by_function)
 {
-	struct pab_profile p;
+	struct pab_profile p, st;
 
 	pab_profile_init(&p);
-	ck_assert_uint_eq(pab_profile_perf_parse(perf_script, strlen(perf_script), &p), 4);
+	pab_profile_init(&st);
+	ck_assert_uint_eq(pab_profile_perf_parse(perf_script, strlen(perf_script), &p, &st), 4);
 	ck_assert(p.total == 550000);
 	ck_assert(pab_profile_amount(&p, "sort_keys") == 100000);
 	ck_assert(pab_profile_amount(&p, "main") == 0); /* not the first frame */
 	ck_assert(pab_profile_amount(&p, "__memset_avx2_unaligned_erms") == 100000);
 	ck_assert(pab_profile_amount(&p, "[kernel]") == 250000);
 	ck_assert(pab_profile_amount(&p, "???") == 100000);
+	/* Stacks of user frames, outermost first. */
+	ck_assert(pab_profile_amount(&st, "main;sort_keys") == 100000);
+	ck_assert(pab_profile_amount(&st, "main;__memset_avx2_unaligned_erms") == 100000);
+	ck_assert(pab_profile_amount(&st, "[kernel]") == 250000);
+	ck_assert(st.total == 550000);
 	pab_profile_release(&p);
+	pab_profile_release(&st);
 }
 END_TEST
 
