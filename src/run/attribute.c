@@ -187,19 +187,52 @@ static char *prefix_of(size_t ri, size_t a)
 	return xasprintf("count-%zu-%zu", ri, a);
 }
 
+/* The arm of row ri whose child is the same program as arm a's (the
+ * counting pass counted one of them: run/counting.h), other than a, or a. */
+static size_t same_program(struct pab_attribute *at, size_t ri, size_t a)
+{
+	struct pab_experiment *e = at->r->e;
+	char *id = pab_measure_identity(&at->r->m, e, &e->rows[ri], a), *other;
+	size_t b, found = a;
+
+	for (b = 0; id && b < e->n_arms && found == a; b++) {
+		if (b == a)
+			continue;
+		other = pab_measure_identity(&at->r->m, e, &e->rows[ri], b);
+		if (other && !strcmp(id, other))
+			found = b;
+		free(other);
+	}
+	free(id);
+	return found;
+}
+
 /* Instructions by function of arm a of row ri into fns and lines: the
- * counting pass's kept files, else an extra run. 0, or -1 with *why. */
+ * counting pass's kept files (its own, or those of an arm running the
+ * same program, whose count it shared), else an extra run. 0, or -1 with
+ * *why. */
 static int instr_profile(struct pab_attribute *at, size_t ri, size_t a, struct pab_profile *fns,
 			 struct pab_profile *lines, int *extra, char **why)
 {
-	char *base = prefix_of(ri, a);
+	int kept = at->r->m.count_keep == at->keep_cg;
+	char *base = prefix_of(ri, a), *other;
 	const char *tool;
-	int n = at->r->m.count_keep == at->keep_cg ?
-		pab_profile_cachegrind_files(at->keep_cg, base, fns, lines, why) : 0;
+	int n = kept ? pab_profile_cachegrind_files(at->keep_cg, base, fns, lines, why) : 0;
+	size_t same;
 
+	if (kept && n <= 0 && (same = same_program(at, ri, a)) != a) {
+		free(*why);
+		*why = NULL;
+		other = prefix_of(ri, same);
+		n = pab_profile_cachegrind_files(at->keep_cg, other, fns, lines, why);
+		free(other);
+	}
 	if (n <= 0) {
 		free(*why);
 		*why = NULL;
+		/* A file that read in part must not count twice. */
+		pab_profile_release(fns);
+		pab_profile_release(lines);
 		tool = valgrind_of(at);
 		*extra = 1;
 		if (!tool)

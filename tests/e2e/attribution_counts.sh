@@ -59,6 +59,15 @@ grep -q "^### What moved" out && grep -q "| sort\\\\_keys |" out ||
 	{ cat out >&2; fail "the Markdown report lacks What moved and sort_keys"; }
 pass "text, perfab ledger and Markdown list sort_keys"
 
+# --- an A/A pair counted in one rep: head's count is base's (the same
+# program, counted once in the rep), and so is its profile: no extra run
+expect_rc 3 run3 aa.json --count-reps 1 --attribute always --metrics instructions --arm "base=$T/prog" \
+	--arm "head=$T/prog"
+jq -e '[.attribution[] | select(.metric == "instructions")][0] | .source == "counting pass" and
+	.cost_s == 0 and .base_total == .head_total and (.items | length) == 0' aa.json >/dev/null ||
+	fail "an A/A pair's profile is not the shared count's: $(jq -c '.attribution[0] | {source, cost_s, base_total, head_total}' aa.json)"
+pass "A/A: head's profile is base's shared count, no extra run, nothing moved"
+
 # --- never: no attribution, the same verdict
 expect_rc 1 run3 never.json --attribute never --arm "base=$T/prog" --arm "head=$T/prog extra_pct=30"
 jq -e '(has("attribution") | not) and .run.attribution.mode == "never"' never.json >/dev/null ||
