@@ -125,6 +125,30 @@ static void text_one(FILE *f, const struct pab_attribution *a)
 	}
 }
 
+char *pab_report_attribution_brief(const struct pab_experiment *e, const char *row,
+				   const char *arm, enum pab_metric_id m)
+{
+	enum pab_metric_id want = m == PAB_M_WALL ? PAB_M_CPU : m;
+	size_t i;
+
+	for (i = 0; i < e->n_attr; i++) {
+		const struct pab_attribution *a = &e->attr[i];
+		double d = pab_attribution_change(a);
+		char ch[64];
+
+		if (a->metric != want || !a->n_items || a->input || strcmp(a->row, row) ||
+		    strcmp(a->arm, arm))
+			continue;
+		pab_report_attr_signed(ch, sizeof(ch), a->metric, a->items[0].head - a->items[0].base);
+		return xasprintf("moved most: %s %s, %.0f%% of the change (%s, %s)",
+				 pab_term_safe(a->items[0].name), ch, d != 0 ?
+				 (a->items[0].head - a->items[0].base) / d * 100 : 0.0, a->profiler,
+				 a->source && !strcmp(a->source, "counting pass") ?
+				 "the counting pass" : "an extra run");
+	}
+	return NULL;
+}
+
 void pab_report_attribution_text(FILE *f, const struct pab_experiment *e, const char *row,
 				 const char *arm)
 {

@@ -18,6 +18,16 @@
 void pab_report_attribution_text(FILE *f, const struct pab_experiment *e, const char *row,
 				 const char *arm);
 
+/*
+ * pab_report_attribution_brief: one line of what moved most in the cell
+ * of metric m of row × arm ("moved most: sort_keys +1.50 M, 99.9% of the
+ * change (cachegrind, the counting pass)"; a cpu or wall cell reads the
+ * profile of time), for the gate's reasons; NULL when e has none with a
+ * name. New memory.
+ */
+char *pab_report_attribution_brief(const struct pab_experiment *e, const char *row,
+				   const char *arm, enum pab_metric_id m);
+
 /* As HTML, under the row's cells in the HTML report: a heading, a table
  * of the top names, and for a profile of time a differential flame graph
  * of its folded stacks (an SVG, every name escaped). */

@@ -312,6 +312,13 @@ void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 					 pab_term_safe(e->arms[lr->arm].name),
 					 pab_metrics[cell->metric].name, what, ch, *why ? ": " : "", why);
 			gate_reason(f, line);
+			line = cell->res.verdict != PAB_FAIL ? NULL : pab_report_attribution_brief(e,
+				e->rows[lr->row].name, e->arms[lr->arm].name, cell->metric);
+			if (line)
+				gate_reason(f, xasprintf("%s · %s: %s %s", row,
+					    pab_term_safe(e->arms[lr->arm].name),
+					    pab_metrics[cell->metric].name, line));
+			free(line);
 		}
 	}
 }

@@ -57,7 +57,9 @@ grep -A2 "what moved in instructions" out | grep -q "sort_keys" ||
 expect_rc 1 "$PERFAB" ledger --format markdown more.json
 grep -q "^### What moved" out && grep -q "| sort\\\\_keys |" out ||
 	{ cat out >&2; fail "the Markdown report lacks What moved and sort_keys"; }
-pass "text, perfab ledger and Markdown list sort_keys"
+expect_rc 1 "$PERFAB" gate more.json
+grep_err "command · head: instructions moved most: sort_keys +1.50 M, 100% of the change"
+pass "text, perfab ledger, gate and Markdown name sort_keys"
 
 # --- an A/A pair counted in one rep: head's count is base's (the same
 # program, counted once in the rep), and so is its profile: no extra run

@@ -46,6 +46,9 @@ expect_rc 1 "$PERFAB" ledger --format html time.json
 grep -q '<svg class="flame"' out && grep -q '<g class="grew"><title>sort_keys: ' out ||
 	{ grep -o '<g class="[a-z]*"><title>[^<]*' out | head -5 >&2; fail "the HTML report has no flame graph in which sort_keys grew"; }
 pass "the HTML report's flame graph shows sort_keys grown"
+expect_rc 1 "$PERFAB" gate time.json
+grep_err "command · head: cpu moved most: sort_keys +"
+pass "perfab gate names sort_keys under the cpu FAIL"
 
 # Without perf on PATH: a note, the same verdict and exit code.
 mkdir bin
