@@ -7,5 +7,5 @@
 dist_man_MANS += doc/perfab.1
 dist_doc_DATA += doc/artifact-schema.md doc/ledger-json.md \
 	doc/artifact.schema.json doc/ledger.schema.json doc/calibration.schema.json \
-	doc/calibration.md doc/env.md doc/ci.md doc/memgate.md \
+	doc/calibration.md doc/env.md doc/ci.md doc/memgate.md doc/attribution.md \
 	doc/hacking.md doc/release.md

@@ -24,6 +24,7 @@
 #include "store/tempfile.h"
 #include "options.h"
 #include "report/report.h"
+#include "run/attribute.h"
 #include "run/plan.h"
 #include "run/progress.h"
 #include "run/resume.h"
@@ -38,7 +39,7 @@ static const char run_usage[] =
 	"                  [--head-env 'K=V || K=V'] [--workloads SEL] [--reps N] [--max-reps N]\n"
 	"                  [--budget DURATION] [--metrics LIST] [--require LIST] [--guard-tolerance PCT]\n"
 	"                  [--counts auto|pmu|sim|off] [--count-reps N] [--calibration FILE]\n"
-	"                  [--count-cache FILE | --no-count-cache]\n"
+	"                  [--count-cache FILE | --no-count-cache] [--attribute auto|always|never]\n"
 	"                  [--out FILE] [--cpus LIST] [--no-sanity-gate] [--preserve-builds DIR]\n"
 	"                  [--seed N] [--shard I/N] [--timeout S] [--tolerance [METRIC=]PCT]...\n"
 	"                  [--rules perfab/2|perfab/1|rule12] [--controls SEL] [--scale X]\n"
@@ -97,6 +98,7 @@ static const struct pab_option run_options[] = {
 	OPT_U64(0, "count-reps", &opt.count_reps, "N", "counting-pass reps per row (default: one block, at least 2)", 1, PAB_RUN_COUNT_REPS_MAX),
 	OPT_STRING(0, "count-cache", &opt.count_cache, "FILE", "keep counts across runs in FILE (default: none; 'default': ~/.cache/perfab/counts.json)"),
 	OPT_FLAG(0, "no-count-cache", &opt.no_count_cache, "count every program, without the count cache"),
+	OPT_STRING(0, "attribute", &opt.attribute, "MODE", "profile what moved: auto (cells that FAIL, the default), always or never"),
 	OPT_STRING(0, "calibration", &opt.calibration, "FILE", "per-metric tolerances from perfab calibrate (never below --tolerance)"),
 	OPT_STRING(0, "counters", &opt.counters, "LIST", "libpfm4 events, e.g. instructions:u,cycles:u (the default)"),
 	OPT_FLAG(0, "no-cgroup", &opt.no_cgroup, "do not place children in cgroups of their own"),
@@ -393,6 +395,7 @@ int cmd_run(int argc, char **argv)
 	struct pab_failure f = { 0 };
 	struct pab_plan plan;
 	struct pab_runner r;
+	struct pab_attribute at = { 0 };
 	enum pab_run_end end;
 	char *positional[2] = { NULL, NULL }, *resume_cmd;
 	int lock_fd, ret;
@@ -409,9 +412,18 @@ int cmd_run(int argc, char **argv)
 	print_plan_messages(&plan);
 	if (ret)
 		die(failure_exit_code(&f), "%s", f.why);
-	end = pab_runner_start(&r, &plan, &f) ? PAB_RUN_ERROR : pab_runner_run(&r, &f);
+	end = pab_runner_start(&r, &plan, &f) ? PAB_RUN_ERROR : PAB_RUN_ENDED;
+	if (end != PAB_RUN_ERROR) {
+		pab_attribute_start(&at, &r, plan.attribute);
+		r.pg.attribute = plan.attribute;
+		end = pab_runner_run(&r, &f);
+	}
 	if (end == PAB_RUN_INTERRUPTED)
 		die_of_signal(&r, lock_fd, resume_cmd);
+	/* What grew, before the last checkpoint: it goes into the artifact. */
+	if (end == PAB_RUN_ENDED || end == PAB_RUN_GATED)
+		pab_attribute_run(&at);
+	pab_attribute_release(&at);
 	/* What ran is what was checked: every program and input, once more. */
 	if (end != PAB_RUN_ERROR && pab_plan_recheck(&plan, &f))
 		end = PAB_RUN_ERROR;

@@ -14,6 +14,7 @@ src_libperfab_a_SOURCES = \
 	src/term.c src/term.h \
 	src/test_hooks.c src/test_hooks.h \
 	src/util.c src/util.h \
+	src/profile.c src/profile.h \
 	common/banned.h common/numparse.c common/numparse.h common/suite.c common/suite.h \
 	src/run/arms.c src/run/arms.h \
 	src/run/bisect.c src/run/bisect.h \
@@ -31,6 +32,7 @@ src_libperfab_a_SOURCES = \
 	src/run/runconf.c src/run/runconf.h \
 	src/run/runner.c src/run/runner.h \
 	src/run/counting.c src/run/counting.h \
+	src/run/attribute.c src/run/attribute.h \
 	src/run/workload.c src/run/workload.h \
 	src/probe/cgroup.c src/probe/cgroup.h \
 	src/probe/checklist.c src/probe/checklist.h \
@@ -43,9 +45,14 @@ src_libperfab_a_SOURCES = \
 	src/probe/runchild.c src/probe/runchild.h \
 	src/probe/sampler.c src/probe/sampler.h \
 	src/probe/simcount.c src/probe/simcount.h \
+	src/probe/profile_cg.c src/probe/profile_cg.h \
+	src/probe/profile_dhat.c src/probe/profile_dhat.h \
+	src/probe/profile_perf.c src/probe/profile_perf.h \
+	src/probe/elfsyms.c src/probe/elfsyms.h \
 	src/model/argv_split.c src/model/argv_split.h \
 	src/model/experiment.c src/model/experiment.h \
 	src/model/experiment_copy.c src/model/experiment_copy.h \
+	src/model/attribution.c src/model/attribution.h \
 	src/model/file_id.h \
 	src/model/history.c src/model/history.h \
 	src/model/judgeable.c src/model/judgeable.h \
@@ -61,6 +68,7 @@ src_libperfab_a_SOURCES = \
 	src/report/history.c src/report/history.h \
 	src/report/history_html.c src/report/history_html.h \
 	src/report/text.c src/report/text.h \
+	src/report/attribution.c src/report/attribution.h \
 	src/report/json.c src/report/json.h \
 	src/report/markdown.c src/report/markdown.h \
 	src/report/html.c src/report/html.h \
@@ -69,6 +77,7 @@ src_libperfab_a_SOURCES = \
 	src/report/csv.c src/report/csv.h \
 	src/store/artifact_read.c src/store/artifact_read.h \
 	src/store/artifact_write.c src/store/artifact_write.h \
+	src/store/attribution_json.c src/store/attribution_json.h \
 	src/store/artifact_rep.c src/store/artifact_rep.h \
 	src/store/baseline.c src/store/baseline.h \
 	src/store/bisect_journal.c src/store/bisect_journal.h \

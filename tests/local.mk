@@ -33,6 +33,7 @@ include tests/reliability.mk
 include tests/calibrate.mk
 include tests/probes.mk
 include tests/counts.mk
+include tests/attribution.mk
 include tests/pool.mk
 include tests/memgate.mk
 include tests/report.mk

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/argv_split.h"
+#include "model/attribution.h"
 #include "model/experiment.h"
 #include "model/rotation.h"
 #include "util.h"
@@ -405,6 +406,7 @@ void pab_experiment_release(struct pab_experiment *e)
 		free(e->sanity[i].metric);
 	}
 	free(e->sanity);
+	pab_attributions_free(e->attr, e->n_attr);
 	memset(e, 0, sizeof(*e));
 }
 

@@ -411,6 +411,7 @@ struct pab_experiment {
 	 * last journal record whose rep this experiment already holds. */
 	char *journal_id;
 	uint64_t journal_folded;
+	struct pab_attribution *attr; size_t n_attr; /* model/attribution.h, owned */
 };
 
 /* Zero e and set defaults (schema, protocol, rules, 2% tolerance, 3% margin,
@@ -421,9 +422,8 @@ void pab_experiment_release(struct pab_experiment *e);
 /* Free everything arm owns and zero it. */
 void pab_arm_release(struct pab_arm *arm);
 
-/* Index of the arm called name, or -1. */
+/* Index of the arm called name, or -1; of the null arm, or -1 when none. */
 int pab_experiment_arm_index(const struct pab_experiment *e, const char *name);
-/* Index of the null arm, or -1 when the run has none. */
 int pab_experiment_null_index(const struct pab_experiment *e);
 
 /* Free everything row owns (its reps have n_arms results each). */

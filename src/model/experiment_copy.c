@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/argv_split.h"
+#include "model/attribution.h"
 #include "model/experiment_copy.h"
 #include "util.h"
 
@@ -126,6 +127,8 @@ void pab_experiment_copy_without_rows(struct pab_experiment *dst,
 	for (i = 0; i < src->n_arms; i++)
 		arm_copy(&dst->arms[i], &src->arms[i]);
 	dst->n_arms = src->n_arms;
+	for (i = 0; i < src->n_attr; i++)
+		pab_attribution_append(&dst->attr, &dst->n_attr, &src->attr[i]);
 }
 
 void pab_experiment_copy(struct pab_experiment *dst, const struct pab_experiment *src)
@@ -141,4 +144,24 @@ void pab_experiment_copy(struct pab_experiment *dst, const struct pab_experiment
 					     src->n_arms, src->rows[i].reps[r].block);
 		dst->n_rows = i + 1;
 	}
+}
+
+void pab_attributions_pool(struct pab_experiment *out, const struct pab_experiment *const *in,
+			   const char *const *labels, size_t n)
+{
+	size_t i, k;
+
+	pab_attributions_free(out->attr, out->n_attr);
+	out->attr = NULL;
+	out->n_attr = 0;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < in[i]->n_attr; k++) {
+			struct pab_attribution *a;
+
+			pab_attribution_append(&out->attr, &out->n_attr, &in[i]->attr[k]);
+			a = &out->attr[out->n_attr - 1];
+			if (!a->input)
+				a->input = labels && labels[i] ? xstrdup(labels[i]) :
+					xasprintf("artifact %zu", i + 1);
+		}
 }

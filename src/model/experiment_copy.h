@@ -44,4 +44,13 @@ void pab_row_copy_def(struct pab_row *dst, const struct pab_row *src);
 void pab_row_add_rep_copy(struct pab_row *row, const struct pab_rep *rep,
 			  size_t n_arms, size_t block);
 
+/*
+ * pab_attributions_pool: out's attributions become every input's, in
+ * order, each named by its input (labels[i], else "artifact I"; one that
+ * already names its input keeps it), so that a pool keeps what each run
+ * found (doc/attribution.md §5).
+ */
+void pab_attributions_pool(struct pab_experiment *out, const struct pab_experiment *const *in,
+			   const char *const *labels, size_t n);
+
 #endif /* PAB_EXPERIMENT_COPY_H */

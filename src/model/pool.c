@@ -830,10 +830,10 @@ static int pool_inputs(const struct pab_experiment *const *in, const char *const
 	for (i = 0; i < n; i++)
 		if (in[i]->stopped_by && !out->stopped_by)
 			out->stopped_by = in[i]->stopped_by;
-	/* The first input's settings with the pool's shard (every row), so
-	 * that a ledger of several files judges what a ledger of the written
-	 * pool would. */
+	/* The first input's settings with the pool's shard (every row): a ledger
+	 * of several files judges what a ledger of the written pool would. */
 	record_pool(out, in, labels, n, n_groups);
+	pab_attributions_pool(out, in, labels, n);
 	free(so.keys);
 	free(group);
 	return 0;

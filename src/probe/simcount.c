@@ -294,3 +294,51 @@ void pab_simcount_tree_release(struct pab_simcount_tree *t)
 	free(t->top_cmd);
 	memset(t, 0, sizeof(*t));
 }
+
+/* Remove every file dir/base.* (or, with from, link from's files there). */
+static void keep_files(const char *dir, const char *base, const char *from_dir)
+{
+	size_t bl = strlen(base);
+	const char *scan = from_dir ? from_dir : dir;
+	struct dirent *de;
+	DIR *d = opendir(scan);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *path;
+
+		if (strncmp(de->d_name, base, bl) || de->d_name[bl] != '.')
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (from_dir) {
+			char *src = xasprintf("%s/%s", from_dir, de->d_name);
+
+			/* The scratch directory and the kept one are on one
+			 * file system: a link costs no copy. One that fails
+			 * is not kept: its attribution says there is none. */
+			if (link(src, path))
+				unlink(path);
+			free(src);
+		} else {
+			unlink(path);
+		}
+		free(path);
+	}
+	closedir(d);
+}
+
+int pab_simcount_collect_keep(const char *out_prefix, long top_pid, const char *top_exe,
+			      const char *keep_dir, struct pab_simcount_tree *t, char **why)
+{
+	if (keep_dir) {
+		char *dir = pab_dir_of(out_prefix);
+		const char *base = strrchr(out_prefix, '/') ? strrchr(out_prefix, '/') + 1 :
+			out_prefix;
+
+		keep_files(keep_dir, base, NULL);
+		keep_files(keep_dir, base, dir);
+		free(dir);
+	}
+	return pab_simcount_collect(out_prefix, top_pid, top_exe, t, why);
+}

@@ -99,4 +99,15 @@ int pab_simcount_collect(const char *out_prefix, long top_pid, const char *top_e
 			 struct pab_simcount_tree *t, char **why);
 void pab_simcount_tree_release(struct pab_simcount_tree *t);
 
+/*
+ * pab_simcount_collect_keep: pab_simcount_collect, after every output
+ * file out_prefix.PID is linked into keep_dir under its own name, those
+ * of an earlier count of the same prefix removed first: the last count's
+ * files stay there for attribution (doc/attribution.md §1), read by
+ * probe/profile_cg.h. keep_dir NULL: pab_simcount_collect alone. A file
+ * that cannot be kept is left out of the kept set, never an error.
+ */
+int pab_simcount_collect_keep(const char *out_prefix, long top_pid, const char *top_exe,
+			      const char *keep_dir, struct pab_simcount_tree *t, char **why);
+
 #endif /* PAB_SIMCOUNT_H */

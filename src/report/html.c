@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "report/attribution.h"
 #include "report/format.h"
 #include "report/html.h"
 #include "report/svg.h"
@@ -435,6 +436,7 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 		fputs("<div class=\"scroll\">", f);
 		cell_table(f, e, l, lr);
 		fputs("</div>\n", f);
+		pab_report_attribution_html(f, e, row->name, e->arms[lr->arm].name);
 	}
 	for (i = 0; i < l->n_cells; i++)
 		if (l->cells[i].row == ri)

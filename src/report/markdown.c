@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "model/attribution.h"
+#include "report/attribution.h"
 #include "report/format.h"
 #include "report/markdown.h"
 #include "term.h"
@@ -323,6 +325,63 @@ static void md_accepted(FILE *f, const struct pab_experiment *e,
 			n - MD_LISTED_CELLS);
 }
 
+/* One attribution: a paragraph and a table of its top names. */
+static void md_attribution(FILE *f, const struct pab_attribution *a)
+{
+	double d = pab_attribution_change(a);
+	char *line = pab_report_attr_heading(a), ch[64], base[48], head[48], blocks[96];
+	size_t i;
+
+	/* "what" -> "What" for a paragraph. */
+	fputs("W", f);
+	md_escape(f, line + 1);
+	fputs(".\n\n", f);
+	free(line);
+	if (a->n_items)
+		fputs("| change | share | name | base \u2192 head | where |\n"
+		      "|--:|--:|---|---|---|\n", f);
+	for (i = 0; i < a->n_items && i < PAB_REPORT_ATTR_SHOWN; i++) {
+		const struct pab_attr_item *x = &a->items[i];
+
+		pab_report_attr_signed(ch, sizeof(ch), a->metric, x->head - x->base);
+		pab_fmt_value(base, sizeof(base), a->metric, x->base);
+		pab_fmt_value(head, sizeof(head), a->metric, x->head);
+		pab_report_attr_blocks(blocks, sizeof(blocks), x);
+		fprintf(f, "| %s | %.1f%% | ", ch, d != 0 ? (x->head - x->base) / d * 100 : 0.0);
+		md_escape(f, x->name);
+		fprintf(f, " | %s \u2192 %s", base, head);
+		md_escape(f, blocks);
+		fputs(" | ", f);
+		md_escape(f, x->where ? pab_report_attr_base_name(x->where) : "");
+		fputs(" |\n", f);
+	}
+	if (a->n_items)
+		fputc('\n', f);
+	if (a->note) {
+		fputs("Attribution note: ", f);
+		md_escape(f, a->note);
+		fputs(".\n\n", f);
+	}
+}
+
+/* Every attribution of e under "What moved", outside the folded details:
+ * it is what a reader of a FAIL wants first (doc/attribution.md §5). */
+static void md_what_moved(FILE *f, const struct pab_experiment *e)
+{
+	size_t i;
+
+	if (e->n_attr)
+		fputs("\n### What moved\n", f);
+	for (i = 0; i < e->n_attr; i++) {
+		fputs("\n**", f);
+		md_escape(f, e->attr[i].row);
+		fputs(" \u00b7 ", f);
+		md_escape(f, e->attr[i].arm);
+		fputs("**: ", f);
+		md_attribution(f, &e->attr[i]);
+	}
+}
+
 /*
  * Markdown for a pull-request comment or a GitHub step summary: the
  * verdict and what to do in the heading, one compact table, the full
@@ -338,6 +397,7 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 	md_heading(f, e, l, conf);
 	md_overview(f, e, l);
 	md_accepted(f, e, l);
+	md_what_moved(f, e);
 	fprintf(f, "\n<details><summary>Intervals, noise and allowances</summary>\n\n");
 	for (i = 0; i < l->n_rows; i++)
 		md_detail(f, e, l, &l->rows[i], conf);

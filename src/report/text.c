@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "report/attribution.h"
 #include "report/format.h"
 #include "report/text.h"
 #include "term.h"
@@ -231,6 +232,7 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	for (c = 0; c < l->n_cells; c++)
 		if (l->cells[c].row == lr->row && l->cells[c].arm == lr->arm)
 			text_cell(f, e, l, lr, &l->cells[c], to);
+	pab_report_attribution_text(f, e, row->name, e->arms[lr->arm].name);
 }
 
 void pab_report_print_text(FILE *f, const struct pab_experiment *e,
@@ -310,6 +312,13 @@ void pab_report_gate_reasons(FILE *f, const struct pab_experiment *e,
 					 pab_term_safe(e->arms[lr->arm].name),
 					 pab_metrics[cell->metric].name, what, ch, *why ? ": " : "", why);
 			gate_reason(f, line);
+			line = cell->res.verdict != PAB_FAIL ? NULL : pab_report_attribution_brief(e,
+				e->rows[lr->row].name, e->arms[lr->arm].name, cell->metric);
+			if (line)
+				gate_reason(f, xasprintf("%s · %s: %s %s", row,
+					    pab_term_safe(e->arms[lr->arm].name),
+					    pab_metrics[cell->metric].name, line));
+			free(line);
 		}
 	}
 }

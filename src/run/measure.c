@@ -618,7 +618,7 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
 			xasprintf("the counting run exited %d (the timed run exited 0)",
 				  sr->exit_code);
 		out->count_stop = 1;
-	} else if (!pab_simcount_collect(prefix, (long)pid, exe, &t, &why)) {
+	} else if (!pab_simcount_collect_keep(prefix, (long)pid, exe, m->count_keep, &t, &why)) {
 		why = count_not_exact(&t);
 		out->count_stop = why != NULL;
 		if (!why)
@@ -644,11 +644,11 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
  * instructions (the other slots are the timed run's). Returns 0, or -1
  * (errno) when it could not be spawned.
  */
-static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t arm_idx,
+static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t ri, size_t arm_idx,
 		     struct pab_arm_result *res, struct pab_measured *out)
 {
 	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
-	char *prefix = xasprintf("%s/count", m->tmpdir), **opts, **argv;
+	char *prefix = xasprintf("%s/count-%zu-%zu", m->tmpdir, ri, arm_idx), **opts, **argv;
 	char *first = cmd->argv[0];
 	struct pab_spawn_opts o;
 	struct pab_spawn_result sr;
@@ -657,7 +657,7 @@ static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t 
 	/* valgrind runs the program the timed child ran (its resolved and
 	 * digest-checked path), not whatever argv[0] finds on PATH. */
 	cmd->argv[0] = cmd->exe;
-	argv = pab_simcount_argv(m->count_tool, prefix, cmd->argv, &opts);
+	argv = (m->wrap ? m->wrap : pab_simcount_argv)(m->count_tool, prefix, cmd->argv, &opts);
 	cmd->argv[0] = first;
 	unlink(m->report_path);
 	child_opts(m, cmd, &o);
@@ -709,7 +709,7 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
 	make_env(m, row, arm, latency ? "latency" : "throughput", seed, &cmd);
 	if (pass == PAB_MEASURE_COUNT) {
-		if (count_arm(m, &cmd, arm_idx, res, out))
+		if (count_arm(m, &cmd, (size_t)(row - e->rows), arm_idx, res, out))
 			ret = pab_fail_errno(f, "cannot count arm '%s' of row '%s'",
 					     pab_term_safe(arm->name), pab_term_safe(row->name));
 		goto out;

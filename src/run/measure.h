@@ -46,6 +46,13 @@ struct pab_measure {
 				    * set it (else --timeout x PAB_SIMCOUNT_SLOWDOWN),
 				    * both set by the runner */
 	int count_limit_budget;
+	/* Attribution (run/attribute.h), set by its phase: the directory the
+	 * counted child's output files are kept in (NULL: none kept), and
+	 * the command line of a profiling run in place of the counting one
+	 * (NULL: pab_simcount_argv's; same contract, its files out_prefix.*). */
+	const char *count_keep;
+	char **(*wrap)(const char *tool, const char *out_prefix, char *const *argv,
+		       char ***opts_out);
 	/* Owned, made by pab_measure_start(): */
 	char **base_env;           /* perfab's environment minus PERFAB_* */
 	size_t n_base_env;

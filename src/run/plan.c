@@ -207,6 +207,21 @@ static int plan_counts(struct pab_plan *p, const struct pab_run_opts *o,
 	return s->count_source == PAB_COUNT_NONE && s->counts_mode == PAB_COUNTS_SIM ? -1 : 0;
 }
 
+/* --attribute (or the config's "attribute") into p; NULL: $PERFAB_ATTRIBUTE,
+ * else auto (doc/attribution.md). */
+static int plan_attribute(struct pab_plan *p, const char *mode, struct pab_failure *f)
+{
+	const char *env = getenv("PERFAB_ATTRIBUTE");
+	int from_env = !mode && env && *env;
+
+	if (from_env)
+		mode = env;
+	if (mode && pab_attr_mode_parse(mode, &p->attribute))
+		return pab_fail(f, PAB_FAIL_USAGE, "--attribute '%s'%s: use auto, always or never",
+				mode, from_env ? " (from PERFAB_ATTRIBUTE)" : "");
+	return 0;
+}
+
 /* The run settings a fresh run records: CLI over config over defaults. */
 static int plan_settings(struct pab_plan *p, const struct pab_run_opts *o,
 			 const struct pab_config_settings *cs, struct pab_failure *f)
@@ -238,6 +253,8 @@ static int plan_settings(struct pab_plan *p, const struct pab_run_opts *o,
 		s->budget_s = isfinite(cs->budget_s) ? cs->budget_s : PAB_DEFAULT_BUDGET_S;
 	}
 	s->given = PAB_RUN_AT_START;
+	if (plan_attribute(p, o->attribute ? o->attribute : cs->attribute, f))
+		return -1;
 	return plan_counts(p, o, cs, f);
 }
 
@@ -452,6 +469,8 @@ int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_f
 				"rows; a fresh run has no artifact to trust");
 	if (plan_count_cache(p, o, f) || (o->resume ? pab_plan_resume(p, o, f) :
 					     plan_fresh(p, o, f)))
+		return -1;
+	if (o->resume && plan_attribute(p, o->attribute, f))
 		return -1;
 	pab_run_settings_copy(&p->use, &p->e.settings);
 	if (o->resume && o->timeout_s >= 0)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "model/attribution.h"
 #include "model/experiment.h"
 #include "model/metrics.h"
 #include "options.h"
@@ -29,6 +30,7 @@ struct pab_run_opts {
 	const char *export_markdown, *export_csv, *export_json;
 	const char *counts, *calibration; /* --counts MODE, --calibration FILE */
 	const char *count_cache;          /* --count-cache FILE */
+	const char *attribute;            /* --attribute MODE */
 	int no_count_cache;               /* --no-count-cache */
 	uint64_t count_reps;              /* --count-reps N; 0: not given */
 	struct pab_strlist arm_specs, tolerances, head_env;
@@ -77,6 +79,8 @@ struct pab_plan {
 	 * default one, whose directory perfab may make. */
 	char *count_cache;
 	int count_cache_mkdir;
+	/* --attribute, else the config's, else auto (run/attribute.h) */
+	enum pab_attr_mode attribute;
 	struct pab_plan_msg *msgs;   /* to tell, in order */
 	size_t n_msgs;
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "model/attribution.h"
 #include "pab_stats.h"
 #include "probe/simcount.h"
 #include "report/format.h"
@@ -187,6 +188,25 @@ static void set_stop_where(struct pab_progress *p, const char *where, size_t com
 	p->stop_completed = completed;
 }
 
+/* The plan's line of the attribution phase (doc/attribution.md). */
+static void plan_attribution(const struct pab_progress *p)
+{
+	char *line;
+
+	if (p->attribute == PAB_ATTR_NEVER)
+		return;
+	line = xasprintf("perfab: plan: then attribution (--attribute %s): for %s, "
+			 "instructions by function from the counting pass (or one extra counting "
+			 "run of each arm), peak_rss by allocation site from one extra run of "
+			 "each arm under DHAT, cpu or wall time by function from one extra run of "
+			 "each arm under perf; never a verdict",
+			 pab_attr_mode_name((enum pab_attr_mode)p->attribute),
+			 p->attribute == PAB_ATTR_ALWAYS ? "every row \u00d7 head arm" :
+			 "each instructions, peak_rss, cpu or wall cell that FAILs");
+	pab_print_folded(stderr, 0, 2, line);
+	free(line);
+}
+
 void pab_progress_plan(struct pab_progress *p)
 {
 	const struct pab_experiment *e = p->e;
@@ -222,6 +242,7 @@ void pab_progress_plan(struct pab_progress *p)
 		pab_print_folded(stderr, 0, 2, line);
 		free(line);
 	}
+	plan_attribution(p);
 	fflush(stderr);
 }
 

@@ -38,6 +38,7 @@ struct pab_progress {
 	size_t count_reps_done;         /* counting passes (reps) so far */
 	char stop_where[512];           /* where the run stands */
 	size_t stop_completed;          /* reps the checkpoint holds there */
+	int attribute;                  /* enum pab_attr_mode: the plan names it */
 };
 
 /* The plan line; starts the clock. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model/argv_split.h"
+#include "model/attribution.h"
 #include "store/json_in.h"
 #include "options.h"
 #include "run/runconf.h"
@@ -176,7 +177,7 @@ static const char *const top_keys[] = {
 	"arms", "rows", "reps", "max_reps", "seed", "timeout", "scale",
 	"equivalence_margin", "rules", "tolerance", "controls", "workloads",
 	"null_arm", "budget", "metrics", "require", "counts", "count_reps",
-	"guard_tolerance", "ignore_failure", NULL,
+	"guard_tolerance", "ignore_failure", "attribute", NULL,
 };
 static const char *const arm_keys[] = { "name", "argv", "env", "revision", "prepare", NULL };
 static const char *const row_keys[] = {
@@ -535,8 +536,9 @@ static int cfg_rules(struct pab_json_in *in, const cJSON *root,
 static int cfg_words(struct pab_json_in *in, const cJSON *root,
 		     struct pab_config_settings *s)
 {
-	const char *controls, *workloads, *counts;
+	const char *controls, *workloads, *counts, *attribute;
 	enum pab_counts_mode mode;
+	enum pab_attr_mode amode;
 	int got;
 
 	if ((got = pab_json_in_string(in, root, "counts", 0, &counts)) == 1) {
@@ -544,6 +546,12 @@ static int cfg_words(struct pab_json_in *in, const cJSON *root,
 			return pab_json_in_fail(in, "counts", "must be \"auto\", \"pmu\", \"sim\" "
 						"or \"off\"");
 		s->counts = xstrdup(counts);
+	}
+	if (got >= 0 && (got = pab_json_in_string(in, root, "attribute", 0, &attribute)) == 1) {
+		if (pab_attr_mode_parse(attribute, &amode))
+			return pab_json_in_fail(in, "attribute", "must be \"auto\", \"always\" "
+						"or \"never\"");
+		s->attribute = xstrdup(attribute);
 	}
 	if (got >= 0 && (got = pab_json_in_string(in, root, "controls", 0, &controls)) == 1)
 		s->controls = xstrdup(controls);
@@ -564,6 +572,7 @@ static void settings_init(struct pab_config_settings *s)
 	s->null_arm = -1;
 	s->ignore_failure = -1;
 	s->controls = s->workloads = s->metrics = s->require = s->counts = NULL;
+	s->attribute = NULL;
 }
 
 int pab_config_parse(const char *text, size_t len, const char *name,
@@ -622,6 +631,8 @@ void pab_config_settings_release(struct pab_config_settings *s)
 	free(s->metrics);
 	free(s->require);
 	free(s->counts);
+	free(s->attribute);
+	s->attribute = NULL;
 	s->controls = s->workloads = s->metrics = s->require = s->counts = NULL;
 }
 

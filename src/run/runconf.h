@@ -19,7 +19,7 @@
  *     "tolerance": {"default": 2, "cpu": 3}, "rules": "perfab/1",
  *     "controls": "small", "equivalence_margin": 3, "scale": 1,
  *     "null_arm": true, "budget": "10m", "metrics": "cpu,peak_rss",
- *     "ignore_failure": false
+ *     "ignore_failure": false, "attribute": "auto"
  *   }
  */
 #ifndef PAB_RUNCONF_H
@@ -39,6 +39,7 @@ struct pab_config_settings {
 	char *metrics;   /* judged metrics, "cpu,peak_rss" */
 	char *require;   /* required cells, "cpu" (the rest guard) */
 	char *counts;    /* --counts MODE */
+	char *attribute; /* --attribute MODE */
 	double count_reps; /* --count-reps (NaN: not given) */
 	double guard_tolerance; /* --guard-tolerance (NaN: not given) */
 };

@@ -15,6 +15,7 @@
 #include "model/rotation.h"
 #include "store/artifact_read.h"
 #include "store/artifact_rep.h"
+#include "store/attribution_json.h"
 #include "store/checkpoint.h"
 #include "store/json_in.h"
 #include "store/run_record.h"
@@ -526,7 +527,8 @@ static int parse_text(const char *text, size_t len, struct pab_experiment *e,
 	if (load_identity(&in, root, e) || load_settings(&in, root, e))
 		goto out_fail;
 	load_records(root, e);
-	if (load_arms(&in, root, e) || load_rows(&in, root, e))
+	if (load_arms(&in, root, e) || load_rows(&in, root, e) ||
+	    pab_attribution_json_read(&in, root, e))
 		goto out_fail;
 	if (pab_experiment_check_protocol(e, why)) {
 		ret = PAB_ARTIFACT_BAD_PROTOCOL;

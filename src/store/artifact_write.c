@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "store/artifact_write.h"
+#include "store/attribution_json.h"
 #include "store/artifact_rep.h"
 #include "store/json_out.h"
 #include "store/run_record.h"
@@ -184,7 +185,9 @@ static void write_artifact(FILE *f, const struct pab_experiment *e)
 		write_row(&w, e, &e->rows[i]);
 		fputc('}', f);
 	}
-	fputs("]\n}\n", f);
+	fputc(']', f);
+	pab_attribution_json_write(&w, e);
+	fputs("\n}\n", f);
 }
 
 static int write_artifact_fn(FILE *f, void *arg)

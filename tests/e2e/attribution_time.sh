@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# attribution_time.sh — CPU time by function (doc/attribution.md §3): a
+# head whose sort_keys() does 11 times the iterations
+# (tests/data/attr/attr_prog.c extra_pct=1000: about 3 times the CPU time
+# of base, in every rep whatever the load) FAILs on cpu at 6 reps; its
+# attribution, one extra run of each arm under perf's cpu-clock sampling
+# scaled to each arm's median cpu, names sort_keys first with most of the
+# change, and the HTML report's differential flame graph shows it grown.
+# Without perf on PATH the attribution says so and the verdict and exit
+# code are the same.
+. "${top_srcdir}/tests/lib/test-lib.sh"
+require perf
+unset PERFAB_ATTRIBUTE
+PROG=$top_builddir/tests/data/attr/attr_prog
+[ -x "$PROG" ] || hard_error "'$PROG' is not built (make check builds it)"
+perf record -q -e cpu-clock -o probe.data -- /bin/true >/dev/null 2>&1 ||
+	skip "perf cannot sample cpu-clock here (perf_event_paranoid, a container)"
+
+expect_rc 1 "$PERFAB" run --counts off --reps 6 --max-reps 6 --no-sanity-gate --out time.json \
+	--arm "base=$PROG" --arm "head=$PROG extra_pct=1000"
+a=$(jq -c '[.attribution[] | select(.metric == "cpu")][0]' time.json)
+echo "$a" | jq -e '.profiler == "perf" and .source == "extra run" and .cost_s > 0 and .note == null' \
+	>/dev/null || fail "no perf attribution of an extra run: $(echo "$a" | cut -c1-400)"
+echo "$a" | jq -e '.items[0].name == "sort_keys" and
+	(.items[0].head - .items[0].base) / (.head_total - .base_total) >= 0.5' >/dev/null ||
+	fail "sort_keys is not first with most of the change: $(echo "$a" | jq -c '[.items[:4][] | {name, base, head}], .base_total, .head_total')"
+# Each arm's profile is scaled to its median measured cpu.
+for arm in base head; do
+	jq -e --arg arm "$arm" '([.rows[0].reps[].results[$arm].cpu] | sort | (.[2] + .[3]) / 2) as $m |
+		[.attribution[] | select(.metric == "cpu")][0] |
+		(if $arm == "base" then .base_total else .head_total end) as $t |
+		($t - $m) | fabs < 1e-9 * ($m + 1)' time.json >/dev/null ||
+		fail "arm $arm's profile is not scaled to its median cpu"
+done
+pass "3x the CPU time in sort_keys: listed first, $(echo "$a" | jq '(.items[0].head - .items[0].base) / (.head_total - .base_total) * 100 | floor')% of the change"
+grep -A3 "what moved in cpu" out | grep -q "untimed run of each arm, not a timed one" ||
+	{ cat out >&2; fail "the ledger does not say the time profile is of an extra run"; }
+
+# The HTML report draws the differential flame graph: sort_keys grew, under
+# the frame that called it.
+jq -e '[.attribution[] | select(.metric == "cpu")][0].stacks |
+	any(.name | test(";sort_keys$"))' time.json >/dev/null ||
+	fail "no folded stack ends in sort_keys: $(jq -c '[.attribution[0].stacks[:3][] | .name]' time.json)"
+expect_rc 1 "$PERFAB" ledger --format html time.json
+grep -q '<svg class="flame"' out && grep -q '<g class="grew"><title>sort_keys: ' out ||
+	{ grep -o '<g class="[a-z]*"><title>[^<]*' out | head -5 >&2; fail "the HTML report has no flame graph in which sort_keys grew"; }
+pass "the HTML report's flame graph shows sort_keys grown"
+expect_rc 1 "$PERFAB" gate time.json
+grep_err "command · head: cpu moved most: sort_keys +"
+pass "perfab gate names sort_keys under the cpu FAIL"
+
+# Without perf on PATH: a note, the same verdict and exit code.
+mkdir bin
+PATH=$T/bin expect_rc 1 "$PERFAB" run --counts off --reps 6 --max-reps 6 --no-sanity-gate --out noperf.json \
+	--arm "base=$PROG" --arm "head=$PROG extra_pct=1000"
+jq -e '[.attribution[] | select(.metric == "cpu")][0].note | test("perf is not available")' noperf.json \
+	>/dev/null || fail "a missing perf is not said: $(jq -c '[.attribution[] | .note]' noperf.json)"
+grep -q "attribution note: no profile: perf is not available" out ||
+	{ cat out >&2; fail "the ledger does not say perf is missing"; }
+pass "no perf on PATH: the attribution says so, FAIL (exit 1) as with it"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 -c '
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+errs = list(v.iter_errors(json.load(open(sys.argv[2]))))
+for e in errs[:3]:
+    print(e.message, "/".join(map(str, e.absolute_path)), file=sys.stderr)
+sys.exit(1 if errs else 0)' "${top_srcdir}/doc/artifact.schema.json" time.json ||
+		fail "time.json does not match doc/artifact.schema.json"
+	pass "time.json, its stacks too, matches doc/artifact.schema.json"
+fi
