@@ -16,8 +16,7 @@
 #     time (cpu required);
 #   - without valgrind, auto falls back to off with a note, sim is a usage
 #     error (exit 2).
-# The harness sets PERFAB_COUNTS=off for every other test; each run here
-# names its --counts.
+# Each run here names its --counts.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 need_workloads
 require valgrind xz

@@ -8,6 +8,8 @@
 # values left out.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 require python3
+# The statistics of timed samples are under test; counting would only add
+# valgrind runs (counts_exact.sh tests what export gives of counts).
 PERFAB_COUNTS=off
 export PERFAB_COUNTS
 

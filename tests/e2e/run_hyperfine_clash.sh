@@ -7,7 +7,7 @@
 # -n is --reps), a second --prepare (hyperfine's per-command prepare; the
 # first was dropped), --output pipe (a file named pipe was written).
 . "${top_srcdir}/tests/lib/test-lib.sh"
-PERFAB_COUNTS=off
+PERFAB_COUNTS=off # the spellings, not the counts, are under test
 export PERFAB_COUNTS
 
 for w in "-w 1" "-w 3" "-w8" "-w=2"; do
