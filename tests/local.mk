@@ -32,6 +32,7 @@ include tests/ledger.mk
 include tests/run.mk
 include tests/probes.mk
 include tests/counts.mk
+include tests/counts_spare.mk
 include tests/pool.mk
 include tests/memgate.mk
 include tests/report.mk

@@ -99,4 +99,9 @@ int pab_simcount_collect(const char *out_prefix, long top_pid, const char *top_e
 			 struct pab_simcount_tree *t, char **why);
 void pab_simcount_tree_release(struct pab_simcount_tree *t);
 
+/* Why a counted tree that ran to its end gives no exact count (replaced
+ * or threads, above), for the artifact; NULL when its count is exact.
+ * New string. */
+char *pab_simcount_not_exact(const struct pab_simcount_tree *t);
+
 #endif /* PAB_SIMCOUNT_H */
