@@ -246,3 +246,13 @@ int pab_count_pass_side_by_side(struct pab_count_pass *p, size_t ri, size_t rep_
 	free(jobs);
 	return ret;
 }
+
+int pab_count_any_prepare(const struct pab_experiment *e, const struct pab_run_settings *use)
+{
+	size_t a;
+
+	for (a = 0; a < e->n_arms; a++)
+		if (e->arms[a].prepare)
+			return 1;
+	return use->prepare != NULL;
+}

@@ -56,6 +56,12 @@ int pab_count_batch_run(struct pab_measure *m, const struct pab_experiment *e,
 			const struct pab_row *row, uint64_t seed, struct pab_count_job *jobs,
 			size_t n);
 
+/* 1 when a prepare command (use's --prepare, an arm's own) runs before
+ * the arms' children: then they are counted one at a time, each after
+ * its prepare, which would otherwise run while another arm's child
+ * counts. */
+int pab_count_any_prepare(const struct pab_experiment *e, const struct pab_run_settings *use);
+
 /* What the counting pass of a rep works with: the runner's, borrowed. */
 struct pab_count_pass {
 	struct pab_experiment *e;

@@ -26,6 +26,7 @@
 #include "probe/runchild.h"
 #include "probe/simcount.h"
 #include "run/count_batch.h"
+#include "run/looks_fixed.h"
 #include "run/runner.h"
 #include "term.h"
 #include "test_hooks.h"
@@ -470,18 +471,6 @@ static int begin_row(struct pab_runner *r, size_t ri, struct pab_failure *f)
 	return !r->interrupted && !r->e->rows[ri].failed;
 }
 
-/* 1 when a prepare command runs before the arms' children: then they
- * are counted one at a time, each after its prepare (run/count_batch.h). */
-static int any_prepare(const struct pab_runner *r)
-{
-	size_t a;
-
-	for (a = 0; a < r->e->n_arms; a++)
-		if (r->e->arms[a].prepare)
-			return 1;
-	return r->plan->use.prepare != NULL;
-}
-
 /*
  * The counting pass of row ri's rep rep_idx (run/counting.h): every arm's
  * child again, as the timed pass started it (its prepare first), under
@@ -509,7 +498,7 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 	for (k = 0; pab_counting_rep(c, ri, rep_idx) && k < n; k++)
 		ids[k] = pab_measure_identity(&r->m, r->e, row, k);
 	/* Side by side on PUs of their own, unless a prepare must run first. */
-	if (pab_counting_rep(c, ri, rep_idx) && !any_prepare(r) &&
+	if (pab_counting_rep(c, ri, rep_idx) && !pab_count_any_prepare(r->e, &r->plan->use) &&
 	    !pab_test_without("count-side-by-side"))
 		p.n_pus = pab_pin_count_pus(r->m.pin, pus, PAB_MAX_SIDE_BY_SIDE);
 	if (p.n_pus) {
@@ -806,6 +795,7 @@ static enum pab_run_end run_loop(struct pab_runner *r, struct pab_failure *f)
 		if (first_pass && r->plan->use.sanity_gate && apply_sanity_gate(r))
 			return checkpoint(r, f) ? PAB_RUN_ERROR : PAB_RUN_GATED;
 		first_pass = 0;
+		pab_looks_stop_fixed(r->e, &r->counting, r->looks[0], r->row_target, r->pg.quiet);
 		if (!any && !adaptive_step(r))
 			break;
 	}

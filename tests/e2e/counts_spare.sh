@@ -10,7 +10,9 @@
 #     children's, and the artifact records where each ran
 #     (run.binding.counting_cpus);
 #   - a 2x slower head still FAILs, and its two programs are counted side
-#     by side, each on its own PU;
+#     by side, each on its own PU; its row stops once its counting reps
+#     FAIL it on exact counts (run/looks_fixed.h), an A/A row never
+#     before its first look;
 #   - a SIGINT while they count stops both: the run dies of it and
 #     --resume finishes it.
 # The PU locks are the test's own (PERFAB_PU_LOCK_DIR), so the spare PU is
@@ -60,10 +62,22 @@ if [ "$pus" -ge 2 ] && [ "$timing" != null ]; then
 		fail "the artifact records a counting child on the timing PU: $(jq -c .run.binding aa.json)"
 	pass "A/A: every counting child ran on a spare PU, not the timing PU $timing"
 fi
+# A PASS is never taken before the first look: its time guards need it.
+[ "$(jq '.rows[0].reps | length' aa.json)" -ge 12 ] ||
+	fail "the A/A row stopped before its first look: $(jq '.rows[0].reps | length' aa.json) reps"
 
 # --- A/B, 2x slower head: FAILs; its two programs counted side by side.
 : >vg.log
-expect_rc 1 "$PERFAB" run -q --arm "base=$cmd" --arm "head=$cmd slowdown_pct=100" --out ab.json
+expect_rc 1 "$PERFAB" run --arm "base=$cmd" --arm "head=$cmd slowdown_pct=100" --out ab.json
+# Its FAIL is fixed once the counting reps are done (looks_fixed.h): the
+# row stops at the end of that block, not at the first look (12).
+reps=$(jq '.rows[0].reps | length' ab.json)
+cr=$(jq '.run.counts.reps' ab.json)
+[ "$reps" = "$cr" ] && [ "$(jq -r .run.stop_reason ab.json)" = decided ] ||
+	fail "the 2x head's row ran $reps reps (counting reps $cr), stop $(jq -r .run.stop_reason ab.json)"
+grep_err "FAILs on its exact counts after $cr reps"
+expect_rc 1 "$PERFAB" ledger ab.json
+pass "A/B: the exact FAIL stopped the row after its $cr counting reps, and its ledger FAILs"
 jq -e '[.rows[0].reps[0].results[].instructions] | all(. != null)' ab.json >/dev/null ||
 	fail "rep 1 has no counts: $(jq -c '.rows[0].reps[0].results' ab.json | cut -c1-300)"
 if [ "$pus" -ge 2 ] && [ "$timing" != null ]; then
