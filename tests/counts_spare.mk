@@ -5,3 +5,7 @@
 counts_spare_tests = tests/e2e/counts_spare.sh
 TESTS += $(counts_spare_tests)
 dist_noinst_SCRIPTS += $(counts_spare_tests)
+
+unit_tests += tests/unit/test_looks_fixed
+tests_unit_test_looks_fixed_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_looks_fixed_LDADD = $(UNIT_LDADD)
