@@ -30,6 +30,8 @@ struct pab_pin {
 	hwloc_bitmap_t sampler;   /* NULL when no separate PU */
 	hwloc_bitmap_t allowed;   /* PUs this process may use */
 	char *obtained;           /* last binding read back, list form */
+	int *count_lock_fds;      /* spare PUs' locks held while counting */
+	size_t n_count_locks;
 	char **counted;           /* each counting child's binding, list form */
 	size_t n_counted;
 	char *why_unpinned;
@@ -445,6 +447,7 @@ void pab_pin_free(struct pab_pin *pin)
 	hwloc_bitmap_free(pin->children);
 	hwloc_bitmap_free(pin->sampler);
 	hwloc_bitmap_free(pin->allowed);
+	pab_pin_count_release(pin);
 	while (pin->n_counted)
 		free(pin->counted[--pin->n_counted]);
 	free(pin->counted);
@@ -504,27 +507,40 @@ int pab_pin_child(struct pab_pin *pin, pid_t pid)
 	return 0;
 }
 
-size_t pab_pin_count_pus(const struct pab_pin *pin, unsigned *pus, size_t cap)
+size_t pab_pin_count_pus(struct pab_pin *pin, unsigned *pus, size_t cap)
 {
+	enum pab_pu_lock state;
 	size_t n = 0;
-	int pu;
+	char *why;
+	int pu, fd;
 
 	if (!pab_pin_active(pin) || hwloc_bitmap_weight(pin->children) != 1)
 		return 0;
+	pab_pin_count_release(pin);
+	pin->count_lock_fds = xcalloc(cap ? cap : 1, sizeof(*pin->count_lock_fds));
 	hwloc_bitmap_foreach_begin(pu, pin->allowed) {
-		if (n < cap && !hwloc_bitmap_isset(pin->children, (unsigned)pu) &&
-		    pu < PAB_PIN_MAX_PUS &&
-		    pab_pu_lock_state((unsigned)pu, NULL) == PAB_PU_LOCK_FREE)
-			pus[n++] = (unsigned)pu;
+		if (n + 1 >= cap || hwloc_bitmap_isset(pin->children, (unsigned)pu) ||
+		    pu >= PAB_PIN_MAX_PUS)
+			continue;
+		/* Held elsewhere or unknown: another run may time there. */
+		fd = pu_lock_try((unsigned)pu, &state, &why);
+		free(why);
+		if (fd < 0)
+			continue;
+		pin->count_lock_fds[pin->n_count_locks++] = fd;
+		pus[n++] = (unsigned)pu;
 	} hwloc_bitmap_foreach_end();
 	if (n < cap)
 		pus[n++] = (unsigned)hwloc_bitmap_first(pin->children);
 	return n;
 }
 
-int pab_pin_is_children_pu(const struct pab_pin *pin, unsigned pu)
+void pab_pin_count_release(struct pab_pin *pin)
 {
-	return pab_pin_active(pin) && hwloc_bitmap_isset(pin->children, pu);
+	while (pin->n_count_locks)
+		close(pin->count_lock_fds[--pin->n_count_locks]);
+	free(pin->count_lock_fds);
+	pin->count_lock_fds = NULL;
 }
 
 int pab_pin_child_pu(const struct pab_pin *pin, pid_t pid, unsigned pu, char *got,

@@ -95,17 +95,18 @@ int pab_pin_child(struct pab_pin *pin, pid_t pid);
 /*
  * pab_pin_count_pus: the PUs counting children (valgrind, run/counting.h)
  * may run on side by side, into pus[0..cap), in the order to use them:
- * first the spare PUs — allowed, not the children's, and not held by
- * another perfab run (its advisory lock tested now, pab_pu_lock_state;
- * unknown counts as held) — then the children's own PU, which is free
+ * first the spare PUs — allowed, not the children's, whose advisory lock
+ * (pab_pu_lock_state) this run can take: it takes it, so another perfab
+ * run does not time its children beside a count, and holds it until
+ * pab_pin_count_release — then the children's own PU, which is free
  * while no timed child runs. Returns how many (0 when unpinned: one
  * usable PU, or the children have more than one PU: count one at a time
- * with the children's binding). Only reads pin.
+ * with the children's binding).
  */
-size_t pab_pin_count_pus(const struct pab_pin *pin, unsigned *pus, size_t cap);
+size_t pab_pin_count_pus(struct pab_pin *pin, unsigned *pus, size_t cap);
 
-/* 1 when pu is one of the timed children's PUs. */
-int pab_pin_is_children_pu(const struct pab_pin *pin, unsigned pu);
+/* Let go of the spare PUs' locks pab_pin_count_pus took. */
+void pab_pin_count_release(struct pab_pin *pin);
 
 /*
  * pab_pin_child_pu: bind process pid to PU pu alone (a counting child),

@@ -242,6 +242,7 @@ int pab_count_pass_side_by_side(struct pab_count_pass *p, size_t ri, size_t rep_
 		if (ret || p->interrupted)
 			break;
 	}
+	pab_pin_count_release(p->m->pin);
 	free(done);
 	free(jobs);
 	return ret;

@@ -84,7 +84,9 @@ struct pab_count_pass {
  * PU (an arm whose program is being counted takes that count after). A
  * count the budget cannot cover, or one of no use, stops the row's
  * counts. The caller runs no prepare command (they would run while a
- * child counts). Records each child's PU with pab_pin_note_counted().
+ * child counts). Records each child's PU with pab_pin_note_counted(),
+ * and lets go of the spare PUs' locks at the end
+ * (pab_pin_count_release).
  * Returns 0 (p->interrupted when a stop signal came), or -1 with f filled.
  */
 int pab_count_pass_side_by_side(struct pab_count_pass *p, size_t ri, size_t rep_idx,

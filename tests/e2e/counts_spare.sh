@@ -7,7 +7,8 @@
 # still running then.
 #   - an A/A run starts at most 3 counting children (one program, counted
 #     until two reps agree), each on a spare PU, never on the timed
-#     children's, and the artifact records where each ran
+#     children's, the spare PU's lock held meanwhile (another perfab run
+#     does not time there), and the artifact records where each ran
 #     (run.binding.counting_cpus);
 #   - a 2x slower head still FAILs, and its two programs are counted side
 #     by side, each on its own PU; its row stops once its counting reps
@@ -19,7 +20,7 @@
 # free whatever else runs on the machine.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 need_workloads
-require valgrind jq
+require valgrind jq flock
 unset PERFAB_COUNTS
 PERFAB_PU_LOCK_DIR=$T/locks
 export PERFAB_PU_LOCK_DIR
@@ -28,11 +29,19 @@ vg=$(command -v valgrind)
 cat >vgwrap <<EOF
 #!/bin/sh
 case "\$*" in *--version*) exec "$vg" "\$@" ;; esac
-running=0
-for p in \$(cut -d' ' -f1 "$T/vg.log" 2>/dev/null); do
-	[ -d "/proc/\$p" ] && running=\$((running + 1))
-done
-echo "\$\$ \$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status) \$running" >>"$T/vg.log"
+cpus=\$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+# Is the PU's lock held (by perfab) while the child counts there?
+lock=free
+flock -n "$T/locks/perfab-pu-\$cpus.lock" true 2>/dev/null || lock=held
+# One wrapper at a time counts the earlier ones still running and logs.
+(
+	flock 9
+	running=0
+	for p in \$(cut -d' ' -f1 "$T/vg.log" 2>/dev/null); do
+		[ -d "/proc/\$p" ] && running=\$((running + 1))
+	done
+	echo "\$\$ \$cpus \$running \$lock" >>"$T/vg.log"
+) 9>>"$T/vg.lock"
 if [ -n "\${INTERRUPT_AT:-}" ] && [ "\$(wc -l <"$T/vg.log")" -eq "\$INTERRUPT_AT" ]; then
 	kill -INT "\$PPID"
 fi
@@ -55,8 +64,10 @@ timing=$(jq -r '.run.binding.children_cpus' aa.json)
 jq -e --argjson n "$n" '.run.binding.counting_cpus | length == $n' aa.json >/dev/null ||
 	fail "run.binding.counting_cpus does not list each counting child: $(jq -c .run.binding aa.json)"
 if [ "$pus" -ge 2 ] && [ "$timing" != null ]; then
-	while read -r pid cpus running; do
+	while read -r pid cpus running lock; do
 		[ "$cpus" != "$timing" ] || fail "counting child $pid ran on the timing PU $timing though a spare PU was free"
+		# Another perfab run must not choose it to time its children.
+		[ "$lock" = held ] || fail "counting child $pid ran on PU $cpus with its lock free"
 	done <vg.log
 	jq -e --arg t "$timing" '.run.binding.counting_cpus | all(. != $t)' aa.json >/dev/null ||
 		fail "the artifact records a counting child on the timing PU: $(jq -c .run.binding aa.json)"
