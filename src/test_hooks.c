@@ -23,7 +23,8 @@ const struct pab_test_hook_def pab_test_hooks[PAB_TEST_HOOK_COUNT] = {
 		"FILE: append \"WHAT BYTES\" to FILE for every checkpoint written",
 		"tests/e2e/reliability_journal.sh" },
 	[PAB_TEST_WITHOUT] = { "PERFAB_TEST_WITHOUT",
-		"ptrace,sampler,pin,runner-pin,counters: leave those pieces of perfab's work out",
+		"ptrace,sampler,pin,runner-pin,counters,count-side-by-side: leave those pieces of "
+		"perfab's work out",
 		"ci/bench-overhead.sh" },
 	[PAB_TEST_CPU_MODEL] = { "PERFAB_TEST_CPU_MODEL",
 		"MODEL: the host fingerprint's CPU model is MODEL (a mixed fleet's shards)",

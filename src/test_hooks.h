@@ -62,7 +62,8 @@ void pab_test_io_log(const char *what, uint64_t bytes);
 
 /*
  * Benchmark hook for the measuring window (ci/bench-overhead.sh): 1 when
- * piece ("ptrace", "sampler", "pin", "runner-pin", "counters") is named in the
+ * piece ("ptrace", "sampler", "pin", "runner-pin", "counters",
+ * "count-side-by-side": counting children one at a time) is named in the
  * comma-separated PERFAB_TEST_WITHOUT, so the cost of each piece of
  * perfab's own work around a child can be measured by leaving it out.
  * Without the variable: 0.

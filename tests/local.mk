@@ -34,6 +34,7 @@ include tests/calibrate.mk
 include tests/probes.mk
 include tests/counts.mk
 include tests/attribution.mk
+include tests/counts_spare.mk
 include tests/pool.mk
 include tests/memgate.mk
 include tests/report.mk

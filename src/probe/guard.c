@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,9 @@
 #include "util.h"
 
 static int guard_fd = -1;
+/* Counting children start side by side, each from its own thread
+ * (run/count_batch.h): one message at a time on the socket. */
+static pthread_mutex_t tell_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* One message: a letter, a space, the subject, a newline. */
 static void tell(char what, const char *subject)
@@ -34,8 +38,9 @@ static void tell(char what, const char *subject)
 	char *line;
 	size_t n;
 
+	pthread_mutex_lock(&tell_lock);
 	if (guard_fd < 0)
-		return;
+		goto out_unlock;
 	line = xasprintf("%c %s\n", what, subject);
 	n = strlen(line);
 	if (send(guard_fd, line, n, MSG_NOSIGNAL) != (ssize_t)n) {
@@ -43,6 +48,8 @@ static void tell(char what, const char *subject)
 		guard_fd = -1;
 	}
 	free(line);
+out_unlock:
+	pthread_mutex_unlock(&tell_lock);
 }
 
 void pab_guard_group(pid_t pgid)

@@ -30,6 +30,10 @@ struct pab_pin {
 	hwloc_bitmap_t sampler;   /* NULL when no separate PU */
 	hwloc_bitmap_t allowed;   /* PUs this process may use */
 	char *obtained;           /* last binding read back, list form */
+	int *count_lock_fds;      /* spare PUs' locks held while counting */
+	size_t n_count_locks;
+	char **counted;           /* each counting child's binding, list form */
+	size_t n_counted;
 	char *why_unpinned;
 	char *choice;             /* why the children's PU (automatic) */
 	int n_allowed;
@@ -443,6 +447,10 @@ void pab_pin_free(struct pab_pin *pin)
 	hwloc_bitmap_free(pin->children);
 	hwloc_bitmap_free(pin->sampler);
 	hwloc_bitmap_free(pin->allowed);
+	pab_pin_count_release(pin);
+	while (pin->n_counted)
+		free(pin->counted[--pin->n_counted]);
+	free(pin->counted);
 	hwloc_topology_destroy(pin->topo);
 	free(pin->obtained);
 	free(pin->why_unpinned);
@@ -499,6 +507,68 @@ int pab_pin_child(struct pab_pin *pin, pid_t pid)
 	return 0;
 }
 
+size_t pab_pin_count_pus(struct pab_pin *pin, unsigned *pus, size_t cap)
+{
+	enum pab_pu_lock state;
+	size_t n = 0;
+	char *why;
+	int pu, fd;
+
+	if (!pab_pin_active(pin) || hwloc_bitmap_weight(pin->children) != 1)
+		return 0;
+	pab_pin_count_release(pin);
+	pin->count_lock_fds = xcalloc(cap ? cap : 1, sizeof(*pin->count_lock_fds));
+	hwloc_bitmap_foreach_begin(pu, pin->allowed) {
+		if (n + 1 >= cap || hwloc_bitmap_isset(pin->children, (unsigned)pu) ||
+		    pu >= PAB_PIN_MAX_PUS)
+			continue;
+		/* Held elsewhere or unknown: another run may time there. */
+		fd = pu_lock_try((unsigned)pu, &state, &why);
+		free(why);
+		if (fd < 0)
+			continue;
+		pin->count_lock_fds[pin->n_count_locks++] = fd;
+		pus[n++] = (unsigned)pu;
+	} hwloc_bitmap_foreach_end();
+	if (n < cap)
+		pus[n++] = (unsigned)hwloc_bitmap_first(pin->children);
+	return n;
+}
+
+void pab_pin_count_release(struct pab_pin *pin)
+{
+	while (pin->n_count_locks)
+		close(pin->count_lock_fds[--pin->n_count_locks]);
+	free(pin->count_lock_fds);
+	pin->count_lock_fds = NULL;
+}
+
+int pab_pin_child_pu(const struct pab_pin *pin, pid_t pid, unsigned pu, char *got,
+		     size_t len)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc(), back = hwloc_bitmap_alloc();
+	int ret;
+
+	if (len)
+		got[0] = '\0';
+	hwloc_bitmap_only(set, pu);
+	/* One thread at its gate, as pab_pin_child binds it. */
+	ret = hwloc_set_proc_cpubind(pin->topo, pid, set, HWLOC_CPUBIND_THREAD);
+	if (!ret && len && !hwloc_get_proc_cpubind(pin->topo, pid, back, HWLOC_CPUBIND_THREAD))
+		hwloc_bitmap_list_snprintf(got, len, back);
+	hwloc_bitmap_free(set);
+	hwloc_bitmap_free(back);
+	return ret;
+}
+
+void pab_pin_note_counted(struct pab_pin *pin, const char *got)
+{
+	if (!got || !*got)
+		return;
+	pin->counted = xrealloc(pin->counted, (pin->n_counted + 1) * sizeof(*pin->counted));
+	pin->counted[pin->n_counted++] = xstrdup(got);
+}
+
 cJSON *pab_pin_describe(const struct pab_pin *pin)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -533,6 +603,13 @@ cJSON *pab_pin_describe(const struct pab_pin *pin)
 					pin->pu_lock == PAB_PU_LOCK_HELD ? "another run" : "unknown");
 	if (pin->pu_lock_why)
 		cJSON_AddStringToObject(o, "pu_lock_note", pin->pu_lock_why);
+	if (pin->n_counted) {
+		cJSON *list = cJSON_AddArrayToObject(o, "counting_cpus");
+		size_t i;
+
+		for (i = 0; list && i < pin->n_counted; i++)
+			cJSON_AddItemToArray(list, cJSON_CreateString(pin->counted[i]));
+	}
 	return o;
 }
 

@@ -92,6 +92,36 @@ int pab_pin_runner_thread(const struct pab_pin *pin);
  */
 int pab_pin_child(struct pab_pin *pin, pid_t pid);
 
+/*
+ * pab_pin_count_pus: the PUs counting children (valgrind, run/counting.h)
+ * may run on side by side, into pus[0..cap), in the order to use them:
+ * first the spare PUs — allowed, not the children's, whose advisory lock
+ * (pab_pu_lock_state) this run can take: it takes it, so another perfab
+ * run does not time its children beside a count, and holds it until
+ * pab_pin_count_release — then the children's own PU, which is free
+ * while no timed child runs. Returns how many (0 when unpinned: one
+ * usable PU, or the children have more than one PU: count one at a time
+ * with the children's binding).
+ */
+size_t pab_pin_count_pus(struct pab_pin *pin, unsigned *pus, size_t cap);
+
+/* Let go of the spare PUs' locks pab_pin_count_pus took. */
+void pab_pin_count_release(struct pab_pin *pin);
+
+/*
+ * pab_pin_child_pu: bind process pid to PU pu alone (a counting child),
+ * the binding the kernel reports back into got[0..len) as a list ("" when
+ * unread). Leaves the children's recorded binding alone; only reads pin,
+ * so threads may call it at once. Returns 0 or -1 (errno set).
+ */
+int pab_pin_child_pu(const struct pab_pin *pin, pid_t pid, unsigned pu, char *got,
+		     size_t len);
+
+/* Record that a counting child was bound to got (a list, as
+ * pab_pin_child_pu reported it): binding.counting_cpus lists each
+ * counting child's, in the order they started. */
+void pab_pin_note_counted(struct pab_pin *pin, const char *got);
+
 /* What the plan and the last pab_pin_child obtained, as JSON (caller owns). */
 struct cJSON *pab_pin_describe(const struct pab_pin *pin);
 /* The same as JSON text (new memory, caller frees). */

@@ -418,7 +418,10 @@ static void spawn_attach(struct spawn *sp)
 			  (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL))) {
 		res->own_hwm_why = "ptrace is not permitted here (see /proc/sys/kernel/yama/ptrace_scope)";
 	}
-	if (o->pin && !pab_test_without("pin") && pab_pin_child(o->pin, sp->pid))
+	if (o->pin && !pab_test_without("pin") &&
+	    (o->pu_given ? pab_pin_child_pu(o->pin, sp->pid, o->pu, res->pu_obtained,
+					    sizeof(res->pu_obtained)) :
+	     pab_pin_child(o->pin, sp->pid)))
 		warning("cannot bind the child to its CPUs: %s", strerror(errno));
 	if (o->at_gate)
 		o->at_gate(sp->pid, o->at_gate_arg);
@@ -482,7 +485,8 @@ static void spawn_stopped(struct spawn *sp)
  * how long the wait may last (ns). */
 static int64_t spawn_deadline(struct spawn *sp)
 {
-	int64_t wait_ns = 1000000000;
+	/* Side by side, another thread's wait may take this child's SIGCHLD. */
+	int64_t wait_ns = sp->o->stop_shared ? 10000000 : 1000000000;
 
 	if (!sp->deadline)
 		return wait_ns;
@@ -500,6 +504,28 @@ static int64_t spawn_deadline(struct spawn *sp)
 		return 10000000;
 	}
 	return ns_left(sp->deadline) < wait_ns ? ns_left(sp->deadline) : wait_ns;
+}
+
+/* Side by side (o->stop_shared): a stop this wait took goes to the
+ * others, and one another wait took stops this child too. */
+static void share_stop(struct spawn *sp)
+{
+	int *shared = sp->o->stop_shared, sig;
+
+	if (!shared)
+		return;
+	if (sp->res->interrupted) {
+		sig = 0;
+		__atomic_compare_exchange_n(shared, &sig, sp->res->interrupted, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		return;
+	}
+	sig = __atomic_load_n(shared, __ATOMIC_SEQ_CST);
+	if (!sig)
+		return;
+	sp->res->interrupted = sig;
+	kill(-sp->pid, SIGKILL);
+	kill(sp->pid, SIGKILL);
 }
 
 /* Wait up to wait_ns for a signal or output: a stop signal kills the
@@ -527,6 +553,7 @@ static int spawn_poll(struct spawn *sp, int64_t wait_ns)
 		kill(-sp->pid, SIGKILL);
 		kill(sp->pid, SIGKILL);
 	}
+	share_stop(sp);
 	if (sp->out_open && pfd[1].revents)
 		sp->out_open = drain(sp->outp[0], &res->stdout_bytes, NULL, NULL);
 	if (sp->err_open && pfd[2].revents)
@@ -626,6 +653,10 @@ int pab_spawn_measure(const struct pab_spawn_opts *o,
 	memset(res, 0, sizeof(*res));
 	res->own_hwm_why = "not read";
 	res->interrupted = pab_spawn_pending_stop();
+	if (o->stop_shared && res->interrupted)
+		__atomic_store_n(o->stop_shared, res->interrupted, __ATOMIC_SEQ_CST);
+	else if (o->stop_shared)
+		res->interrupted = __atomic_load_n(o->stop_shared, __ATOMIC_SEQ_CST);
 	if (res->interrupted)
 		return 0; /* perfab is being stopped: start nothing */
 	if (spawn_prepare(&sp) || spawn_clone(&sp))

@@ -21,7 +21,9 @@
  * res->interrupted;
  * one pending when pab_spawn_measure() is called starts nothing. The
  * caller then cleans up and stops (pab_spawn_pending_stop() asks between
- * children). The child also gets PR_SET_PDEATHSIG (SIGKILL), and every
+ * children). Children may run side by side, one thread waiting on each:
+ * a SIGCHLD or stop signal reaches only one thread's wait, so those waits
+ * look every 10 ms, and share a stop through o->stop_shared. The child also gets PR_SET_PDEATHSIG (SIGKILL), and every
  * descriptor above stderr is closed at its exec.
  */
 #ifndef PAB_RUNCHILD_H
@@ -52,6 +54,15 @@ struct pab_spawn_opts {
 			       * e.g. 1 or 2 or a file); 0: a pipe, counted
 			       * and dropped */
 	int echo_stderr;      /* copy the child's stderr to perfab's as it comes */
+	/* Children run side by side, each waited on by its own thread
+	 * (run/count_batch.h): */
+	int pu_given;         /* bind to PU pu alone, not to pin's children's set
+			       * (pin->obtained is left alone) */
+	unsigned pu;
+	int *stop_shared;     /* a stop signal taken by any of the batch's waits
+			       * is stored here, and every wait that sees it
+			       * stops its child as if it had taken it; NULL:
+			       * one child at a time */
 };
 
 struct pab_spawn_result {
@@ -72,6 +83,8 @@ struct pab_spawn_result {
 	 * counted and dropped, the last PAB_STDERR_TAIL bytes of stderr kept. */
 	uint64_t stdout_bytes, stderr_bytes;
 	char stderr_tail[4096 + 1];  /* NUL-terminated */
+	char pu_obtained[64]; /* with pu_given: the binding the kernel reports
+			       * back, list form ("" when unread) */
 };
 #define PAB_STDERR_TAIL 4096
 

@@ -15,6 +15,7 @@
 
 #include "probe/runchild.h"
 #include "probe/simcount.h"
+#include "term.h"
 #include "util.h"
 
 /* Largest cachegrind output file read (a big program's per-line table). */
@@ -341,4 +342,19 @@ int pab_simcount_collect_keep(const char *out_prefix, long top_pid, const char *
 		free(dir);
 	}
 	return pab_simcount_collect(out_prefix, top_pid, top_exe, t, why);
+}
+
+char *pab_simcount_not_exact(const struct pab_simcount_tree *t)
+{
+	if (t->replaced)
+		return xasprintf("not exact: the program replaced itself with exec (it ended as "
+				 "'%s'); valgrind counts a program only from its own start, a PMU "
+				 "counts what ran before the exec too: give the last program as the "
+				 "command, or use --counts off; judged by time instead",
+				 pab_term_safe(t->top_cmd ? t->top_cmd : "?"));
+	if (t->threads)
+		return xstrdup("not exact: the program runs threads, which valgrind runs one at a "
+			       "time, so its count depends on that schedule; judged by time "
+			       "instead (--counts pmu counts threads where a PMU exists)");
+	return NULL;
 }

@@ -110,4 +110,9 @@ void pab_simcount_tree_release(struct pab_simcount_tree *t);
 int pab_simcount_collect_keep(const char *out_prefix, long top_pid, const char *top_exe,
 			      const char *keep_dir, struct pab_simcount_tree *t, char **why);
 
+/* Why a counted tree that ran to its end gives no exact count (replaced
+ * or threads, above), for the artifact; NULL when its count is exact.
+ * New string. */
+char *pab_simcount_not_exact(const struct pab_simcount_tree *t);
+
 #endif /* PAB_SIMCOUNT_H */

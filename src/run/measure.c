@@ -437,7 +437,8 @@ static void end_child(struct gate_probes *g)
 	g->counters = NULL;
 	if (g->cgroup)
 		pab_cgroup_kill(g->cgroup);
-	pab_kill_orphans();
+	if (!g->m->side_by_side)
+		pab_kill_orphans();
 	if (g->pid > 0)
 		pab_guard_group_done(g->pid);
 }
@@ -580,22 +581,6 @@ static int record_latency(const struct pab_measure *m, struct pab_arm_result *re
 	return spoke;
 }
 
-/* Why a counting run that ran to its end gives no exact count, or NULL. */
-static char *count_not_exact(const struct pab_simcount_tree *t)
-{
-	if (t->replaced)
-		return xasprintf("not exact: the program replaced itself with exec (it ended as "
-				 "'%s'); valgrind counts a program only from its own start, a PMU "
-				 "counts what ran before the exec too: give the last program as the "
-				 "command, or use --counts off; judged by time instead",
-				 pab_term_safe(t->top_cmd ? t->top_cmd : "?"));
-	if (t->threads)
-		return xstrdup("not exact: the program runs threads, which valgrind runs one at a "
-			       "time, so its count depends on that schedule; judged by time "
-			       "instead (--counts pmu counts threads where a PMU exists)");
-	return NULL;
-}
-
 /* The counted child's result from how it ended and what valgrind wrote. */
 static void record_count(struct pab_measure *m, const struct pab_spawn_result *sr,
 			 const char *prefix, pid_t pid, const char *exe,
@@ -619,7 +604,7 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
 				  sr->exit_code);
 		out->count_stop = 1;
 	} else if (!pab_simcount_collect_keep(prefix, (long)pid, exe, m->count_keep, &t, &why)) {
-		why = count_not_exact(&t);
+		why = pab_simcount_not_exact(&t);
 		out->count_stop = why != NULL;
 		if (!why)
 			res->m[PAB_M_INSTRUCTIONS] = t.ir;
@@ -664,19 +649,24 @@ static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t 
 	o.exe = m->count_tool;
 	o.argv = argv;
 	o.timeout_ns = m->count_timeout_ns;
+	o.pu_given = m->count_pu_given;
+	o.pu = m->count_pu;
+	o.stop_shared = m->count_stop_shared;
 	o.at_gate = at_gate_group;
 	o.at_gate_arg = &probes;
 	ret = pab_spawn_measure(&o, &sr);
 	if (!ret)
 		end_child(&probes);
 	if (ret || sr.interrupted || sr.spawn_errno) {
-		out->interrupted = !ret && sr.interrupted;
+		out->interrupted = ret ? 0 : sr.interrupted; /* the signal, not 1 */
 		if (!ret && sr.spawn_errno)
 			pab_arm_result_null(res, PAB_M_INSTRUCTIONS, "the counting run could not "
 					    "start valgrind");
 	} else {
 		record_count(m, &sr, prefix, probes.pid, cmd->exe, res, out);
 	}
+	if (!ret)
+		memcpy(out->count_cpus, sr.pu_obtained, sizeof(out->count_cpus));
 	pab_simcount_argv_free(argv, opts);
 	free(prefix);
 	return ret;

@@ -53,6 +53,13 @@ struct pab_measure {
 	const char *count_keep;
 	char **(*wrap)(const char *tool, const char *out_prefix, char *const *argv,
 		       char ***opts_out);
+	/* Counting children side by side (run/count_batch.h), each with its
+	 * own copy of this struct and its own tmpdir: */
+	int count_pu_given;        /* the counted child goes on PU count_pu alone */
+	unsigned count_pu;
+	int *count_stop_shared;    /* runchild.h's stop_shared */
+	int side_by_side;          /* other children run: leave orphans to the
+				    * caller (pab_kill_orphans would kill them) */
 	/* Owned, made by pab_measure_start(): */
 	char **base_env;           /* perfab's environment minus PERFAB_* */
 	size_t n_base_env;
@@ -72,6 +79,7 @@ struct pab_measured {
 	 * its instructions are null with the reason). */
 	double count_wall_s;
 	int count_stop;
+	char count_cpus[64];  /* with count_pu_given: where it ran ("" unread) */
 };
 
 /*

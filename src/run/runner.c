@@ -25,56 +25,15 @@
 #include "probe/proc.h"
 #include "probe/runchild.h"
 #include "probe/simcount.h"
+#include "run/count_batch.h"
+#include "run/looks_fixed.h"
 #include "run/runner.h"
 #include "term.h"
 #include "test_hooks.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ */
-/* The policy                                                         */
-
-size_t pab_looks_next(const size_t *looks, size_t n_looks, size_t n)
-{
-	size_t k;
-
-	for (k = 0; k < n_looks; k++)
-		if (looks[k] > n)
-			return looks[k];
-	return 0;
-}
-
-size_t pab_looks_first_target(const size_t *looks, size_t n_looks, size_t first,
-			      size_t n_arms, size_t n_reps)
-{
-	size_t done = pab_rotation_round_up(n_arms, n_reps);
-	size_t look = done > first ? pab_looks_next(looks, n_looks, done - 1) : 0;
-
-	if (done <= first || !n_reps)
-		return first;
-	return look ? look : done;
-}
-
-int pab_looks_step(const size_t *looks, size_t n_looks, const int *decided, size_t n_rows,
-		   int budget_spent, size_t *target, size_t *undecided)
-{
-	size_t ri;
-	int more = 0;
-
-	*undecided = 0;
-	for (ri = 0; ri < n_rows; ri++) {
-		size_t next;
-
-		if (decided[ri])
-			continue;
-		++*undecided;
-		next = pab_looks_next(looks, n_looks, target[ri]);
-		if (!next || budget_spent)
-			continue;
-		target[ri] = next;
-		more = 1;
-	}
-	return more;
-}
+/* The sanity gate                                                    */
 
 size_t pab_sanity_gate(struct pab_experiment *e)
 {
@@ -529,13 +488,25 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 	size_t n = r->e->n_arms, k, counted = 0;
 	char **ids = xcalloc(n, sizeof(*ids)), *why;
 	int64_t t0 = now_monotonic_ns();
+	unsigned pus[PAB_MAX_SIDE_BY_SIDE];
+	struct pab_count_pass p = { r->e, &r->m, c, &r->pg, r->budget_ns, r->start_ns, pus, 0,
+				    0, 0 };
 	struct pab_measured out;
 	int ret = 0;
 
 	pab_counting_begin_rep(c, ri, rep_idx);
 	for (k = 0; pab_counting_rep(c, ri, rep_idx) && k < n; k++)
 		ids[k] = pab_measure_identity(&r->m, r->e, row, k);
-	for (k = 0; !row->failed && pab_counting_rep(c, ri, rep_idx) && k < n; k++) {
+	/* Side by side on PUs of their own, unless a prepare must run first. */
+	if (pab_counting_rep(c, ri, rep_idx) && !pab_count_any_prepare(r->e, &r->plan->use) &&
+	    !pab_test_without("count-side-by-side"))
+		p.n_pus = pab_pin_count_pus(r->m.pin, pus, PAB_MAX_SIDE_BY_SIDE);
+	if (p.n_pus) {
+		ret = pab_count_pass_side_by_side(&p, ri, rep_idx, seed, ids, f);
+		r->interrupted = p.interrupted;
+		counted = p.counted;
+	}
+	for (k = 0; !p.n_pus && !row->failed && pab_counting_rep(c, ri, rep_idx) && k < n; k++) {
 		size_t a = rep->order[k];
 		/* -1: no budget; a spent budget is 0 left, never "no budget". */
 		int64_t left = r->budget_ns > 0 ? r->budget_ns - (now_monotonic_ns() - r->start_ns) :
@@ -824,6 +795,7 @@ static enum pab_run_end run_loop(struct pab_runner *r, struct pab_failure *f)
 		if (first_pass && r->plan->use.sanity_gate && apply_sanity_gate(r))
 			return checkpoint(r, f) ? PAB_RUN_ERROR : PAB_RUN_GATED;
 		first_pass = 0;
+		pab_looks_stop_fixed(r->e, &r->counting, r->looks[0], r->row_target, r->pg.quiet);
 		if (!any && !adaptive_step(r))
 			break;
 	}

@@ -23,6 +23,7 @@
 #include "run/counting.h"
 #include "run/failure.h"
 #include "run/hooks.h"
+#include "run/looks.h"
 #include "run/measure.h"
 #include "run/plan.h"
 #include "run/progress.h"
@@ -105,31 +106,7 @@ int pab_runner_finish(struct pab_runner *r, enum pab_run_end end, struct pab_fai
 void pab_runner_release(struct pab_runner *r);
 
 /* ------------------------------------------------------------------ */
-/* The adaptive-reps policy and the sanity gate (pure)               */
-
-/* The planned look after n: the first of looks[0..n_looks) above n, or 0
- * when n is at or past the last. */
-size_t pab_looks_next(const size_t *looks, size_t n_looks, size_t n);
-
-/*
- * pab_looks_first_target: the target of a row that holds n_reps reps when
- * the run (re)starts with the first look `first` in blocks of n_arms: the
- * first look, or for a resumed row past it the look it was heading for
- * (its reps rounded up to a whole block when that is the last).
- */
-size_t pab_looks_first_target(const size_t *looks, size_t n_looks, size_t first,
-			      size_t n_arms, size_t n_reps);
-
-/*
- * pab_looks_step: adaptive reps at a look. A row i with decided[i] (its
- * verdict is PASS or FAIL over all its head arms, or it failed) stops;
- * every other row is undecided and goes on to the next planned look above
- * target[i], unless budget_spent or it is at the last look. target[] is
- * updated in place; *undecided gets the undecided rows. Returns 1 when any
- * row's target rose, else 0.
- */
-int pab_looks_step(const size_t *looks, size_t n_looks, const int *decided, size_t n_rows,
-		   int budget_spent, size_t *target, size_t *undecided);
+/* The sanity gate (pure; the adaptive-reps policy is run/looks.h)   */
 
 /*
  * pab_sanity_gate: after rep 1 of every row, each head arm (not base, not
