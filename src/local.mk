@@ -53,10 +53,13 @@ src_libperfab_a_SOURCES = \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
 	src/model/rotation.c src/model/rotation.h \
+	src/model/sanity.c src/model/sanity.h \
 	src/judge/history.c src/judge/history.h \
 	src/judge/ledger.c src/judge/ledger.h \
+	src/judge/memory_credit.c src/judge/memory_credit.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
+	src/report/markup.c src/report/markup.h \
 	src/report/report.c src/report/report.h \
 	src/report/history.c src/report/history.h \
 	src/report/history_html.c src/report/history_html.h \

@@ -42,11 +42,6 @@
 #define PAB_FLOOR_BYTES (128.0 * 1024)
 #define PAB_FLOOR_COUNT 4.0
 
-/* The sanity gate: a head whose memory after rep 1 is more than
- * SANITY_FACTOR times base's plus SANITY_SLACK_BYTES stops the run, and
- * the ledger FAILs that row. */
-#define PAB_SANITY_FACTOR 1.5
-#define PAB_SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
 /* A failed row's why when its head did not fail it (pab_ledger_row.why,
  * no_verdict): the same words in every report, run, ledger and gate. */
 #define PAB_LEDGER_BASE_FAILED "no verdict: the base arm failed"
@@ -144,6 +139,11 @@ struct pab_ledger_row {
 				      * undecided cell can still FAIL the row */
 	size_t held;                 /* its held time guards */
 	size_t cap_n;                /* the run's cap on paired reps */
+	double rep_seconds;          /* seconds one rep of the row takes: the
+				      * sum of every arm's median wall time;
+				      * NaN when an arm has no finite median
+				      * (the reasons' "about 40 more reps,
+				      * ~3 min") */
 };
 
 /*
@@ -194,6 +194,9 @@ struct pab_disposition {
 				* "no-verdict" */
 	const char *evidence;  /* the table's evidence column (static) */
 	const char *action;    /* the table's disposition column (static) */
+	char *summary;         /* "ACTION (EVIDENCE; N judged cells: ...)",
+				* the line every report prints after its
+				* "disposition" label (owned by the ledger) */
 	size_t cells, pass, inconclusive, fail, not_measured;
 	size_t gains;          /* supported throughput/cpu gains */
 	size_t deciding;       /* cells that put it in this class */
@@ -269,8 +272,8 @@ enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row);
 /* Index of the base arm of e (arm "base", else the first arm). */
 int pab_ledger_base_arm(const struct pab_experiment *e);
 
-/* "disposition: ACTION (EVIDENCE; counts)" without a newline, new memory
- * (caller frees). */
+/* "disposition: " and d->summary, without a newline, new memory (caller
+ * frees). */
 char *pab_disposition_line(const struct pab_disposition *d);
 
 /* 1 when the cell is a supported gain (see ACCEPT_GAIN above). */
@@ -287,10 +290,6 @@ int pab_ledger_mixed_cpus(const struct pab_experiment *e);
 /* The ledger row cell c belongs to. */
 const struct pab_ledger_row *pab_ledger_cell_row(const struct pab_ledger *l,
 						 const struct pab_ledger_cell *c);
-
-/* Seconds one rep of row ri of e takes: the sum of every arm's median
- * wall time; NaN when an arm has no finite median. */
-double pab_ledger_rep_seconds(const struct pab_experiment *e, size_t ri);
 
 /* The exit code for a verdict (PAB_EXIT_PASS, _FAIL, _INCONCLUSIVE). */
 int pab_verdict_exit_code(enum pab_verdict v);

@@ -17,6 +17,7 @@
 
 #include "model/file_id.h"
 #include "model/metrics.h"
+#include "model/sanity.h"
 
 #define PAB_SCHEMA "perfab-artifact/1"
 
@@ -346,13 +347,6 @@ struct pab_pool_record {
 void pab_pool_record_release(struct pab_pool_record *pool);
 /* A deep copy of src into dst (initialised by the call). */
 void pab_pool_record_copy(struct pab_pool_record *dst, const struct pab_pool_record *src);
-
-/* A sanity-gate cell: the head's value of metric at rep 1 against base's.
- * The strings are owned; NULL or NaN where the artifact records none. */
-struct pab_sanity_cell {
-	char *row, *arm, *metric;
-	double base, head;
-};
 
 /*
  * pab_counts_default_require: the required cells of a run that made exact

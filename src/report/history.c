@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/markup.h"
 #include "report/history.h"
 #include "report/markdown.h"
 #include "term.h"

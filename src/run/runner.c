@@ -19,6 +19,7 @@
 #include "store/checkpoint.h"
 #include "store/digest.h"
 #include "model/rotation.h"
+#include "model/sanity.h"
 #include "store/run_record.h"
 #include "pab_stats.h"
 #include "probe/guard.h"
@@ -728,12 +729,10 @@ static void print_sanity(const struct pab_experiment *e, size_t from)
 	size_t i;
 
 	for (i = from; i < e->n_sanity; i++) {
-		const struct pab_sanity_cell *c = &e->sanity[i];
+		char *line = pab_sanity_cell_line(&e->sanity[i]);
 
-		fprintf(stderr, "perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
-			"(more than 1.5x base + 8 MiB)\n",
-			c->arm, pab_term_safe(c->row), c->metric,
-			pab_bytes_mib(c->base), pab_bytes_mib(c->head));
+		fprintf(stderr, "perfab: sanity gate: %s\n", line);
+		free(line);
 	}
 }
 
