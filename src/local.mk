@@ -37,7 +37,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/checklist.c src/probe/checklist.h \
 	src/probe/counters.c src/probe/counters.h \
 	src/probe/guard.c src/probe/guard.h \
-	src/probe/envshow.c src/probe/envshow.h \
+	src/probe/envfacts.c src/probe/envfacts.h \
 	src/probe/hostinfo.c src/probe/hostinfo.h \
 	src/probe/pin.c src/probe/pin.h \
 	src/probe/proc.c src/probe/proc.h \
@@ -64,6 +64,7 @@ src_libperfab_a_SOURCES = \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
 	src/report/markup.c src/report/markup.h \
+	src/report/env.c src/report/env.h \
 	src/report/report.c src/report/report.h \
 	src/report/history.c src/report/history.h \
 	src/report/history_html.c src/report/history_html.h \

@@ -9,8 +9,9 @@
  * equivalence and the source of counts and tolerances; a terminal-safe
  * printer for names that come from artifacts (the XML/HTML and CSV
  * escapers are markup.h's).
- * The renderers share only this header (report.h is the dispatch's, which
- * calls them, so nothing here calls back into a renderer).
+ * The renderers share this header and markup.h (report.h is the
+ * dispatch's, which calls them, so nothing here calls back into a
+ * renderer).
  *
  * The ratio is computed from the paired change itself (median and interval
  * ends of the per-rep changes, "+ = worse"), never from the arm medians: a
