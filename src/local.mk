@@ -58,6 +58,7 @@ src_libperfab_a_SOURCES = \
 	src/model/run_costs.c src/model/run_costs.h \
 	src/model/sanity.c src/model/sanity.h \
 	src/judge/history.c src/judge/history.h \
+	src/judge/disposition.c src/judge/disposition.h \
 	src/judge/ledger.c src/judge/ledger.h \
 	src/judge/memory_credit.c src/judge/memory_credit.h \
 	src/judge/sanity_gate.c src/judge/sanity_gate.h \

@@ -746,39 +746,6 @@ int pab_ledger_cell_is_gain(const struct pab_ledger *l,
 	       r->beyond_noise;
 }
 
-static const struct {
-	const char *name, *evidence, *action;
-} dispositions[] = {
-	[PAB_DISP_ACCEPT_GAIN] = { "accept-gain",
-		"supported target gains; remaining metrics PASS",
-		"accept the improvement; report its size and scope" },
-	[PAB_DISP_ACCEPT] = { "accept",
-		"every cell PASSes; no gain demonstrated",
-		"accept: the regression gate passed, which proves neither improvement nor equality" },
-	[PAB_DISP_LIMITED] = { "accept-with-uncertainty",
-		"undecided guarding cells, listed as accepted uncertainty; required cells and controls "
-		"PASS; no confirmed FAIL",
-		"accept when the full intervals fit the risk you declared acceptable, or with explicit "
-		"owner acceptance of the stated uncertainty; preserve the INCONCLUSIVE labels" },
-	[PAB_DISP_FOLLOW_UP] = { "follow-up",
-		"wide uncertainty or missing coverage: a required or control cell "
-		"INCONCLUSIVE, or fewer than 6 paired reps",
-		"attribute or run a bounded, planned follow-up; do not claim equivalence" },
-	[PAB_DISP_REJECT_CPU] = { "reject-cpu",
-		"CPU/throughput FAIL beyond that cell's noise and permitted memory credit",
-		"reject or revise, even if other workloads improve" },
-	[PAB_DISP_REJECT_OTHER] = { "reject-other",
-		"p99, peak/drain RSS, faults or a control FAIL beyond the per-cell allowance",
-		"reject or revise; p99 and memory receive no memory credit" },
-	[PAB_DISP_REJECT_BROKEN] = { "reject-failure",
-		"a child of the head failed (crash, timeout or non-zero exit): a correctness failure",
-		"reject or fix before acceptance; an average win cannot compensate" },
-	[PAB_DISP_NO_VERDICT] = { "no-verdict",
-		"the base arm or the environment failed (a setup, prepare, cleanup or warmup "
-		"run): nothing is known of the head",
-		"fix the benchmark or the runner and run again; this says nothing of the change" },
-};
-
 /* d's summary (ledger.h), new memory: its action, evidence and counts. */
 static char *disposition_summary(const struct pab_disposition *d)
 {
@@ -794,80 +761,91 @@ static char *disposition_summary(const struct pab_disposition *d)
 	return pab_strbuf_detach(&sb);
 }
 
+/* What decides the disposition: rows and cells counted by class. */
+struct tally {
+	size_t broken, cpu_fail, other_fail, wide, limited, no_verdict;
+};
+
+/* Cell c of l (part of a verdict) counted into d and t. */
+static void tally_cell(const struct pab_ledger *l, const struct pab_ledger_cell *c,
+		       struct pab_disposition *d, struct tally *t)
+{
+	int control = pab_ledger_cell_row(l, c)->control;
+
+	d->cells++;
+	switch (c->res.verdict) {
+	case PAB_PASS:
+		d->pass++;
+		if (pab_ledger_cell_is_gain(l, c))
+			d->gains++;
+		break;
+	case PAB_FAIL:
+		d->fail++;
+		if (pab_metrics[c->metric].target)
+			t->cpu_fail++;
+		else
+			t->other_fail++;
+		break;
+	case PAB_INCONCLUSIVE:
+		/* An undecided required cell (or any cell of a control, or a
+		 * held time guard) holds the verdict; an undecided guard is
+		 * accepted uncertainty. */
+		d->inconclusive++;
+		if (c->role == PAB_ROLE_REQUIRED || control || c->held)
+			t->wide++;
+		else
+			t->limited++;
+		break;
+	case PAB_NOT_MEASURED:
+		/* A probe this row cannot have (p99 of a plain command) is
+		 * not missing coverage: listed, not held. */
+		d->not_measured++;
+		break;
+	}
+}
+
 /* The disposition of l (ledger.h), from its rows and cells. */
 static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 		     struct pab_disposition *d)
 {
-	size_t i, broken = 0, cpu_fail = 0, other_fail = 0, wide = 0, limited = 0, no_verdict = 0;
+	struct tally t = { 0, 0, 0, 0, 0, 0 };
+	size_t i;
 
 	memset(d, 0, sizeof(*d));
 	for (i = 0; i < l->n_rows; i++) {
 		if (l->rows[i].no_verdict)
-			no_verdict++;
+			t.no_verdict++;
 		else if (e->rows[l->rows[i].row].failed)
-			broken++;
+			t.broken++;
 		else if (l->rows[i].gate_note)
-			other_fail++;
+			t.other_fail++;
 		else if (l->rows[i].n < PAB_MIN_N_95 && l->rows[i].verdict != PAB_PASS &&
 			 l->rows[i].verdict != PAB_FAIL)
-			wide++; /* too few reps, unless exact counts decided it */
+			t.wide++; /* too few reps, unless exact counts decided it */
 	}
-	for (i = 0; i < l->n_cells; i++) {
-		const struct pab_ledger_cell *c = &l->cells[i];
-		int control = pab_ledger_cell_row(l, c)->control;
-
-		if (c->role == PAB_ROLE_SHOWN || pab_ledger_cell_row(l, c)->no_verdict)
-			continue; /* no part of any verdict */
-		d->cells++;
-		switch (c->res.verdict) {
-		case PAB_PASS:
-			d->pass++;
-			if (pab_ledger_cell_is_gain(l, c))
-				d->gains++;
-			break;
-		case PAB_FAIL:
-			d->fail++;
-			if (pab_metrics[c->metric].target)
-				cpu_fail++;
-			else
-				other_fail++;
-			break;
-		case PAB_INCONCLUSIVE:
-			/* An undecided required cell (or any cell of a control,
-			 * or a held time guard) holds the verdict; an undecided
-			 * guard is accepted uncertainty. */
-			d->inconclusive++;
-			if (c->role == PAB_ROLE_REQUIRED || control || c->held)
-				wide++;
-			else
-				limited++;
-			break;
-		case PAB_NOT_MEASURED:
-			/* A probe this row cannot have (p99 of a plain
-			 * command) is not missing coverage: listed, not held. */
-			d->not_measured++;
-			break;
-		}
-	}
-	if (broken) {
+	for (i = 0; i < l->n_cells; i++)
+		if (l->cells[i].role != PAB_ROLE_SHOWN &&
+		    !pab_ledger_cell_row(l, &l->cells[i])->no_verdict)
+			tally_cell(l, &l->cells[i], d, &t); /* else no part of any verdict */
+	if (t.broken) {
 		d->kind = PAB_DISP_REJECT_BROKEN;
-		d->deciding = broken;
-	} else if (no_verdict && !cpu_fail && !other_fail) {
+		d->deciding = t.broken;
+	} else if (t.no_verdict && !t.cpu_fail && !t.other_fail) {
 		d->kind = PAB_DISP_NO_VERDICT;
-		d->deciding = no_verdict;
-	} else if (cpu_fail) {
+		d->deciding = t.no_verdict;
+	} else if (t.cpu_fail) {
 		d->kind = PAB_DISP_REJECT_CPU;
-		d->deciding = cpu_fail;
-	} else if (other_fail) {
+		d->deciding = t.cpu_fail;
+	} else if (t.other_fail) {
 		d->kind = PAB_DISP_REJECT_OTHER;
-		d->deciding = other_fail;
-	} else if (wide || d->cells == d->not_measured) {
+		d->deciding = t.other_fail;
+	} else if (t.wide || d->cells == d->not_measured) {
 		/* Nothing judged at all is missing coverage, never an accept. */
 		d->kind = PAB_DISP_FOLLOW_UP;
-		d->deciding = wide;
-	} else if (limited) {
+		d->deciding = t.wide;
+	} else if (t.limited) {
 		d->kind = PAB_DISP_LIMITED;
-		d->deciding = limited;
+		d->deciding = t.limited;
 	} else if (d->gains) {
 		d->kind = PAB_DISP_ACCEPT_GAIN;
 		d->deciding = d->gains;
@@ -875,9 +853,9 @@ static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 		d->kind = PAB_DISP_ACCEPT;
 		d->deciding = d->pass;
 	}
-	d->name = dispositions[d->kind].name;
-	d->evidence = dispositions[d->kind].evidence;
-	d->action = dispositions[d->kind].action;
+	d->name = pab_disposition_words(d->kind)->name;
+	d->evidence = pab_disposition_words(d->kind)->evidence;
+	d->action = pab_disposition_words(d->kind)->action;
 }
 
 char *pab_disposition_line(const struct pab_disposition *d)
