@@ -17,7 +17,7 @@
 #
 # Environment:
 #   FILES    the source files to mutate (default: stats/*.c src/judge/*.c
-#            src/model/pool.c src/model/rotation.c)
+#            src/model/pool.c src/model/pool_check.c src/model/rotation.c)
 #   MAX      at most this many mutants per file, a stable sample spread by
 #            a hash of each mutant's text (default 12; 0 = every mutant)
 #   FULL     FULL=1 is MAX=0: every generated mutant of each file
@@ -39,7 +39,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-FILES=${FILES:-"$(cd "$top" && echo stats/*.c src/judge/*.c) src/model/pool.c src/model/rotation.c"}
+FILES=${FILES:-"$(cd "$top" && echo stats/*.c src/judge/*.c) src/model/pool.c src/model/pool_check.c src/model/rotation.c"}
 MAX=${MAX:-12}
 [ "${FULL:-0}" != 1 ] || MAX=0
 SKIP=${SKIP:-0}

@@ -10,8 +10,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,19 +403,10 @@ static void print_json(FILE *out, struct pab_bisect_answer *a)
 /* A stop signal ended the bisection: say how to go on, die of it. */
 _Noreturn static void die_of_signal(const struct pab_bisect_answer *a)
 {
-	int sig = a->interrupted;
-	sigset_t set;
-
 	fprintf(stderr, "perfab: bisect stopped by signal %d: its builds and comparisons are kept "
-		"in '%s'; the same command goes on from there\n", sig,
+		"in '%s'; the same command goes on from there\n", a->interrupted,
 		a->dir ? pab_term_safe(a->dir) : "?");
-	fflush(stderr);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	_exit(128 + sig);
+	pab_die_of_signal(a->interrupted);
 }
 
 static int failure_exit_code(const struct pab_failure *f)

@@ -16,7 +16,8 @@
 
 #include "builtin.h"
 #include "store/run_record.h"
-#include "probe/envshow.h"
+#include "probe/envfacts.h"
+#include "report/env.h"
 #include "options.h"
 #include "term.h"
 #include "util.h"
@@ -43,6 +44,7 @@ int cmd_env(int argc, char **argv)
 			   "--format json output) instead of this machine"),
 		OPT_END(),
 	};
+	struct pab_env_facts facts;
 	char *host;
 	int json;
 
@@ -59,7 +61,9 @@ int cmd_env(int argc, char **argv)
 	else
 		pab_usage_error(opts, usage, "unknown --format '%s' (text or json)", format);
 	host = from ? load_fingerprint(from) : NULL;
-	pab_env_show(host, json);
+	pab_env_facts_gather(host, &facts);
+	pab_report_env(facts.host, facts.checklist, facts.placement, json);
+	pab_env_facts_release(&facts);
 	free(host);
 	pab_strlist_release(&pos);
 	if (fflush(stdout))

@@ -10,8 +10,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,19 +290,12 @@ static int lock_artifact(const struct pab_run_opts *o)
 _Noreturn static void die_of_signal(struct pab_runner *r, int lock_fd, const char *resume_cmd)
 {
 	int sig = r->interrupted;
-	sigset_t set;
 
 	pab_progress_interrupted(&r->pg, sig, r->plan->out, resume_cmd);
 	fflush(stderr); /* fully buffered during a run; raise() flushes nothing */
 	pab_runner_release(r);
 	pab_artifact_unlock(r->plan->out, lock_fd);
-	fflush(stderr);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	_exit(128 + sig);
+	pab_die_of_signal(sig);
 }
 
 /* One --export-* file: the report ro of e, judged as l. */

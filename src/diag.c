@@ -6,10 +6,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 
@@ -114,6 +117,19 @@ void note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("note: ", fmt, ap);
 	va_end(ap);
+}
+
+void pab_die_of_signal(int sig)
+{
+	sigset_t set;
+
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
 }
 
 void bug_at(const char *file, int line, const char *fmt, ...)

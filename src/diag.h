@@ -63,6 +63,15 @@ void pab_diag_before_line(void (*fn)(void *), void *arg);
 void warning(const char *fmt, ...) PAB_PRINTF(1, 2);
 /* "perfab: note: ..." to stderr. */
 void note(const char *fmt, ...) PAB_PRINTF(1, 2);
+/*
+ * pab_die_of_signal: end perfab as the stop signal sig would have, once a
+ * command has said where it stopped and cleaned up: stderr flushed, sig's
+ * default action restored and sig unblocked and raised, so a parent sees a
+ * death by sig, not an exit code (a shell's loop stops on it); 128 + sig
+ * should the signal not kill.
+ */
+_Noreturn void pab_die_of_signal(int sig);
+
 _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
 	PAB_PRINTF(3, 4);
 #define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)

@@ -30,6 +30,7 @@ src_libperfab_a_SOURCES = \
 	src/run/progress.c src/run/progress.h \
 	src/run/resume.c src/run/resume.h \
 	src/run/runconf.c src/run/runconf.h \
+	src/run/looks.c src/run/looks.h \
 	src/run/runner.c src/run/runner.h \
 	src/run/counting.c src/run/counting.h \
 	src/run/attribute.c src/run/attribute.h \
@@ -41,7 +42,7 @@ src_libperfab_a_SOURCES = \
 	src/probe/checklist.c src/probe/checklist.h \
 	src/probe/counters.c src/probe/counters.h \
 	src/probe/guard.c src/probe/guard.h \
-	src/probe/envshow.c src/probe/envshow.h \
+	src/probe/envfacts.c src/probe/envfacts.h \
 	src/probe/hostinfo.c src/probe/hostinfo.h \
 	src/probe/pin.c src/probe/pin.h \
 	src/probe/proc.c src/probe/proc.h \
@@ -62,11 +63,19 @@ src_libperfab_a_SOURCES = \
 	src/model/memgate_baseline.c src/model/memgate_baseline.h \
 	src/model/metrics.c src/model/metrics.h \
 	src/model/pool.c src/model/pool.h \
+	src/model/pool_check.c src/model/pool_check.h \
 	src/model/rotation.c src/model/rotation.h \
+	src/model/run_costs.c src/model/run_costs.h \
+	src/model/sanity.c src/model/sanity.h \
 	src/judge/history.c src/judge/history.h \
+	src/judge/disposition.c src/judge/disposition.h \
 	src/judge/ledger.c src/judge/ledger.h \
+	src/judge/memory_credit.c src/judge/memory_credit.h \
+	src/judge/sanity_gate.c src/judge/sanity_gate.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
+	src/report/markup.c src/report/markup.h \
+	src/report/env.c src/report/env.h \
 	src/report/report.c src/report/report.h \
 	src/report/history.c src/report/history.h \
 	src/report/history_html.c src/report/history_html.h \

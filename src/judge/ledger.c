@@ -2,8 +2,9 @@
 /*
  * ledger.c — the experiment judged cell by cell (ledger.h). The rules
  * themselves live in stats/ (pab_judge_cell); this file only gathers the
- * paired values, the memory credit and the control flags, and classifies
- * the result (the disposition). The renderers are in report/.
+ * paired values, the memory credit (judge/memory_credit.h) and the
+ * control flags, and classifies the result (the disposition). The
+ * renderers are in report/; they only draw what this file decided.
  */
 #include "config.h"
 
@@ -12,12 +13,10 @@
 #include <string.h>
 
 #include "judge/ledger.h"
+#include "judge/memory_credit.h"
+#include "model/sanity.h"
 #include "util.h"
 #include "common/suite.h"
-
-/* RSS-floor consistency slack, percent (doc/ledger-json.md "Rows",
- * floor_inconsistent; the floor itself: doc/method.md §5). */
-#define FLOOR_SLACK_PCT 5.0
 
 int pab_ledger_base_arm(const struct pab_experiment *e)
 {
@@ -140,82 +139,21 @@ static void column(const struct pab_row *row, size_t arm,
 }
 
 /*
- * The kernel's RSS counter slack: Linux keeps up to max(32, 2 x CPUs)
- * pages per CPU in per-CPU counters not yet folded into the total that
- * VmHWM and statm read (doc/workload-protocol.md), 2 x 32 pages of 4 KiB
- * on 2 CPUs. A peak that fell by no more than this may not have fallen.
+ * The memory credit of (row, head arm a) (judge/memory_credit.h) into lr:
+ * its RSS floor and whether it is consistent, why none was granted; returns
+ * the credit, percent. bufs holds 4 columns.
  */
-#define CREDIT_SLACK_BYTES (2 * 32 * 4096.0)
-
-/*
- * The null arm's observed spread on peak RSS: the largest |base - null|
- * of a rep, in bytes; 0 without a null arm or a rep that measured both.
- * b holds base's peaks; nu is scratch.
- */
-static double peak_spread(const struct pab_row *row, int null_arm, const double *b,
-			  double *nu)
+static double row_credit(const struct pab_row *row, const struct pab_ledger *l, size_t a,
+			 const struct pab_ledger_opts *o, struct pab_ledger_row *lr, double *bufs)
 {
-	double spread = 0;
-	size_t r;
+	struct pab_memory_credit mc;
 
-	if (null_arm < 0)
-		return 0;
-	column(row, (size_t)null_arm, PAB_M_PEAK_RSS, nu);
-	for (r = 0; r < row->n_reps; r++)
-		if (isfinite(b[r]) && isfinite(nu[r]) && fabs(b[r] - nu[r]) > spread)
-			spread = fabs(b[r] - nu[r]);
-	return spread;
-}
-
-/*
- * Memory credit for (row, head arm); sets floor fields on lr. A saving
- * counts only when the median peak fell by more than the byte floor and
- * the kernel's RSS counter slack, and by more than the null arm's
- * observed spread plus that slack (doc/method.md §5): a dip that the
- * counters or the null arm show between runs of one binary is no saving.
- * bufs holds 4 columns.
- */
-static double row_credit(const struct pab_row *row, size_t base, size_t arm,
-			 int null_arm, const struct pab_ledger_opts *o,
-			 struct pab_ledger_row *lr, double *bufs)
-{
-	double *b = bufs, *h = bufs + row->n_reps, *ch = bufs + 2 * row->n_reps;
-	double *nu = bufs + 3 * row->n_reps;
-	double floor_bytes = fmax(o->floor_bytes > 0 ? o->floor_bytes : PAB_FLOOR_BYTES,
-				  CREDIT_SLACK_BYTES);
-	struct pab_interval peak;
-	double bmed, hmed, lowest, saved;
-
-	column(row, base, PAB_M_RSS_FLOOR, b);
-	lr->rss_floor = pab_metric_aggregate(PAB_M_RSS_FLOOR, b, row->n_reps);
-	column(row, base, PAB_M_PEAK_RSS, b);
-	column(row, arm, PAB_M_PEAK_RSS, h);
-	bmed = pab_metric_aggregate(PAB_M_PEAK_RSS, b, row->n_reps);
-	hmed = pab_metric_aggregate(PAB_M_PEAK_RSS, h, row->n_reps);
-	if (!isfinite(lr->rss_floor) || !isfinite(bmed) || !isfinite(hmed))
-		return 0;
-	lowest = bmed < hmed ? bmed : hmed;
-	if (lr->rss_floor * 100 > lowest * (100 + FLOOR_SLACK_PCT)) {
-		lr->floor_inconsistent = 1;
-		return 0; /* flagged, not silently credited */
-	}
-	pab_paired_changes(b, h, row->n_reps, PAB_LOWER_IS_BETTER, ch);
-	if (pab_sign_interval(ch, row->n_reps, o->conf, &peak))
-		return 0;
-	saved = pab_memory_credit(&peak, bmed, hmed, lr->rss_floor);
-	if (saved <= 0)
-		return 0;
-	if (bmed - hmed <= floor_bytes) {
-		lr->credit_why = "the peak fell by no more than the memory floor "
-				 "(at least the kernel's RSS counter slack, 256 KiB)";
-		return 0;
-	}
-	if (bmed - hmed <= peak_spread(row, null_arm, b, nu) + CREDIT_SLACK_BYTES) {
-		lr->credit_why = "the peak fell by no more than the null arm's spread "
-				 "plus the kernel's RSS counter slack";
-		return 0;
-	}
-	return saved;
+	pab_row_memory_credit(row, (size_t)l->base, a, l->null_arm,
+			      o->floor_bytes > 0 ? o->floor_bytes : PAB_FLOOR_BYTES, o->conf, bufs, &mc);
+	lr->rss_floor = mc.rss_floor;
+	lr->floor_inconsistent = mc.floor_inconsistent;
+	lr->credit_why = mc.why;
+	return mc.saved_pct;
 }
 
 /*
@@ -573,6 +511,28 @@ static int judge_row(const struct pab_experiment *e,
 	return 0;
 }
 
+/* Seconds one rep of experiment row ri takes: every arm's median wall
+ * (pab_ledger_row.rep_seconds). */
+static double rep_seconds(const struct pab_experiment *e, size_t ri)
+{
+	const struct pab_row *row = &e->rows[ri];
+	double *xs = xcalloc(row->n_reps ? row->n_reps : 1, sizeof(*xs));
+	double sum = 0, med;
+	size_t a;
+
+	for (a = 0; a < e->n_arms; a++) {
+		column(row, a, PAB_M_WALL, xs);
+		med = pab_metric_aggregate(PAB_M_WALL, xs, row->n_reps);
+		if (!isfinite(med)) {
+			sum = NAN;
+			break;
+		}
+		sum += med;
+	}
+	free(xs);
+	return sum;
+}
+
 /* Judge every row × head arm of e into l. Returns 0 or -1 with *why. */
 static int judge_rows(const struct pab_experiment *e,
 		      const struct pab_ledger_opts *o, struct pab_ledger *l,
@@ -591,6 +551,7 @@ static int judge_rows(const struct pab_experiment *e,
 		const struct pab_row *row = &e->rows[ri];
 		int control = row->control ||
 			(o->controls && pab_suite_select(o->controls, row->name));
+		double rep_s = rep_seconds(e, ri);
 
 		for (a = 0; a < e->n_arms && !ret; a++) {
 			struct pab_ledger_row *lr;
@@ -606,12 +567,13 @@ static int judge_rows(const struct pab_experiment *e,
 			lr->n = row->n_reps;
 			lr->cap_n = e->max_reps > e->reps ? e->max_reps : e->reps;
 			lr->rss_floor = NAN;
+			lr->rep_seconds = rep_s;
 			lr->wall_throughput = throughput_is_wall(row, e->n_arms);
 			lr->gate_note = gate_note(e, row, &e->arms[a]);
 			lr->exit_note = exit_note(e, row, l->base, a, l->null_arm);
 			/* Floor and its consistency for every row; credit only
 			 * for rows that are not controls. */
-			lr->saved_pct = row_credit(row, (size_t)l->base, a, l->null_arm, o, lr, bufs);
+			lr->saved_pct = row_credit(row, l, a, o, lr, bufs);
 			if (control) {
 				lr->saved_pct = 0;
 				lr->credit_why = NULL; /* none is due: nothing withheld */
@@ -638,6 +600,7 @@ static enum pab_verdict overall_verdict(const struct pab_ledger *l)
 
 static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
 		     struct pab_disposition *d);
+static char *disposition_summary(const struct pab_disposition *d);
 
 int pab_ledger_build(const struct pab_experiment *e,
 		     const struct pab_ledger_opts *o, struct pab_ledger *l,
@@ -667,6 +630,7 @@ int pab_ledger_build(const struct pab_experiment *e,
 	for (i = 0; i < l->n_rows; i++)
 		l->no_verdict += l->rows[i].no_verdict;
 	classify(e, l, &l->disposition);
+	l->disposition.summary = disposition_summary(&l->disposition);
 	return 0;
 }
 
@@ -680,6 +644,7 @@ void pab_ledger_release(struct pab_ledger *l)
 	}
 	free(l->rows);
 	free(l->cells);
+	free(l->disposition.summary);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -781,130 +746,12 @@ int pab_ledger_cell_is_gain(const struct pab_ledger *l,
 	       r->beyond_noise;
 }
 
-static const struct {
-	const char *name, *evidence, *action;
-} dispositions[] = {
-	[PAB_DISP_ACCEPT_GAIN] = { "accept-gain",
-		"supported target gains; remaining metrics PASS",
-		"accept the improvement; report its size and scope" },
-	[PAB_DISP_ACCEPT] = { "accept",
-		"every cell PASSes; no gain demonstrated",
-		"accept: the regression gate passed, which proves neither improvement nor equality" },
-	[PAB_DISP_LIMITED] = { "accept-with-uncertainty",
-		"undecided guarding cells, listed as accepted uncertainty; required cells and controls "
-		"PASS; no confirmed FAIL",
-		"accept when the full intervals fit the risk you declared acceptable, or with explicit "
-		"owner acceptance of the stated uncertainty; preserve the INCONCLUSIVE labels" },
-	[PAB_DISP_FOLLOW_UP] = { "follow-up",
-		"wide uncertainty or missing coverage: a required or control cell "
-		"INCONCLUSIVE, or fewer than 6 paired reps",
-		"attribute or run a bounded, planned follow-up; do not claim equivalence" },
-	[PAB_DISP_REJECT_CPU] = { "reject-cpu",
-		"CPU/throughput FAIL beyond that cell's noise and permitted memory credit",
-		"reject or revise, even if other workloads improve" },
-	[PAB_DISP_REJECT_OTHER] = { "reject-other",
-		"p99, peak/drain RSS, faults or a control FAIL beyond the per-cell allowance",
-		"reject or revise; p99 and memory receive no memory credit" },
-	[PAB_DISP_REJECT_BROKEN] = { "reject-failure",
-		"a child of the head failed (crash, timeout or non-zero exit): a correctness failure",
-		"reject or fix before acceptance; an average win cannot compensate" },
-	[PAB_DISP_NO_VERDICT] = { "no-verdict",
-		"the base arm or the environment failed (a setup, prepare, cleanup or warmup "
-		"run): nothing is known of the head",
-		"fix the benchmark or the runner and run again; this says nothing of the change" },
-};
-
-/* The disposition of l (ledger.h), from its rows and cells. */
-static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
-		     struct pab_disposition *d)
-{
-	size_t i, broken = 0, cpu_fail = 0, other_fail = 0, wide = 0, limited = 0, no_verdict = 0;
-
-	memset(d, 0, sizeof(*d));
-	for (i = 0; i < l->n_rows; i++) {
-		if (l->rows[i].no_verdict)
-			no_verdict++;
-		else if (e->rows[l->rows[i].row].failed)
-			broken++;
-		else if (l->rows[i].gate_note)
-			other_fail++;
-		else if (l->rows[i].n < PAB_MIN_N_95 && l->rows[i].verdict != PAB_PASS &&
-			 l->rows[i].verdict != PAB_FAIL)
-			wide++; /* too few reps, unless exact counts decided it */
-	}
-	for (i = 0; i < l->n_cells; i++) {
-		const struct pab_ledger_cell *c = &l->cells[i];
-		int control = pab_ledger_cell_row(l, c)->control;
-
-		if (c->role == PAB_ROLE_SHOWN || pab_ledger_cell_row(l, c)->no_verdict)
-			continue; /* no part of any verdict */
-		d->cells++;
-		switch (c->res.verdict) {
-		case PAB_PASS:
-			d->pass++;
-			if (pab_ledger_cell_is_gain(l, c))
-				d->gains++;
-			break;
-		case PAB_FAIL:
-			d->fail++;
-			if (pab_metrics[c->metric].target)
-				cpu_fail++;
-			else
-				other_fail++;
-			break;
-		case PAB_INCONCLUSIVE:
-			/* An undecided required cell (or any cell of a control,
-			 * or a held time guard) holds the verdict; an undecided
-			 * guard is accepted uncertainty. */
-			d->inconclusive++;
-			if (c->role == PAB_ROLE_REQUIRED || control || c->held)
-				wide++;
-			else
-				limited++;
-			break;
-		case PAB_NOT_MEASURED:
-			/* A probe this row cannot have (p99 of a plain
-			 * command) is not missing coverage: listed, not held. */
-			d->not_measured++;
-			break;
-		}
-	}
-	if (broken) {
-		d->kind = PAB_DISP_REJECT_BROKEN;
-		d->deciding = broken;
-	} else if (no_verdict && !cpu_fail && !other_fail) {
-		d->kind = PAB_DISP_NO_VERDICT;
-		d->deciding = no_verdict;
-	} else if (cpu_fail) {
-		d->kind = PAB_DISP_REJECT_CPU;
-		d->deciding = cpu_fail;
-	} else if (other_fail) {
-		d->kind = PAB_DISP_REJECT_OTHER;
-		d->deciding = other_fail;
-	} else if (wide || d->cells == d->not_measured) {
-		/* Nothing judged at all is missing coverage, never an accept. */
-		d->kind = PAB_DISP_FOLLOW_UP;
-		d->deciding = wide;
-	} else if (limited) {
-		d->kind = PAB_DISP_LIMITED;
-		d->deciding = limited;
-	} else if (d->gains) {
-		d->kind = PAB_DISP_ACCEPT_GAIN;
-		d->deciding = d->gains;
-	} else {
-		d->kind = PAB_DISP_ACCEPT;
-		d->deciding = d->pass;
-	}
-	d->name = dispositions[d->kind].name;
-	d->evidence = dispositions[d->kind].evidence;
-	d->action = dispositions[d->kind].action;
-}
-
-char *pab_disposition_line(const struct pab_disposition *d)
+/* d's summary (ledger.h), new memory: its action, evidence and counts. */
+static char *disposition_summary(const struct pab_disposition *d)
 {
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
 
-	pab_strbuf_addf(&sb, "disposition: %s (%s; %zu judged cells: %zu PASS, "
+	pab_strbuf_addf(&sb, "%s (%s; %zu judged cells: %zu PASS, "
 			"%zu INCONCLUSIVE, %zu FAIL; %zu supported gain%s",
 			d->action, d->evidence, d->cells - d->not_measured, d->pass,
 			d->inconclusive, d->fail, d->gains, d->gains == 1 ? "" : "s");
@@ -912,6 +759,108 @@ char *pab_disposition_line(const struct pab_disposition *d)
 		pab_strbuf_addf(&sb, "; %zu not measured", d->not_measured);
 	pab_strbuf_addstr(&sb, ")");
 	return pab_strbuf_detach(&sb);
+}
+
+/* What decides the disposition: rows and cells counted by class. */
+struct tally {
+	size_t broken, cpu_fail, other_fail, wide, limited, no_verdict;
+};
+
+/* Cell c of l (part of a verdict) counted into d and t. */
+static void tally_cell(const struct pab_ledger *l, const struct pab_ledger_cell *c,
+		       struct pab_disposition *d, struct tally *t)
+{
+	int control = pab_ledger_cell_row(l, c)->control;
+
+	d->cells++;
+	switch (c->res.verdict) {
+	case PAB_PASS:
+		d->pass++;
+		if (pab_ledger_cell_is_gain(l, c))
+			d->gains++;
+		break;
+	case PAB_FAIL:
+		d->fail++;
+		if (pab_metrics[c->metric].target)
+			t->cpu_fail++;
+		else
+			t->other_fail++;
+		break;
+	case PAB_INCONCLUSIVE:
+		/* An undecided required cell (or any cell of a control, or a
+		 * held time guard) holds the verdict; an undecided guard is
+		 * accepted uncertainty. */
+		d->inconclusive++;
+		if (c->role == PAB_ROLE_REQUIRED || control || c->held)
+			t->wide++;
+		else
+			t->limited++;
+		break;
+	case PAB_NOT_MEASURED:
+		/* A probe this row cannot have (p99 of a plain command) is
+		 * not missing coverage: listed, not held. */
+		d->not_measured++;
+		break;
+	}
+}
+
+/* The disposition of l (ledger.h), from its rows and cells. */
+static void classify(const struct pab_experiment *e, const struct pab_ledger *l,
+		     struct pab_disposition *d)
+{
+	struct tally t = { 0, 0, 0, 0, 0, 0 };
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < l->n_rows; i++) {
+		if (l->rows[i].no_verdict)
+			t.no_verdict++;
+		else if (e->rows[l->rows[i].row].failed)
+			t.broken++;
+		else if (l->rows[i].gate_note)
+			t.other_fail++;
+		else if (l->rows[i].n < PAB_MIN_N_95 && l->rows[i].verdict != PAB_PASS &&
+			 l->rows[i].verdict != PAB_FAIL)
+			t.wide++; /* too few reps, unless exact counts decided it */
+	}
+	for (i = 0; i < l->n_cells; i++)
+		if (l->cells[i].role != PAB_ROLE_SHOWN &&
+		    !pab_ledger_cell_row(l, &l->cells[i])->no_verdict)
+			tally_cell(l, &l->cells[i], d, &t); /* else no part of any verdict */
+	if (t.broken) {
+		d->kind = PAB_DISP_REJECT_BROKEN;
+		d->deciding = t.broken;
+	} else if (t.no_verdict && !t.cpu_fail && !t.other_fail) {
+		d->kind = PAB_DISP_NO_VERDICT;
+		d->deciding = t.no_verdict;
+	} else if (t.cpu_fail) {
+		d->kind = PAB_DISP_REJECT_CPU;
+		d->deciding = t.cpu_fail;
+	} else if (t.other_fail) {
+		d->kind = PAB_DISP_REJECT_OTHER;
+		d->deciding = t.other_fail;
+	} else if (t.wide || d->cells == d->not_measured) {
+		/* Nothing judged at all is missing coverage, never an accept. */
+		d->kind = PAB_DISP_FOLLOW_UP;
+		d->deciding = t.wide;
+	} else if (t.limited) {
+		d->kind = PAB_DISP_LIMITED;
+		d->deciding = t.limited;
+	} else if (d->gains) {
+		d->kind = PAB_DISP_ACCEPT_GAIN;
+		d->deciding = d->gains;
+	} else {
+		d->kind = PAB_DISP_ACCEPT;
+		d->deciding = d->pass;
+	}
+	d->name = pab_disposition_words(d->kind)->name;
+	d->evidence = pab_disposition_words(d->kind)->evidence;
+	d->action = pab_disposition_words(d->kind)->action;
+}
+
+char *pab_disposition_line(const struct pab_disposition *d)
+{
+	return xasprintf("disposition: %s", d->summary);
 }
 
 int pab_ledger_mixed_cpus(const struct pab_experiment *e)
@@ -927,23 +876,3 @@ int pab_ledger_mixed_cpus(const struct pab_experiment *e)
 	return 0;
 }
 
-/* Seconds one rep of experiment row ri takes: every arm's median wall. */
-double pab_ledger_rep_seconds(const struct pab_experiment *e, size_t ri)
-{
-	const struct pab_row *row = &e->rows[ri];
-	double *xs = xcalloc(row->n_reps ? row->n_reps : 1, sizeof(*xs));
-	double sum = 0, med;
-	size_t a;
-
-	for (a = 0; a < e->n_arms; a++) {
-		column(row, a, PAB_M_WALL, xs);
-		med = pab_metric_aggregate(PAB_M_WALL, xs, row->n_reps);
-		if (!isfinite(med)) {
-			sum = NAN;
-			break;
-		}
-		sum += med;
-	}
-	free(xs);
-	return sum;
-}

@@ -30,6 +30,7 @@
 #ifndef PAB_LEDGER_H
 #define PAB_LEDGER_H
 
+#include "judge/disposition.h"
 #include "model/experiment.h"
 #include "pab_stats.h"
 
@@ -42,11 +43,6 @@
 #define PAB_FLOOR_BYTES (128.0 * 1024)
 #define PAB_FLOOR_COUNT 4.0
 
-/* The sanity gate: a head whose memory after rep 1 is more than
- * SANITY_FACTOR times base's plus SANITY_SLACK_BYTES stops the run, and
- * the ledger FAILs that row. */
-#define PAB_SANITY_FACTOR 1.5
-#define PAB_SANITY_SLACK_BYTES (8.0 * 1024 * 1024)
 /* A failed row's why when its head did not fail it (pab_ledger_row.why,
  * no_verdict): the same words in every report, run, ledger and gate. */
 #define PAB_LEDGER_BASE_FAILED "no verdict: the base arm failed"
@@ -144,59 +140,11 @@ struct pab_ledger_row {
 				      * undecided cell can still FAIL the row */
 	size_t held;                 /* its held time guards */
 	size_t cap_n;                /* the run's cap on paired reps */
-};
-
-/*
- * The disposition: what to do with the change, after the seed's table
- * "Accepting incremental performance improvements". It never changes a
- * verdict (INCONCLUSIVE stays INCONCLUSIVE); it maps the cells to the
- * action the table prescribes. pab_ledger_build decides it once, into
- * l->disposition. First match wins, in this order:
- *   REJECT_BROKEN   a row failed (a child crashed, timed out or exited
- *                   non-zero): a correctness failure; reject or fix
- *   REJECT_CPU      a throughput or cpu cell FAILs beyond its noise and
- *                   memory credit: reject or revise, even if others improve
- *   REJECT_OTHER    any other cell FAILs (p99, peak or drain RSS, faults,
- *                   a control that changed), or the sanity gate stopped a
- *                   row: reject or revise
- *   FOLLOW_UP       no FAIL, but a required cell or a control row is
- *                   INCONCLUSIVE, or a row has fewer than 6 paired reps:
- *                   wide uncertainty or missing coverage; run a bounded
- *                   follow-up (a metric a row cannot have, such as p99 of
- *                   a plain command, is listed "not measured", not held)
- *   LIMITED         no FAIL; only guarding cells of non-control rows
- *                   INCONCLUSIVE (accepted uncertainty): accept within the risk
- *                   declared acceptable or with explicit owner acceptance, keeping
- *                   the INCONCLUSIVE labels
- *   ACCEPT_GAIN     everything PASSes and some throughput/cpu cell of a
- *                   non-control row is a supported gain (whole interval
- *                   below 0 and beyond noise): accept, report its size
- *   ACCEPT          everything PASSes, no gain demonstrated: the
- *                   regression gate passed; that proves neither
- *                   improvement nor equality
- */
-enum pab_disposition_kind {
-	PAB_DISP_ACCEPT_GAIN,
-	PAB_DISP_ACCEPT,
-	PAB_DISP_LIMITED,
-	PAB_DISP_FOLLOW_UP,
-	PAB_DISP_REJECT_CPU,
-	PAB_DISP_REJECT_OTHER,
-	PAB_DISP_REJECT_BROKEN,
-	PAB_DISP_NO_VERDICT,
-};
-
-struct pab_disposition {
-	enum pab_disposition_kind kind;
-	const char *name;      /* stable key: "accept-gain", "accept",
-				* "accept-with-uncertainty", "follow-up",
-				* "reject-cpu", "reject-other", "reject-failure",
-				* "no-verdict" */
-	const char *evidence;  /* the table's evidence column (static) */
-	const char *action;    /* the table's disposition column (static) */
-	size_t cells, pass, inconclusive, fail, not_measured;
-	size_t gains;          /* supported throughput/cpu gains */
-	size_t deciding;       /* cells that put it in this class */
+	double rep_seconds;          /* seconds one rep of the row takes: the
+				      * sum of every arm's median wall time;
+				      * NaN when an arm has no finite median
+				      * (the reasons' "about 40 more reps,
+				      * ~3 min") */
 };
 
 struct pab_ledger {
@@ -269,8 +217,8 @@ enum pab_verdict pab_ledger_row_verdict(const struct pab_ledger *l, size_t row);
 /* Index of the base arm of e (arm "base", else the first arm). */
 int pab_ledger_base_arm(const struct pab_experiment *e);
 
-/* "disposition: ACTION (EVIDENCE; counts)" without a newline, new memory
- * (caller frees). */
+/* "disposition: " and d->summary, without a newline, new memory (caller
+ * frees). */
 char *pab_disposition_line(const struct pab_disposition *d);
 
 /* 1 when the cell is a supported gain (see ACCEPT_GAIN above). */
@@ -287,10 +235,6 @@ int pab_ledger_mixed_cpus(const struct pab_experiment *e);
 /* The ledger row cell c belongs to. */
 const struct pab_ledger_row *pab_ledger_cell_row(const struct pab_ledger *l,
 						 const struct pab_ledger_cell *c);
-
-/* Seconds one rep of row ri of e takes: the sum of every arm's median
- * wall time; NaN when an arm has no finite median. */
-double pab_ledger_rep_seconds(const struct pab_experiment *e, size_t ri);
 
 /* The exit code for a verdict (PAB_EXIT_PASS, _FAIL, _INCONCLUSIVE). */
 int pab_verdict_exit_code(enum pab_verdict v);

@@ -13,6 +13,7 @@
 #include "model/attribution.h"
 #include "model/experiment.h"
 #include "model/rotation.h"
+#include "model/sanity.h"
 #include "util.h"
 
 void pab_experiment_init(struct pab_experiment *e)
@@ -28,6 +29,7 @@ void pab_experiment_init(struct pab_experiment *e)
 		e->tolerance[i] = pab_metric_default_tolerance((enum pab_metric_id)i);
 	e->equivalence_margin = 3.0;
 	pab_run_settings_init(&e->settings);
+	pab_run_costs_init(&e->costs);
 	e->pool.artifacts = NAN;
 }
 
@@ -400,6 +402,7 @@ void pab_experiment_release(struct pab_experiment *e)
 	free(e->cpu_model);
 	free(e->run_json);
 	pab_pool_record_release(&e->pool);
+	pab_run_costs_release(&e->costs);
 	for (i = 0; i < e->n_sanity; i++) {
 		free(e->sanity[i].row);
 		free(e->sanity[i].arm);

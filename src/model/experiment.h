@@ -17,6 +17,7 @@
 
 #include "model/file_id.h"
 #include "model/metrics.h"
+#include "model/run_costs.h"
 
 #define PAB_SCHEMA "perfab-artifact/1"
 
@@ -347,13 +348,6 @@ void pab_pool_record_release(struct pab_pool_record *pool);
 /* A deep copy of src into dst (initialised by the call). */
 void pab_pool_record_copy(struct pab_pool_record *dst, const struct pab_pool_record *src);
 
-/* A sanity-gate cell: the head's value of metric at rep 1 against base's.
- * The strings are owned; NULL or NaN where the artifact records none. */
-struct pab_sanity_cell {
-	char *row, *arm, *metric;
-	double base, head;
-};
-
 /*
  * pab_counts_default_require: the required cells of a run that made exact
  * counts (s records a count source, pmu or sim): required[] gets
@@ -385,10 +379,10 @@ struct pab_experiment {
 	struct pab_run_settings settings; /* the typed part of "run" */
 	struct pab_judged_set judged;     /* run.metrics, require, floors */
 	struct pab_pool_record pool;      /* run.pool */
-	/* "run" as JSON text, read and written only by the codec: what the
-	 * fields above do not type (binding, the sampler's cost, keys a newer
-	 * perfab wrote). Read back, it holds every key as the artifact has
-	 * it; saved, a field given above is written in place of its key
+	struct pab_run_costs costs;       /* binding, sampler's cost, peak RSS */
+	/* "run" as JSON text, read and written only by the codec: every key
+	 * as the artifact has it, so what the fields above do not type is
+	 * kept; saved, a field given above is written in place of its key
 	 * (store/run_record.h). NULL: {}. Owned. */
 	char *run_json;
 	struct pab_arm *arms;
@@ -401,8 +395,8 @@ struct pab_experiment {
 	double tolerance[PAB_M_COUNT]; /* percent, per metric */
 	double equivalence_margin;     /* percent, controls */
 	enum pab_stop_reason stopped_by; /* PAB_STOP_NONE or _SANITY_GATE */
-	/* The offending cells when the gate tripped (owned); NULL with
-	 * has_sanity 0: none recorded (JSON null). */
+	/* The offending cells when the gate tripped (model/sanity.h; owned);
+	 * NULL with has_sanity 0: none recorded (JSON null). */
 	struct pab_sanity_cell *sanity;
 	size_t n_sanity;
 	int has_sanity;

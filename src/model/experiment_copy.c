@@ -11,6 +11,7 @@
 #include "model/argv_split.h"
 #include "model/attribution.h"
 #include "model/experiment_copy.h"
+#include "model/sanity.h"
 #include "util.h"
 
 static char *strdup_or_null(const char *s)
@@ -112,6 +113,8 @@ void pab_experiment_copy_without_rows(struct pab_experiment *dst,
 	pab_run_settings_copy(&dst->settings, &src->settings);
 	dst->judged = src->judged;
 	pab_pool_record_copy(&dst->pool, &src->pool);
+	pab_run_costs_release(&dst->costs);
+	pab_run_costs_copy(&dst->costs, &src->costs);
 	dst->run_json = strdup_or_null(src->run_json);
 	dst->reps = src->reps;
 	dst->max_reps = src->max_reps;

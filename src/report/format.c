@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * format.c — units, SI prefixes, the wording of a change and of a cell's
- * reason, and the markup escaper (format.h). Every renderer calls these,
+ * reason, the row titles and the look of each verdict (format.h). Every renderer calls these,
  * so a number reads the same in the text ledger, the Markdown comment,
  * the HTML report and the JUnit file; this file calls no renderer.
  */
@@ -313,19 +313,32 @@ void pab_fmt_name(FILE *f, const char *s)
 	fputs(pab_term_safe(s), f);
 }
 
-const char *pab_fmt_verdict_color(enum pab_verdict v)
+void pab_fmt_row_title(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l,
+		       const struct pab_ledger_row *lr, int with_row,
+		       void (*put)(FILE *, const char *))
 {
-	switch (v) {
-	case PAB_PASS:
-		return "\033[32m";
-	case PAB_FAIL:
-		return "\033[1;31m";
-	case PAB_INCONCLUSIVE:
-		return "\033[33m";
-	case PAB_NOT_MEASURED:
-		break;
+	if (with_row) {
+		put(f, e->rows[lr->row].name);
+		fputs(" \u00b7 ", f);
 	}
-	return "";
+	put(f, e->arms[lr->arm].name);
+	fputs(" vs ", f);
+	put(f, e->arms[l->base].name);
+}
+
+/* How each verdict is drawn, in enum pab_verdict's order. */
+static const struct pab_verdict_look verdict_looks[] = {
+	[PAB_PASS] = { "\033[32m", "\u2705 PASS", "\u2705", "pass" },
+	[PAB_INCONCLUSIVE] = { "\033[33m", "\u26a0\ufe0f INCONCLUSIVE", "\u26a0\ufe0f", "inc" },
+	[PAB_FAIL] = { "\033[1;31m", "\u274c FAIL", "\u274c", "fail" },
+	[PAB_NOT_MEASURED] = { "", "not measured", "", "nm" },
+};
+
+const struct pab_verdict_look *pab_fmt_verdict_look(enum pab_verdict v)
+{
+	if ((size_t)v >= sizeof(verdict_looks) / sizeof(verdict_looks[0]))
+		v = PAB_NOT_MEASURED;
+	return &verdict_looks[v];
 }
 
 /* What a decider's bound is called in a reason. */
@@ -660,7 +673,7 @@ void pab_fmt_cell_reason(const struct pab_experiment *e,
 	ctx.cap_n = lr->cap_n;
 	ctx.n = lr->n;
 	ctx.block = e->n_arms;
-	ctx.rep_seconds = pab_ledger_rep_seconds(e, c->row);
+	ctx.rep_seconds = lr->rep_seconds;
 	ctx.control = lr->control;
 	ctx.margin = e->equivalence_margin;
 	ctx.conf = l->conf;
@@ -758,86 +771,4 @@ char *pab_fmt_roles_line(const struct pab_ledger *l, const struct pab_ledger_row
 		}
 	}
 	return pab_strbuf_detach(&sb);
-}
-
-/* ------------------------------------------------------------------ */
-/* Markup                                                             */
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one (XML
- * has no U+FFFE or U+FFFF either). */
-static size_t utf8_len(const unsigned char *s)
-{
-	uint32_t cp;
-	size_t n = pab_utf8_decode(s, &cp);
-
-	if (n && (cp == 0xfffe || cp == 0xffff))
-		return 0;
-	return n;
-}
-
-void pab_fmt_escape(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	while (*s) {
-		size_t n = utf8_len(s);
-
-		if (!n) {
-			fputs("\xef\xbf\xbd", f);
-			s++;
-			continue;
-		}
-		if (n > 1) {
-			fwrite(s, 1, n, f);
-			s += n;
-			continue;
-		}
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		case '\t':
-		case '\n':
-		case '\r':
-			fputc(*s, f);
-			break;
-		default:
-			if (*s < 0x20 || *s == 0x7f)
-				fputs("\xef\xbf\xbd", f);
-			else
-				fputc(*s, f);
-		}
-		s++;
-	}
-}
-
-void pab_fmt_csv_field(FILE *f, const char *s)
-{
-	const char *p;
-
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
 }

@@ -7,9 +7,11 @@
  * "23.2x faster [15.0, 29.2]", "same ±1.8%"), memory as "+6.2 MiB (+8.4%
  * [+5.0, +9.1])"; a cell's reason and roles, the words for deciders,
  * equivalence and the source of counts and tolerances; a terminal-safe
- * printer for names that come from artifacts and the XML/HTML escaper.
- * The renderers share only this header (report.h is the dispatch's, which
- * calls them, so nothing here calls back into a renderer).
+ * printer for names that come from artifacts (the XML/HTML and CSV
+ * escapers are markup.h's).
+ * The renderers share this header and markup.h (report.h is the
+ * dispatch's, which calls them, so nothing here calls back into a
+ * renderer).
  *
  * The ratio is computed from the paired change itself (median and interval
  * ends of the per-rep changes, "+ = worse"), never from the arm medians: a
@@ -121,6 +123,16 @@ void pab_fmt_duration(char *buf, size_t len, double seconds);
 void pab_fmt_name(FILE *f, const char *s);
 
 /*
+ * The title of row × head arm lr of l (judging e): "ROW · ARM vs BASE",
+ * or "ARM vs BASE" when with_row is 0 (a page whose heading names the row
+ * already); every name written by put, the renderer's escaper
+ * (pab_fmt_name, pab_fmt_escape, ...).
+ */
+void pab_fmt_row_title(FILE *f, const struct pab_experiment *e, const struct pab_ledger *l,
+		       const struct pab_ledger_row *lr, int with_row,
+		       void (*put)(FILE *, const char *));
+
+/*
  * What a reason needs besides the cell: the paired reps so far, the
  * rotation's block (reps come in multiples of it), the measured seconds
  * one rep of the row takes (all arms; NaN when unknown), whether the row is
@@ -160,8 +172,19 @@ struct pab_reason_ctx {
 void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 		    const struct pab_reason_ctx *ctx);
 
-/* The ANSI colour for a verdict word ("\033[32m" ...), "" for none. */
-const char *pab_fmt_verdict_color(enum pab_verdict v);
+/*
+ * How a verdict is drawn, one table for every renderer (the word itself is
+ * pab_verdict_name()'s); an out-of-range v reads as NOT MEASURED.
+ */
+struct pab_verdict_look {
+	const char *color;  /* ANSI colour of the word ("\033[32m"), "" for none */
+	const char *badge;  /* Markdown's badge and word ("\u2705 PASS"; "not
+			     * measured") */
+	const char *mark;   /* Markdown's badge alone, "" for none */
+	const char *css;    /* the HTML and SVG class: "pass", "inc", "fail",
+			     * "nm" */
+};
+const struct pab_verdict_look *pab_fmt_verdict_look(enum pab_verdict v);
 
 /* ------------------------------------------------------------------ */
 /* The ledger in words                                                */
@@ -229,20 +252,5 @@ char *pab_fmt_pool_note(const struct pab_experiment *e);
 
 /* The CPU model row was measured on, or "unknown CPU model". */
 const char *pab_fmt_cpu_model(const struct pab_experiment *e, const struct pab_row *row);
-
-/* ------------------------------------------------------------------ */
-/* Markup                                                             */
-
-/*
- * pab_fmt_escape: write s to f escaped for XML/HTML text and attribute
- * values (& < > " '); tab, newline and carriage return kept, other control
- * characters and invalid UTF-8 bytes written as U+FFFD. So a hostile
- * artifact cannot break out of an attribute or inject markup.
- */
-void pab_fmt_escape(FILE *f, const char *s);
-
-/* s as one CSV field (RFC 4180): quoted when it holds , " CR or LF, a "
- * doubled; NULL: an empty field. */
-void pab_fmt_csv_field(FILE *f, const char *s);
 
 #endif /* PAB_FORMAT_H */

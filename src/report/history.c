@@ -22,6 +22,7 @@
 
 #include "model/argv_split.h"
 #include "report/format.h"
+#include "report/markup.h"
 #include "report/history.h"
 #include "report/markdown.h"
 #include "term.h"

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/markup.h"
 #include "report/history.h"
 #include "report/history_html.h"
 #include "report/svg.h"

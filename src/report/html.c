@@ -17,6 +17,7 @@
 #include "judge/ledger.h"
 #include "report/attribution.h"
 #include "report/format.h"
+#include "report/markup.h"
 #include "report/html.h"
 #include "report/svg.h"
 #include "util.h"
@@ -125,7 +126,7 @@ static const char css[] =
 
 static void badge(FILE *f, enum pab_verdict v)
 {
-	fprintf(f, "<span class=\"badge %s\">%s</span>", pab_svg_verdict_class(v), pab_verdict_name(v));
+	fprintf(f, "<span class=\"badge %s\">%s</span>", pab_fmt_verdict_look(v)->css, pab_verdict_name(v));
 }
 
 /*
@@ -313,7 +314,7 @@ static void summary(FILE *f, const struct pab_experiment *e,
 			pab_fmt_change(reads, sizeof(reads), c->metric, &c->res.change,
 				       c->res.base_median, PAB_FMT_UTF8 | pab_fmt_change_flags(c));
 			pab_fmt_cell_reason(e, l, c, why, sizeof(why));
-			fprintf(f, "<td class=\"%s\" title=\"%s", pab_svg_verdict_class(c->res.verdict),
+			fprintf(f, "<td class=\"%s\" title=\"%s", pab_fmt_verdict_look(c->res.verdict)->css,
 				pab_verdict_name(c->res.verdict));
 			if (*why) {
 				fputs(": ", f);
@@ -414,9 +415,7 @@ static void row_section(FILE *f, const struct pab_experiment *e,
 		if (lr->row != ri)
 			continue;
 		fputs("<h3>", f);
-		esc(f, e->arms[lr->arm].name);
-		fputs(" vs ", f);
-		esc(f, e->arms[l->base].name);
+		pab_fmt_row_title(f, e, l, lr, 0, esc);
 		fprintf(f, " \xc2\xb7 n=%zu \xc2\xb7 saved %.1f%%", lr->n, lr->saved_pct);
 		if (isfinite(lr->rss_floor)) {
 			const char *unit;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "report/format.h"
+#include "report/markup.h"
 #include "report/junit.h"
 #include "term.h"
 #include "util.h"
@@ -120,7 +121,6 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 		     int inconclusive_skipped)
 {
 	const struct pab_row *row = &e->rows[lr->row];
-	const char *arm = e->arms[lr->arm].name;
 	size_t c, count;
 	char *list, conf[16];
 
@@ -128,11 +128,7 @@ static void testcase(FILE *f, const struct pab_experiment *e,
 	fputs("    <testcase classname=\"perfab.", f);
 	classname(f, row->name);
 	fputs("\" name=\"", f);
-	pab_fmt_escape(f, row->name);
-	fputs(" \xc2\xb7 ", f);
-	pab_fmt_escape(f, arm);
-	fputs(" vs ", f);
-	pab_fmt_escape(f, e->arms[l->base].name);
+	pab_fmt_row_title(f, e, l, lr, 1, pab_fmt_escape);
 	fprintf(f, "\" time=\"%.6f\">\n", total_wall(row, lr->arm));
 	fputs("      <properties>\n", f);
 	property(f, "        ", "verdict", pab_verdict_name(lr->verdict));
@@ -198,7 +194,7 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 	const struct pab_disposition *d = &l->disposition;
 	size_t i, fails = 0, skipped = 0;
 	double total = 0;
-	char *line, stamp[32] = "1970-01-01T00:00:00", host[256] = "localhost";
+	char stamp[32] = "1970-01-01T00:00:00", host[256] = "localhost";
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -234,9 +230,7 @@ void pab_report_junit(FILE *f, const struct pab_experiment *e,
 		property(f, "      ", "cpu_model",
 			 e->cpu_model);
 	property(f, "      ", "disposition_kind", d->name);
-	line = pab_disposition_line(d);
-	property(f, "      ", "disposition", line + strlen("disposition: "));
-	free(line);
+	property(f, "      ", "disposition", d->summary);
 	fputs("    </properties>\n", f);
 	for (i = 0; i < l->n_rows; i++)
 		testcase(f, e, l, &l->rows[i], inconclusive_skipped);

@@ -60,36 +60,6 @@ void pab_markdown_escape(FILE *f, const char *s)
 	}
 }
 
-static const char *md_badge(enum pab_verdict v)
-{
-	switch (v) {
-	case PAB_PASS:
-		return "\u2705 PASS";
-	case PAB_FAIL:
-		return "\u274c FAIL";
-	case PAB_INCONCLUSIVE:
-		return "\u26a0\ufe0f INCONCLUSIVE";
-	case PAB_NOT_MEASURED:
-		break;
-	}
-	return "not measured";
-}
-
-static const char *md_mark(enum pab_verdict v)
-{
-	switch (v) {
-	case PAB_PASS:
-		return "\u2705";
-	case PAB_FAIL:
-		return "\u274c";
-	case PAB_INCONCLUSIVE:
-		return "\u26a0\ufe0f";
-	case PAB_NOT_MEASURED:
-		break;
-	}
-	return "";
-}
-
 /* The heading (verdict and action), the sentence that counts rows and a
  * calibration that widened a tolerance. */
 static void md_heading(FILE *f, const struct pab_experiment *e,
@@ -102,7 +72,7 @@ static void md_heading(FILE *f, const struct pab_experiment *e,
 		n_fail += l->rows[i].verdict == PAB_FAIL;
 		n_inc += l->rows[i].verdict == PAB_INCONCLUSIVE;
 	}
-	fprintf(f, "### perfab: %s \u2014 %s\n\n", md_badge(l->overall), l->disposition.action);
+	fprintf(f, "### perfab: %s \u2014 %s\n\n", pab_fmt_verdict_look(l->overall)->badge, l->disposition.action);
 	fprintf(f, "%zu row%s judged: %zu FAIL, %zu INCONCLUSIVE, %zu PASS. "
 		"Rules `%s`; %s sign-test intervals of paired changes; %s.",
 		l->n_rows, l->n_rows == 1 ? "" : "s", n_fail, n_inc,
@@ -131,7 +101,7 @@ static void md_overview_row(FILE *f, const struct pab_experiment *e,
 	md_escape(f, e->rows[lr->row].name);
 	fprintf(f, "%s | ", lr->control ? " (control)" : "");
 	md_escape(f, e->arms[lr->arm].name);
-	fprintf(f, " | %zu | %s |", lr->n, md_badge(lr->verdict));
+	fprintf(f, " | %zu | %s |", lr->n, pab_fmt_verdict_look(lr->verdict)->badge);
 	for (m = 0; m < PAB_M_COUNT; m++) {
 		const struct pab_ledger_cell *cell;
 		char med[128];
@@ -145,7 +115,7 @@ static void md_overview_row(FILE *f, const struct pab_experiment *e,
 		}
 		pab_fmt_change(med, sizeof(med), cell->metric, &cell->res.change,
 			       cell->res.base_median, PAB_FMT_UTF8 | pab_fmt_change_flags(cell));
-		fprintf(f, " %s %s%s |", med, md_mark(cell->res.verdict),
+		fprintf(f, " %s %s%s |", med, pab_fmt_verdict_look(cell->res.verdict)->mark,
 			pab_ledger_cell_is_gain(l, cell) ? " gain" : "");
 	}
 	if (mixed) {
@@ -210,7 +180,7 @@ static void md_detail_cell(FILE *f, const struct pab_experiment *e,
 	}
 	fprintf(f, "| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %s%s",
 		pab_metrics[cell->metric].name, bh, ch, r->change.coverage * 100,
-		r->noise, r->allowance, md_badge(r->verdict),
+		r->noise, r->allowance, pab_fmt_verdict_look(r->verdict)->badge,
 		cell->role == PAB_ROLE_GUARD ? " (guard)" : "");
 	if (pab_fmt_decided_by(r))
 		fprintf(f, " by %s", pab_fmt_decided_by(r));
@@ -232,18 +202,14 @@ static void md_detail(FILE *f, const struct pab_experiment *e,
 	size_t c;
 
 	fputs("#### ", f);
-	md_escape(f, row->name);
-	fputs(" \u00b7 ", f);
-	md_escape(f, e->arms[lr->arm].name);
-	fputs(" vs ", f);
-	md_escape(f, e->arms[l->base].name);
+	pab_fmt_row_title(f, e, l, lr, 1, md_escape);
 	fprintf(f, " \u00b7 n=%zu", lr->n);
 	/* Memory credit needs a floor or a saving: a plain command's row
 	 * has neither to speak of (as in the text ledger). */
 	if (!pab_fmt_plain_row(e, lr) || lr->saved_pct > 0 || isfinite(lr->rss_floor))
 		fprintf(f, " \u00b7 saved %.1f%%", lr->saved_pct);
 	fprintf(f, "%s \u00b7 %s\n\n", lr->floor_inconsistent ?
-		" (RSS floor inconsistent: no credit)" : "", md_badge(lr->verdict));
+		" (RSS floor inconsistent: no credit)" : "", pab_fmt_verdict_look(lr->verdict)->badge);
 	roles = pab_fmt_roles_line(l, lr);
 	if (roles) {
 		md_escape(f, roles);
@@ -313,7 +279,7 @@ static void md_accepted(FILE *f, const struct pab_experiment *e,
 		fputs("- ", f);
 		md_escape(f, e->rows[cell->row].name);
 		fprintf(f, " \u00b7 %s: %s %s%s \u2014 ", pab_metrics[cell->metric].name, ch,
-			md_badge(cell->res.verdict),
+			pab_fmt_verdict_look(cell->res.verdict)->badge,
 			cell->held ? " (time guard, holds the PASS)" :
 			cell->role == PAB_ROLE_GUARD && cell->res.verdict == PAB_INCONCLUSIVE ?
 			" (guard, accepted uncertainty)" : "");
@@ -390,7 +356,7 @@ static void md_what_moved(FILE *f, const struct pab_experiment *e)
 void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 			 const struct pab_ledger *l)
 {
-	char *line, conf[16];
+	char conf[16];
 	size_t i;
 
 	pab_fmt_conf(conf, sizeof(conf), l->conf);
@@ -402,8 +368,5 @@ void pab_report_markdown(FILE *f, const struct pab_experiment *e,
 	for (i = 0; i < l->n_rows; i++)
 		md_detail(f, e, l, &l->rows[i], conf);
 	fprintf(f, "</details>\n\n");
-	line = pab_disposition_line(&l->disposition);
-	/* "disposition:" -> "**Disposition:**" for the comment. */
-	fprintf(f, "**Disposition:** %s\n", line + strlen("disposition: "));
-	free(line);
+	fprintf(f, "**Disposition:** %s\n", l->disposition.summary);
 }

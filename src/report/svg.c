@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/markup.h"
 #include "report/svg.h"
 #include "util.h"
 
@@ -77,21 +78,6 @@ const char *pab_svg_arm_color(const struct pab_experiment *e,
 			k++;
 	(void)e;
 	return palette[1 + k % (sizeof(palette) / sizeof(palette[0]) - 1)];
-}
-
-const char *pab_svg_verdict_class(enum pab_verdict v)
-{
-	switch (v) {
-	case PAB_PASS:
-		return "pass";
-	case PAB_FAIL:
-		return "fail";
-	case PAB_INCONCLUSIVE:
-		return "inc";
-	case PAB_NOT_MEASURED:
-		break;
-	}
-	return "nm";
 }
 
 double pab_svg_nice_step(double span, int want)
@@ -245,7 +231,7 @@ static void forest_cell(FILE *f, const struct scale *s, const struct pab_ledger_
 	char med[24], lo[24], hi[24], reads[128];
 	double x_lo, x_hi, y = y0 + FP_LINE_Y;
 
-	fprintf(f, "<g class=\"cell %s\">", pab_svg_verdict_class(r->verdict));
+	fprintf(f, "<g class=\"cell %s\">", pab_fmt_verdict_look(r->verdict)->css);
 	fprintf(f, "<text class=\"metric\" x=\"%d\" y=\"%.1f\">", FP_PAD, y0 + FP_LABEL_Y);
 	esc(f, pab_metrics[cell->metric].label);
 	fputs("</text>", f);

@@ -23,10 +23,6 @@ const char *pab_svg_arm_color(const struct pab_experiment *e,
  * trend page's axis uses it too. */
 double pab_svg_nice_step(double span, int want);
 
-/* The CSS class of verdict v, shared by the plots and the page's
- * tables: "pass", "fail", "inc" or "nm". */
-const char *pab_svg_verdict_class(enum pab_verdict v);
-
 /*
  * The forest plot of row × head arm lr: one line per cell, the paired
  * change's median and interval over the noise band and the allowance

@@ -21,8 +21,8 @@ static void print_verdict(FILE *f, enum pab_verdict v, int color, int width)
 {
 	const char *name = pab_verdict_name(v);
 
-	if (color && *pab_fmt_verdict_color(v))
-		fprintf(f, "%s%s\033[0m%*s", pab_fmt_verdict_color(v), name,
+	if (color && *pab_fmt_verdict_look(v)->color)
+		fprintf(f, "%s%s\033[0m%*s", pab_fmt_verdict_look(v)->color, name,
 			width > (int)strlen(name) ? width - (int)strlen(name) : 0, "");
 	else
 		fprintf(f, "%-*s", width, name);
@@ -170,11 +170,7 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 	size_t c;
 
 	fputc('\n', f);
-	pab_fmt_name(f, row->name);
-	fputs(" · ", f);
-	pab_fmt_name(f, e->arms[lr->arm].name);
-	fputs(" vs ", f);
-	pab_fmt_name(f, e->arms[l->base].name);
+	pab_fmt_row_title(f, e, l, lr, 1, pab_fmt_name);
 	fprintf(f, " · n=%zu%s", lr->n, lr->control ? " · control" : "");
 	/* Memory credit needs a floor or a saving: a plain command's row
 	 * has neither to speak of. */

@@ -11,14 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "judge/ledger.h"
+#include "judge/sanity_gate.h"
 #include "store/artifact_write.h"
 #include "store/checkpoint.h"
 #include "store/digest.h"
 #include "model/rotation.h"
+#include "model/sanity.h"
 #include "store/run_record.h"
 #include "pab_stats.h"
 #include "probe/guard.h"
@@ -26,45 +27,12 @@
 #include "probe/runchild.h"
 #include "probe/simcount.h"
 #include "run/count_batch.h"
+#include "run/looks.h"
 #include "run/looks_fixed.h"
 #include "run/runner.h"
 #include "term.h"
 #include "test_hooks.h"
 #include "util.h"
-
-/* ------------------------------------------------------------------ */
-/* The sanity gate                                                    */
-
-size_t pab_sanity_gate(struct pab_experiment *e)
-{
-	int base = pab_ledger_base_arm(e);
-	size_t ri, a, m, tripped = 0;
-
-	for (ri = 0; ri < e->n_rows; ri++) {
-		const struct pab_rep *rep;
-
-		if (!e->rows[ri].n_reps)
-			continue; /* failed before its first rep (setup, warmup) */
-		rep = &e->rows[ri].reps[0]; /* reps is NULL until then */
-		for (a = 0; a < e->n_arms; a++) {
-			if ((int)a == base || !strcmp(e->arms[a].name, "null"))
-				continue;
-			/* The metrics the table marks for the gate, in its order. */
-			for (m = 0; m < PAB_M_COUNT; m++) {
-				double b = rep->result[base].m[m];
-				double h = rep->result[a].m[m];
-
-				if (!pab_metrics[m].sanity_gate || !isfinite(b) || !isfinite(h) ||
-				    h <= PAB_SANITY_FACTOR * b + PAB_SANITY_SLACK_BYTES)
-					continue;
-				pab_experiment_add_sanity(e, e->rows[ri].name, e->arms[a].name,
-							  pab_metrics[m].name, b, h);
-				tripped++;
-			}
-		}
-	}
-	return tripped;
-}
 
 /* ------------------------------------------------------------------ */
 /* Setup                                                              */
@@ -89,19 +57,6 @@ static int open_output(struct pab_runner *r, const struct pab_run_settings *use,
 		return pab_fail_errno(f, "--output '%s': cannot open it", use->output);
 	m->stdout_fd = r->output_fd;
 	return 0;
-}
-
-/* run.binding: the binding pin describes, replaced in place, or moved to
- * the end of "run" (at the start, as a fresh object). */
-static void set_binding(struct pab_experiment *e, const struct pab_pin *pin, int in_place)
-{
-	char *text = pab_pin_describe_text(pin);
-
-	if (in_place)
-		pab_run_json_replace(e, "binding", text);
-	else
-		pab_run_json_set(e, "binding", text);
-	free(text);
 }
 
 /*
@@ -143,7 +98,7 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	const struct pab_run_settings *use = &plan->use;
 	struct pab_experiment *e = &plan->e;
 	struct pab_measure *m = &r->m;
-	char *why;
+	char *why, *binding;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
@@ -190,7 +145,9 @@ int pab_runner_start(struct pab_runner *r, struct pab_plan *plan, struct pab_fai
 	if (open_output(r, use, f) || pab_measure_start(m, e->n_arms, f))
 		return -1;
 	pab_hooks_init(&r->hooks, m, e, use, &r->pg);
-	set_binding(e, m->pin, 0);
+	binding = pab_pin_describe_text(m->pin); /* run.binding as the run starts */
+	pab_run_record_binding(e, binding);
+	free(binding);
 	r->n_looks = pab_looks_plan(e->reps, e->max_reps, e->n_arms, r->looks, PAB_MAX_LOOKS);
 	r->budget_ns = (int64_t)(use->budget_s * 1e9);
 	r->start_ns = now_monotonic_ns();
@@ -265,19 +222,6 @@ static int checkpoint(struct pab_runner *r, struct pab_failure *f)
 	return 0;
 }
 
-/* A new journal id: 32 hex digits, random. */
-static char *new_journal_id(void)
-{
-	uint64_t w[2];
-	size_t i;
-
-	for (i = 0; i < 2; i++)
-		if (getrandom(&w[i], sizeof(w[i]), 0) != (ssize_t)sizeof(w[i]))
-			w[i] = (uint64_t)now_monotonic_ns() ^ ((uint64_t)getpid() << 32) ^ i;
-	return xasprintf("%016llx%016llx", (unsigned long long)w[0],
-			 (unsigned long long)w[1]);
-}
-
 /*
  * The first checkpoint: the artifact with everything measured so far (none
  * on a fresh run, all the interrupted run's reps on --resume), then a new
@@ -303,7 +247,7 @@ static int start_journal(struct pab_runner *r, struct pab_failure *f)
 			free(why);
 			return -1;
 		}
-		e->journal_id = new_journal_id();
+		e->journal_id = pab_journal_new_id();
 	}
 	if (checkpoint(r, f))
 		return -1;
@@ -699,12 +643,10 @@ static void print_sanity(const struct pab_experiment *e, size_t from)
 	size_t i;
 
 	for (i = from; i < e->n_sanity; i++) {
-		const struct pab_sanity_cell *c = &e->sanity[i];
+		char *line = pab_sanity_cell_line(&e->sanity[i]);
 
-		fprintf(stderr, "perfab: sanity gate: [%s] %s: %s %.1f -> %.1f MiB "
-			"(more than 1.5x base + 8 MiB)\n",
-			c->arm, pab_term_safe(c->row), c->metric,
-			pab_bytes_mib(c->base), pab_bytes_mib(c->head));
+		fprintf(stderr, "perfab: sanity gate: %s\n", line);
+		free(line);
 	}
 }
 
@@ -822,31 +764,19 @@ enum pab_run_end pab_runner_run(struct pab_runner *r, struct pab_failure *f)
 	return end;
 }
 
-/* run.KEY (an untyped key of "run") set to the number x, appended. */
-static void set_run_number(struct pab_experiment *e, const char *key, double x)
-{
-	char *text = xasprintf("%.17g", x);
-
-	pab_run_json_set(e, key, text);
-	free(text);
-}
-
 /* Record the binding actually obtained, the sampler's cost and perfab's
  * own high-water mark (measuring must stay small). */
 static void record_costs(struct pab_runner *r)
 {
-	struct pab_experiment *e = r->e;
+	char *binding = pab_pin_describe_text(r->m.pin);
 	int64_t cpu_ns;
 	uint64_t samples, own_hwm;
 
 	pab_sampler_cost(r->m.sampler, &cpu_ns, &samples);
-	set_binding(e, r->m.pin, 1);
-	pab_run_json_set(e, "sampler_samples", NULL);
-	set_run_number(e, "sampler_cpu_s", (double)cpu_ns / 1e9);
-	set_run_number(e, "sampler_samples", (double)samples);
-	pab_run_json_set(e, "perfab_peak_rss", NULL);
-	if (!pab_proc_status_bytes(getpid(), "VmHWM", &own_hwm))
-		set_run_number(e, "perfab_peak_rss", (double)own_hwm);
+	pab_run_record_costs(r->e, binding, (double)cpu_ns / 1e9, (double)samples,
+			     pab_proc_status_bytes(getpid(), "VmHWM", &own_hwm) ? NAN :
+			     (double)own_hwm);
+	free(binding);
 }
 
 int pab_runner_finish(struct pab_runner *r, enum pab_run_end end, struct pab_failure *f)

@@ -4,9 +4,10 @@
  * rotation of every row's reps on the pinned CPUs, one arm at a time
  * (run/measure.h); a checkpoint after every rep (a journal record beside
  * the artifact, folded into it now and then: store/journal.h); the
- * sanity gate after the first rep of every row; adaptive reps — at each
- * planned look a row whose verdict is PASS or FAIL stops, the others go
- * on to the next look — within the run's budget; and why the run ended.
+ * sanity gate after the first rep of every row (judge/sanity_gate.h);
+ * adaptive reps — at each planned look a row whose verdict is PASS or
+ * FAIL stops, the others go on to the next look (run/looks.h) — within
+ * the run's budget; and why the run ended.
  *
  * The runner reports its progress on stderr (run/progress.h) and says
  * what it notices (a failed child, a refused report, the budget spent)
@@ -27,8 +28,6 @@
 #include "run/measure.h"
 #include "run/plan.h"
 #include "run/progress.h"
-
-#include "judge/ledger.h" /* the sanity gate's rule */
 
 /* Reps (all rows) before the first fold of the journal into the artifact. */
 #define PAB_FOLD_FIRST_REPS 8
@@ -104,17 +103,5 @@ int pab_runner_finish(struct pab_runner *r, enum pab_run_end end, struct pab_fai
  * directory, tell the guard; leaves the artifact and any journal as they
  * are. Safe after a failed pab_runner_start() and twice. */
 void pab_runner_release(struct pab_runner *r);
-
-/* ------------------------------------------------------------------ */
-/* The sanity gate (pure; the adaptive-reps policy is run/looks.h)   */
-
-/*
- * pab_sanity_gate: after rep 1 of every row, each head arm (not base, not
- * null) whose peak_rss, drain_rss or release_bound_rss in that rep exceeds
- * PAB_SANITY_FACTOR x base's + PAB_SANITY_SLACK_BYTES is appended to
- * e->sanity as a {row, arm, metric, base, head} cell. Returns the number
- * of cells appended (0: the gate stays open).
- */
-size_t pab_sanity_gate(struct pab_experiment *e);
 
 #endif /* PAB_RUN_RUNNER_H */

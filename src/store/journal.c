@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,6 +91,18 @@ static struct pab_journal *journal_new(int fd, const char *path,
 	j->bytes = bytes;
 	j->next_seq = next_seq;
 	return j;
+}
+
+char *pab_journal_new_id(void)
+{
+	uint64_t w[2];
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (getrandom(&w[i], sizeof(w[i]), 0) != (ssize_t)sizeof(w[i]))
+			w[i] = (uint64_t)now_monotonic_ns() ^ ((uint64_t)getpid() << 32) ^ i;
+	return xasprintf("%016llx%016llx", (unsigned long long)w[0],
+			 (unsigned long long)w[1]);
 }
 
 int pab_journal_create(const char *path, uint64_t first_seq, const char *header,

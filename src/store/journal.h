@@ -53,6 +53,10 @@
 /* An open journal, being appended to. */
 struct pab_journal;
 
+/* A new journal id (the artifact's journal_id): 32 hex digits, random;
+ * new memory (caller frees). */
+char *pab_journal_new_id(void);
+
 /*
  * pab_journal_create: start a new journal at path, replacing whatever is
  * there (a symlink there is replaced, never followed), with header as its

@@ -11,6 +11,7 @@
 #include "model/judgeable.h"
 #include "model/pool.h"
 #include "model/rotation.h"
+#include "model/sanity.h"
 #include "store/artifact_read.h"
 #include "store/load.h"
 #include "term.h"
@@ -100,11 +101,12 @@ static int check_judgeable(const char *path, struct pab_experiment *e, int alone
 		for (i = 0; i < e->n_sanity; i++) {
 			const struct pab_sanity_cell *c = &e->sanity[i];
 
-			if (c->row && c->arm && c->metric && isfinite(c->base) && isfinite(c->head))
-				pab_strbuf_addf(&sb, "  [%s] %s: %s %.1f -> %.1f MiB (more than 1.5x base + 8 MiB)\n",
-						pab_term_safe(c->arm), pab_term_safe(c->row),
-						pab_term_safe(c->metric),
-						pab_bytes_mib(c->base), pab_bytes_mib(c->head));
+			if (c->row && c->arm && c->metric && isfinite(c->base) && isfinite(c->head)) {
+				char *line = pab_sanity_cell_line(c);
+
+				pab_strbuf_addf(&sb, "  %s\n", line);
+				free(line);
+			}
 		}
 		pab_strbuf_addstr(&sb, "  fix the head's memory use, or rerun with --no-sanity-gate to measure it anyway");
 		*why = pab_strbuf_detach(&sb);

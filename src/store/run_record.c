@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "model/sanity.h"
 #include "store/json_in.h"
 #include "store/run_record.h"
 #include "store/run_settings.h"
@@ -143,12 +144,52 @@ static void pool_read(const cJSON *v, struct pab_pool_record *p)
 	}
 }
 
-/* The typed record keys of "run", in the order a fresh run writes them. */
+/* The typed record keys of "run", in the order a fresh run writes them:
+ * the judged set before run_json's other keys, the binding and the costs
+ * after them (from COSTS_KEY, bit i - COSTS_KEY of enum pab_cost_key),
+ * the pool last (doc/artifact-schema.md §3). */
 static const char *const record_keys[] = {
-	"metrics", "metrics_given", "require", "floors", "pool",
+	"metrics", "metrics_given", "require", "floors",
+	"binding", "sampler_cpu_s", "sampler_samples", "perfab_peak_rss", "pool",
 };
 #define N_RECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
-#define POOL_KEY 4 /* record_keys[POOL_KEY]: "pool" */
+#define COSTS_KEY 4 /* record_keys[COSTS_KEY]: "binding" */
+#define POOL_KEY 8  /* record_keys[POOL_KEY]: "pool" */
+
+/* Cost key i (COSTS_KEY <= i < POOL_KEY) of e as JSON when given, else NULL. */
+static cJSON *cost_json(const struct pab_run_costs *c, size_t i)
+{
+	const double numbers[] = { c->sampler_cpu_s, c->sampler_samples,
+				   c->perfab_peak_rss_bytes };
+
+	if (!(c->given & (1u << (i - COSTS_KEY))))
+		return NULL;
+	if (i == COSTS_KEY)
+		return pab_json_text_parse(c->binding_json, 1);
+	return cJSON_CreateNumber(numbers[i - COSTS_KEY - 1]);
+}
+
+/* The binding and costs of run into c, each given when it has its type. */
+static void costs_read(const cJSON *run, struct pab_run_costs *c)
+{
+	double *numbers[] = { &c->sampler_cpu_s, &c->sampler_samples,
+			      &c->perfab_peak_rss_bytes };
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "binding");
+	size_t i;
+
+	pab_run_costs_release(c);
+	if (cJSON_IsObject(v)) {
+		c->binding_json = cJSON_PrintUnformatted(v);
+		c->given |= PAB_COST_BINDING;
+	}
+	for (i = 0; i < 3; i++) {
+		v = cJSON_GetObjectItemCaseSensitive(run, record_keys[COSTS_KEY + 1 + i]);
+		if (cJSON_IsNumber(v)) {
+			*numbers[i] = v->valuedouble;
+			c->given |= 1u << (i + 1);
+		}
+	}
+}
 
 /* Record key i of e as JSON when e gives it, else NULL. */
 static cJSON *record_json(const struct pab_experiment *e, size_t i)
@@ -171,8 +212,10 @@ static cJSON *record_json(const struct pab_experiment *e, size_t i)
 		cJSON_AddNumberToObject(floors, "bytes", j->floor_bytes);
 		cJSON_AddNumberToObject(floors, "count", j->floor_count);
 		return floors;
-	default: /* POOL_KEY */
+	case POOL_KEY:
 		return e->pool.given ? pool_json(&e->pool) : NULL;
+	default:
+		return cost_json(&e->costs, i);
 	}
 }
 
@@ -208,6 +251,7 @@ static void records_read(const cJSON *run, struct pab_experiment *e)
 		j->floor_count = isfinite(c) && c >= 0 ? c : 0;
 	}
 	pool_read(cJSON_GetObjectItemCaseSensitive(run, "pool"), &e->pool);
+	costs_read(run, &e->costs);
 	j->given = j->recorded;
 	e->pool.given = e->pool.recorded;
 	for (i = 0; i < N_RECORD_KEYS; i++) {
@@ -215,8 +259,10 @@ static void records_read(const cJSON *run, struct pab_experiment *e)
 
 		v = cJSON_GetObjectItemCaseSensitive(run, record_keys[i]);
 		if (mine && !cJSON_Compare(mine, v, 1)) {
-			if (i < POOL_KEY)
+			if (i < COSTS_KEY)
 				j->given &= ~(1u << i);
+			else if (i < POOL_KEY)
+				e->costs.given &= ~(1u << (i - COSTS_KEY));
 			else
 				e->pool.given = 0;
 		}
@@ -313,7 +359,7 @@ cJSON *pab_run_json(const struct pab_experiment *e)
 			continue;
 		if (cJSON_GetObjectItemCaseSensitive(rest, record_keys[i]))
 			cJSON_ReplaceItemInObjectCaseSensitive(rest, record_keys[i], mine);
-		else if (i == POOL_KEY)
+		else if (i >= COSTS_KEY)
 			cJSON_AddItemToObject(rest, record_keys[i], mine); /* made last */
 		else
 			cJSON_AddItemToObject(front, record_keys[i], mine);
@@ -328,30 +374,47 @@ cJSON *pab_run_json(const struct pab_experiment *e)
 	return out;
 }
 
-void pab_run_json_set(struct pab_experiment *e, const char *key, const char *value_json)
+/* key dropped from e->run_json: the typed field is written in its stead,
+ * where a fresh run writes it. */
+static void run_json_drop(struct pab_experiment *e, const char *key)
 {
-	cJSON *run = pab_json_text_parse(e->run_json, 1);
+	cJSON *run;
 
+	if (!e->run_json)
+		return;
+	run = pab_json_text_parse(e->run_json, 1);
 	cJSON_DeleteItemFromObjectCaseSensitive(run, key);
-	if (value_json)
-		cJSON_AddItemToObject(run, key, pab_json_text_parse(value_json, 0));
 	free(e->run_json);
 	e->run_json = cJSON_PrintUnformatted(run);
 	cJSON_Delete(run);
 }
 
-void pab_run_json_replace(struct pab_experiment *e, const char *key, const char *value_json)
+void pab_run_record_binding(struct pab_experiment *e, const char *binding_json)
 {
-	cJSON *run = pab_json_text_parse(e->run_json, 1);
+	run_json_drop(e, "binding");
+	free(e->costs.binding_json);
+	e->costs.binding_json = xstrdup(binding_json);
+	e->costs.given |= PAB_COST_BINDING;
+}
 
-	if (cJSON_GetObjectItemCaseSensitive(run, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(run, key,
-						       pab_json_text_parse(value_json, 0));
-	else
-		cJSON_AddItemToObject(run, key, pab_json_text_parse(value_json, 0));
-	free(e->run_json);
-	e->run_json = cJSON_PrintUnformatted(run);
-	cJSON_Delete(run);
+void pab_run_record_costs(struct pab_experiment *e, const char *binding_json,
+			  double sampler_cpu_s, double sampler_samples, double peak_rss_bytes)
+{
+	struct pab_run_costs *c = &e->costs;
+	size_t i;
+
+	free(c->binding_json);
+	c->binding_json = xstrdup(binding_json);
+	c->given |= PAB_COST_BINDING;
+	for (i = COSTS_KEY + 1; i < POOL_KEY; i++)
+		run_json_drop(e, record_keys[i]);
+	c->sampler_cpu_s = sampler_cpu_s;
+	c->sampler_samples = sampler_samples;
+	c->perfab_peak_rss_bytes = peak_rss_bytes;
+	c->given |= PAB_COST_SAMPLER_CPU | PAB_COST_SAMPLER_SAMPLES;
+	c->given &= ~PAB_COST_PEAK_RSS;
+	if (isfinite(peak_rss_bytes))
+		c->given |= PAB_COST_PEAK_RSS;
 }
 
 char *pab_fingerprint_load(const char *path, char **why)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * run_record.h — the records the model types besides the run's settings
- * (experiment.h): the judged set and run.pool, the sanity cells, the
- * host's CPU model, and the JSON text of what stays untyped (the host
- * fingerprint, the other keys of "run"). Only this codec turns them to and
- * from JSON; the model's consumers see the typed fields, and set an
- * untyped key through pab_run_json_set() without a JSON tree. The trees
+ * (experiment.h): the judged set and run.pool, the run's binding and
+ * costs, the sanity cells, the host's CPU model, and the JSON text of what
+ * stays untyped (the host fingerprint, the other keys of "run"). Only this
+ * codec turns them to and from JSON, and it alone orders the keys; the
+ * model's consumers see the typed fields. The trees
  * below are cJSON's (declared, not included: a file that passes one
  * includes cJSON's header itself).
  */
@@ -20,8 +20,9 @@ struct cJSON;
  * pab_records_read: the artifact's "host", "sanity" and "run" values
  * (any may be NULL) into e: host_json and cpu_model, the sanity cells,
  * run_json (the whole "run" object as read), the settings
- * (pab_run_settings_read) and the judged set and pool record, each given
- * when its typed form says the artifact's value again exactly.
+ * (pab_run_settings_read), the judged set, the binding and costs and the
+ * pool record, each given when its typed form says the artifact's value
+ * again exactly.
  */
 void pab_records_read(const struct cJSON *host, const struct cJSON *sanity,
 		      const struct cJSON *run,
@@ -33,8 +34,8 @@ void pab_row_host_read(const struct cJSON *host, struct pab_row *row);
 /*
  * pab_run_json: the "run" object to write: the settings given (as
  * pab_run_settings_json), then the judged set given that run_json lacks,
- * then run_json's keys, then the pool record when run_json lacks it;
- * each given field in place of its key. pab_sanity_json: the "sanity"
+ * then run_json's keys, then the binding, the costs and the pool record
+ * given that run_json lacks; each given field in place of its key. pab_sanity_json: the "sanity"
  * array, or NULL for JSON null. New trees (caller deletes).
  */
 struct cJSON *pab_run_json(const struct pab_experiment *e);
@@ -43,13 +44,19 @@ struct cJSON *pab_sanity_json(const struct pab_experiment *e);
  * empty_object. Text that does not parse is a bug. New tree. */
 struct cJSON *pab_json_text_parse(const char *text, int empty_object);
 /*
- * An untyped key of "run" (binding, the sampler's cost) set to the JSON
- * text value_json: pab_run_json_set removes key and appends it (NULL
- * value_json: only removes it); pab_run_json_replace replaces it in
- * place (appended when absent).
+ * What a run records of itself (e->costs, model/run_costs.h), each key
+ * written where the schema puts it: after the other keys of "run",
+ * binding, sampler_cpu_s, sampler_samples, perfab_peak_rss, then the pool.
+ * pab_run_record_binding: the binding a run starts with (binding_json, a
+ * JSON object's text); the binding of the artifact it resumes, from an
+ * earlier invocation, is dropped from its place. pab_run_record_costs:
+ * after the last rep, the binding again (in the place it has now) and the
+ * sampler's CPU seconds and samples and perfab's peak RSS (NaN: unread,
+ * not recorded), those of an earlier invocation dropped from theirs.
  */
-void pab_run_json_set(struct pab_experiment *e, const char *key, const char *value_json);
-void pab_run_json_replace(struct pab_experiment *e, const char *key, const char *value_json);
+void pab_run_record_binding(struct pab_experiment *e, const char *binding_json);
+void pab_run_record_costs(struct pab_experiment *e, const char *binding_json,
+			  double sampler_cpu_s, double sampler_samples, double peak_rss_bytes);
 
 /*
  * pab_fingerprint_load: the host fingerprint stored in the file at path

@@ -4,8 +4,8 @@
  * experiment.h) and the artifact's "run" object they are written to and
  * read back from (doc/artifact-schema.md, section 3).
  *
- * The object also holds what is not a setting (metrics, floors, pool:
- * typed by run_record.h; binding, the sampler's cost, keys a newer perfab
+ * The object also holds what is not a setting (metrics, floors, binding,
+ * the sampler's cost, pool: typed by run_record.h; keys a newer perfab
  * wrote: JSON text, e->run_json). Read back, e->run_json keeps every key
  * as the artifact has it and the settings that read cleanly are also
  * typed; saved, every setting given is written in place of its key (or,

@@ -29,6 +29,7 @@
 #include "store/artifact_write.h"
 #include "model/experiment.h"
 #include "model/pool.h"
+#include "model/sanity.h"
 #include "util.h"
 
 #include "unit.h"

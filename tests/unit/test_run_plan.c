@@ -16,9 +16,13 @@
 #include <cjson/cJSON.h>
 
 #include "judge/ledger.h"
+#include "judge/sanity_gate.h"
 #include "model/experiment.h"
+#include "model/sanity.h"
+#include "store/run_record.h"
 #include "store/run_settings.h"
 #include "run/plan.h"
+#include "run/looks.h"
 #include "run/resume.h"
 #include "run/runner.h"
 #include "util.h"
@@ -401,6 +405,69 @@ START_TEST(run_settings_round_trip_keeps_keys)
 }
 END_TEST
 
+/* The keys of run written from e, in order, as one string "a b c". */
+static char *run_keys(const struct pab_experiment *e)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	cJSON *run = pab_run_json(e);
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, run)
+		pab_strbuf_addf(&sb, "%s%s", sb.len ? " " : "", it->string);
+	cJSON_Delete(run);
+	return pab_strbuf_detach(&sb);
+}
+
+/* The binding and the costs are typed: read back where the artifact has
+ * them and written again exactly (a value of another type left as it
+ * was); recorded by a run, the store puts them after the other keys in
+ * the schema's order, an earlier invocation's dropped from their place. */
+START_TEST(run_costs_typed_in_schema_order)
+{
+	const char *text = "{\"timeout_s\":5,\"binding\":{\"pinned\":true,\"note\":\"one PU\"},"
+		"\"x\":1,\"sampler_cpu_s\":0.015625,\"sampler_samples\":\"many\","
+		"\"perfab_peak_rss\":123456789}";
+	cJSON *run = cJSON_Parse(text), *out;
+	struct pab_experiment e;
+	char *keys, *again;
+
+	pab_experiment_init(&e);
+	pab_records_read(NULL, NULL, run, &e);
+	ck_assert_uint_eq(e.costs.given, PAB_COST_BINDING | PAB_COST_SAMPLER_CPU |
+			  PAB_COST_PEAK_RSS);
+	ck_assert_double_eq(e.costs.sampler_cpu_s, 0.015625);
+	ck_assert_double_eq(e.costs.perfab_peak_rss_bytes, 123456789);
+	out = pab_run_json(&e);
+	again = cJSON_PrintUnformatted(out);
+	ck_assert_str_eq(again, text);
+	free(again);
+	cJSON_Delete(out);
+	/* Resumed: the new binding goes last; after the last rep the costs
+	 * follow it, and an unreadable peak is not written. */
+	pab_run_record_binding(&e, "{\"pinned\":false}");
+	keys = run_keys(&e);
+	ck_assert_str_eq(keys, "timeout_s x sampler_cpu_s sampler_samples perfab_peak_rss binding");
+	free(keys);
+	pab_run_record_costs(&e, "{\"pinned\":false}", 1.5, 30, NAN);
+	keys = run_keys(&e);
+	ck_assert_str_eq(keys, "timeout_s x binding sampler_cpu_s sampler_samples");
+	free(keys);
+	out = pab_run_json(&e);
+	ck_assert_double_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(out, "sampler_samples")), 30);
+	cJSON_Delete(out);
+	pab_experiment_release(&e);
+	/* A fresh run: the four keys alone, in the schema's order. */
+	pab_experiment_init(&e);
+	pab_run_record_binding(&e, "{}");
+	pab_run_record_costs(&e, "{}", 0.5, 7, 4096);
+	keys = run_keys(&e);
+	ck_assert_str_eq(keys, "binding sampler_cpu_s sampler_samples perfab_peak_rss");
+	free(keys);
+	pab_experiment_release(&e);
+	cJSON_Delete(run);
+}
+END_TEST
+
 /* The hooks and stdio settings: typed, written back as they were read,
  * null for none; absent (an older artifact): not given, the defaults. */
 START_TEST(run_settings_hooks_round_trip)
@@ -526,6 +593,7 @@ int main(void)
 	tcase_add_test(tc, run_settings_read_checks_ranges);
 	tcase_add_test(tc, run_settings_round_trip_keeps_keys);
 	tcase_add_test(tc, run_settings_hooks_round_trip);
+	tcase_add_test(tc, run_costs_typed_in_schema_order);
 	tcase_add_test(tc, run_settings_counts_and_calibration);
 	tcase_add_test(tc, stop_reasons_and_shards_parse);
 	suite_add_tcase(s, tc);

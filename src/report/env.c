@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * envshow.c — what `perfab env` prints (envshow.h): the host fingerprint
- * (hostinfo.h), the noise checklist judged from it (checklist.h) and,
- * for this machine, where a run started now would put its children
- * (pin.h), as text or as one JSON document.
+ * env.c — what `perfab env` prints (env.h): the host fingerprint, the
+ * noise checklist and the placement gathered by probe/envfacts.h, as text
+ * or as one JSON document. It walks their cJSON trees, so it is one of the
+ * few files of report/ that include cJSON (doc/hacking.md).
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "probe/envshow.h"
-#include "probe/hostinfo.h"
-#include "probe/pin.h"
+#include "report/env.h"
 #include "term.h"
 #include "util.h"
 
@@ -118,70 +115,6 @@ static void print_text(const cJSON *host, const cJSON *checklist)
 	}
 }
 
-/* Busy above this share of 100 ms, the children's PU would share its time. */
-#define PU_BUSY_WARN_PCT 20.0
-
-/*
- * Where a run started now would put its children (pin.h's automatic
- * choice) and how busy each PU is: {"children_cpus", "choice", "busy":
- * {PU: percent}, "held": [PUs another perfab run holds], "lock_unknown":
- * [{"pu", "why"}: PUs whose lock cannot be trusted], "warning"}.
- */
-static cJSON *placement(void)
-{
-	double busy[PAB_PIN_MAX_PUS];
-	char *why = NULL;
-	struct pab_pin *pin = pab_pin_new(NULL, &why);
-	cJSON *o = pin ? pab_pin_describe(pin) : cJSON_CreateObject();
-	cJSON *b = cJSON_AddObjectToObject(o, "busy"), *held = cJSON_AddArrayToObject(o, "held");
-	cJSON *unknown = cJSON_AddArrayToObject(o, "lock_unknown");
-	const cJSON *cc = cJSON_GetObjectItemCaseSensitive(o, "children_cpus");
-	unsigned pu;
-
-	pab_pin_free(pin);
-	if (why)
-		cJSON_AddStringToObject(o, "error", why);
-	free(why);
-	pab_pu_busy(busy, 100);
-	for (pu = 0; pu < PAB_PIN_MAX_PUS; pu++) {
-		char key[16];
-
-		if (!isfinite(busy[pu]))
-			continue;
-		snprintf(key, sizeof(key), "%u", pu);
-		cJSON_AddNumberToObject(b, key, busy[pu]);
-		switch (pab_pu_lock_state(pu, &why)) {
-		case PAB_PU_LOCK_HELD:
-			cJSON_AddItemToArray(held, cJSON_CreateNumber(pu));
-			break;
-		case PAB_PU_LOCK_UNKNOWN: {
-			cJSON *u = cJSON_CreateObject();
-
-			cJSON_AddNumberToObject(u, "pu", pu);
-			cJSON_AddStringToObject(u, "why", why);
-			cJSON_AddItemToArray(unknown, u);
-			break;
-		}
-		case PAB_PU_LOCK_FREE:
-			break;
-		}
-		free(why);
-	}
-	if (cJSON_IsString(cc)) {
-		const cJSON *now = cJSON_GetObjectItemCaseSensitive(b, cc->valuestring);
-
-		if (cJSON_IsNumber(now) && now->valuedouble > PU_BUSY_WARN_PCT) {
-			char *w = xasprintf("the children's PU %s is busy (%.0f%% over 100 ms): "
-					    "they would share it; stop what runs there, or give "
-					    "--cpus another PU", cc->valuestring, now->valuedouble);
-
-			cJSON_AddStringToObject(o, "warning", w);
-			free(w);
-		}
-	}
-	return o;
-}
-
 static void print_placement(const cJSON *p)
 {
 	const cJSON *v;
@@ -216,35 +149,25 @@ static void print_placement(const cJSON *p)
 	}
 }
 
-void pab_env_show(const char *host_json, int json)
+void pab_report_env(const struct cJSON *host, const struct cJSON *checklist,
+		    const struct cJSON *placement, int json)
 {
-	cJSON *host = host_json ? cJSON_Parse(host_json) : pab_host_fingerprint();
-	cJSON *checklist;
-
-	if (!host)
-		BUG("unreadable fingerprint text");
-	checklist = pab_host_warnings(host);
 	if (json) {
 		cJSON *root = cJSON_CreateObject();
 		char *text;
 
-		cJSON_AddItemToObject(root, "host", host);
-		cJSON_AddItemToObject(root, "checklist", checklist);
-		if (!host_json)
-			cJSON_AddItemToObject(root, "placement", placement());
+		/* Copies: the trees stay the caller's. */
+		cJSON_AddItemToObject(root, "host", cJSON_Duplicate(host, 1));
+		cJSON_AddItemToObject(root, "checklist", cJSON_Duplicate(checklist, 1));
+		if (placement)
+			cJSON_AddItemToObject(root, "placement", cJSON_Duplicate(placement, 1));
 		text = cJSON_Print(root);
 		printf("%s\n", text);
 		cJSON_free(text);
 		cJSON_Delete(root);
 	} else {
 		print_text(host, checklist);
-		if (!host_json) {
-			cJSON *p = placement();
-
-			print_placement(p);
-			cJSON_Delete(p);
-		}
-		cJSON_Delete(host);
-		cJSON_Delete(checklist);
+		if (placement)
+			print_placement(placement);
 	}
 }
