@@ -20,6 +20,7 @@ void pab_run_costs_init(struct pab_run_costs *c)
 void pab_run_costs_release(struct pab_run_costs *c)
 {
 	free(c->binding_json);
+	free(c->attribution_json);
 	pab_run_costs_init(c);
 }
 
@@ -27,4 +28,5 @@ void pab_run_costs_copy(struct pab_run_costs *dst, const struct pab_run_costs *s
 {
 	*dst = *src;
 	dst->binding_json = src->binding_json ? xstrdup(src->binding_json) : NULL;
+	dst->attribution_json = src->attribution_json ? xstrdup(src->attribution_json) : NULL;
 }

@@ -3,7 +3,8 @@
  * run_costs.h — where a run ran and what measuring it cost, the typed
  * keys of the artifact's "run" object that the runner records rather than
  * plans (doc/artifact-schema.md §3): the binding (its CPU placement), the
- * sampler thread's CPU time and samples, and perfab's own peak RSS.
+ * sampler thread's CPU time and samples, perfab's own peak RSS, and what
+ * the attribution phase cost (doc/attribution.md).
  * struct pab_experiment holds them (model/experiment.h); the store writes
  * them (store/run_record.h).
  */
@@ -16,6 +17,7 @@ enum pab_cost_key {
 	PAB_COST_SAMPLER_CPU = 1 << 1,     /* sampler_cpu_s */
 	PAB_COST_SAMPLER_SAMPLES = 1 << 2, /* sampler_samples */
 	PAB_COST_PEAK_RSS = 1 << 3,        /* perfab_peak_rss */
+	PAB_COST_ATTRIBUTION = 1 << 4,     /* attribution */
 };
 
 /*
@@ -32,6 +34,8 @@ struct pab_run_costs {
 	double sampler_cpu_s;          /* CPU seconds the RSS sampler used */
 	double sampler_samples;        /* samples it took */
 	double perfab_peak_rss_bytes;  /* perfab's own VmHWM */
+	char *attribution_json;        /* the attribution phase's record (mode,
+					* cost_s, made) as JSON text; owned */
 };
 
 /* Nothing given, NaN numbers. */

@@ -11,6 +11,7 @@
 #include "model/attribution.h"
 #include "report/attribution.h"
 #include "report/format.h"
+#include "report/markup.h"
 #include "term.h"
 #include "util.h"
 

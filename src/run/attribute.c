@@ -530,6 +530,6 @@ void pab_attribute_run(struct pab_attribute *at)
 	}
 	rec = xasprintf("{\"mode\":\"%s\",\"cost_s\":%.3f,\"made\":%zu}",
 			pab_attr_mode_name(at->mode), at->cost_s, at->made);
-	pab_run_json_set(e, "attribution", rec);
+	pab_run_record_attribution(e, rec);
 	free(rec);
 }

@@ -150,11 +150,13 @@ static void pool_read(const cJSON *v, struct pab_pool_record *p)
  * the pool last (doc/artifact-schema.md §3). */
 static const char *const record_keys[] = {
 	"metrics", "metrics_given", "require", "floors",
-	"binding", "sampler_cpu_s", "sampler_samples", "perfab_peak_rss", "pool",
+	"binding", "sampler_cpu_s", "sampler_samples", "perfab_peak_rss", "attribution",
+	"pool",
 };
 #define N_RECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
 #define COSTS_KEY 4 /* record_keys[COSTS_KEY]: "binding" */
-#define POOL_KEY 8  /* record_keys[POOL_KEY]: "pool" */
+#define ATTRIBUTION_KEY 8 /* record_keys[ATTRIBUTION_KEY]: "attribution" */
+#define POOL_KEY 9  /* record_keys[POOL_KEY]: "pool" */
 
 /* Cost key i (COSTS_KEY <= i < POOL_KEY) of e as JSON when given, else NULL. */
 static cJSON *cost_json(const struct pab_run_costs *c, size_t i)
@@ -166,6 +168,8 @@ static cJSON *cost_json(const struct pab_run_costs *c, size_t i)
 		return NULL;
 	if (i == COSTS_KEY)
 		return pab_json_text_parse(c->binding_json, 1);
+	if (i == ATTRIBUTION_KEY)
+		return pab_json_text_parse(c->attribution_json, 1);
 	return cJSON_CreateNumber(numbers[i - COSTS_KEY - 1]);
 }
 
@@ -188,6 +192,11 @@ static void costs_read(const cJSON *run, struct pab_run_costs *c)
 			*numbers[i] = v->valuedouble;
 			c->given |= 1u << (i + 1);
 		}
+	}
+	v = cJSON_GetObjectItemCaseSensitive(run, "attribution");
+	if (cJSON_IsObject(v)) {
+		c->attribution_json = cJSON_PrintUnformatted(v);
+		c->given |= PAB_COST_ATTRIBUTION;
 	}
 }
 
@@ -406,7 +415,7 @@ void pab_run_record_costs(struct pab_experiment *e, const char *binding_json,
 	free(c->binding_json);
 	c->binding_json = xstrdup(binding_json);
 	c->given |= PAB_COST_BINDING;
-	for (i = COSTS_KEY + 1; i < POOL_KEY; i++)
+	for (i = COSTS_KEY + 1; i < ATTRIBUTION_KEY; i++)
 		run_json_drop(e, record_keys[i]);
 	c->sampler_cpu_s = sampler_cpu_s;
 	c->sampler_samples = sampler_samples;
@@ -415,6 +424,14 @@ void pab_run_record_costs(struct pab_experiment *e, const char *binding_json,
 	c->given &= ~PAB_COST_PEAK_RSS;
 	if (isfinite(peak_rss_bytes))
 		c->given |= PAB_COST_PEAK_RSS;
+}
+
+void pab_run_record_attribution(struct pab_experiment *e, const char *record_json)
+{
+	run_json_drop(e, "attribution");
+	free(e->costs.attribution_json);
+	e->costs.attribution_json = xstrdup(record_json);
+	e->costs.given |= PAB_COST_ATTRIBUTION;
 }
 
 char *pab_fingerprint_load(const char *path, char **why)

@@ -46,7 +46,8 @@ struct cJSON *pab_json_text_parse(const char *text, int empty_object);
 /*
  * What a run records of itself (e->costs, model/run_costs.h), each key
  * written where the schema puts it: after the other keys of "run",
- * binding, sampler_cpu_s, sampler_samples, perfab_peak_rss, then the pool.
+ * binding, sampler_cpu_s, sampler_samples, perfab_peak_rss, attribution,
+ * then the pool.
  * pab_run_record_binding: the binding a run starts with (binding_json, a
  * JSON object's text); the binding of the artifact it resumes, from an
  * earlier invocation, is dropped from its place. pab_run_record_costs:
@@ -57,6 +58,10 @@ struct cJSON *pab_json_text_parse(const char *text, int empty_object);
 void pab_run_record_binding(struct pab_experiment *e, const char *binding_json);
 void pab_run_record_costs(struct pab_experiment *e, const char *binding_json,
 			  double sampler_cpu_s, double sampler_samples, double peak_rss_bytes);
+/* The attribution phase's record (record_json, a JSON object's text:
+ * doc/artifact-schema.md §3 "attribution"), that of an earlier invocation
+ * replaced, written after perfab_peak_rss. */
+void pab_run_record_attribution(struct pab_experiment *e, const char *record_json);
 
 /*
  * pab_fingerprint_load: the host fingerprint stored in the file at path
