@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "judge/ledger.h"
 #include "model/attribution.h"
 #include "pab_stats.h"
 #include "probe/simcount.h"
@@ -467,4 +468,25 @@ void pab_print_medians(FILE *f, const struct pab_experiment *e)
 				cell[1], cell[2], cell[3], cell[4]);
 		}
 	}
+}
+
+void pab_progress_undecidable(struct pab_progress *p, const char *row_name,
+			      const struct pab_ledger_cell *cell, size_t cap_n)
+{
+	pab_progress_clear(p);
+	if (p->quiet)
+		return;
+	if (cell->held)
+		note("row '%s': the %s guard cannot exclude a regression beyond +%.1f%% on this "
+		     "machine within %zu reps (resolves +-%.1f%%); needs ~%zu reps or a guard "
+		     "tolerance of %.1f%%: stopping the row", pab_term_safe(row_name),
+		     pab_metrics[cell->metric].name, cell->guard_allowance, cap_n,
+		     cell->outlook.resolves_pct, cell->outlook.reps_needed,
+		     cell->outlook.tolerance_pct);
+	else
+		note("row '%s': %s not decidable at +-%.1f%% on this machine within %zu reps "
+		     "(resolves +-%.1f%%); needs ~%zu reps or a tolerance of %.1f%%: stopping "
+		     "the row", pab_term_safe(row_name), pab_metrics[cell->metric].name,
+		     cell->res.allowance, cap_n, cell->outlook.resolves_pct,
+		     cell->outlook.reps_needed, cell->outlook.tolerance_pct);
 }

@@ -69,6 +69,12 @@ void pab_progress_exit_ignored(struct pab_progress *p, size_t row, size_t rep, s
 char *pab_progress_child_failed(struct pab_progress *p, size_t row, size_t rep, size_t arm,
 				const struct pab_arm_result *res);
 
+/* Row row_name stops undecidable within cap_n reps: which cell, what it
+ * resolves, and what would decide it (a held time guard's own words). */
+struct pab_ledger_cell;
+void pab_progress_undecidable(struct pab_progress *p, const char *row_name,
+			      const struct pab_ledger_cell *cell, size_t cap_n);
+
 /* The last line of a run a stop signal ended: where, how many reps the
  * artifact out keeps, and resume_cmd (the arguments that continue it). */
 void pab_progress_interrupted(struct pab_progress *p, int sig, const char *out,

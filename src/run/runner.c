@@ -540,22 +540,7 @@ static int row_undecidable(struct pab_runner *r, const struct pab_ledger *l, siz
 
 			if (cell->row != ri || cell->arm != l->rows[i].arm || !cell->undecidable)
 				continue;
-			pab_progress_clear(&r->pg);
-			if (!r->pg.quiet && cell->held)
-				note("row '%s': the %s guard cannot exclude a regression beyond "
-				     "+%.1f%% on this machine within %zu reps (resolves +-%.1f%%); "
-				     "needs ~%zu reps or a guard tolerance of %.1f%%: stopping the row",
-				     pab_term_safe(r->e->rows[ri].name), pab_metrics[cell->metric].name,
-				     cell->guard_allowance, l->rows[i].cap_n,
-				     cell->outlook.resolves_pct, cell->outlook.reps_needed,
-				     cell->outlook.tolerance_pct);
-			else if (!r->pg.quiet)
-				note("row '%s': %s not decidable at +-%.1f%% on this machine within "
-				     "%zu reps (resolves +-%.1f%%); needs ~%zu reps or a tolerance "
-				     "of %.1f%%: stopping the row", pab_term_safe(r->e->rows[ri].name),
-				     pab_metrics[cell->metric].name, cell->res.allowance,
-				     l->rows[i].cap_n, cell->outlook.resolves_pct,
-				     cell->outlook.reps_needed, cell->outlook.tolerance_pct);
+			pab_progress_undecidable(&r->pg, r->e->rows[ri].name, cell, l->rows[i].cap_n);
 			break;
 		}
 		return 1;
