@@ -784,6 +784,42 @@ START_TEST(required_pass_with_undecided_guard)
 END_TEST
 
 /*
+ * A time guard holds a row's PASS until it is resolved (doc/method.md
+ * §8a): instructions required and unchanged, cpu guarding; cpu resolved
+ * within the guard tolerance lets the row PASS, cpu too noisy to resolve
+ * holds it INCONCLUSIVE.
+ */
+START_TEST(time_guard_holds_until_resolved)
+{
+	static const enum pab_metric_id ms[] = { PAB_M_INSTRUCTIONS, PAB_M_CPU };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	const struct pab_ledger_cell *c;
+	char *why = NULL;
+
+	make_experiment(&e, 1, 12, 1);
+	set_metric(&e, 0, PAB_M_INSTRUCTIONS, 1e8, 0, 0);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	judge_only(&e, &o, ms, 2);
+	ck_assert_int_eq(pab_ledger_opts_require(&o, "instructions", &why), 0);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU);
+	ck_assert_int_eq(c->role, PAB_ROLE_GUARD);
+	ck_assert(c->time_guard && !c->held);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+	pab_ledger_release(&l);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.3);
+	build(&e, &o, &l);
+	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU);
+	ck_assert(c->time_guard && c->held);
+	ck_assert_int_eq(l.rows[0].verdict, PAB_INCONCLUSIVE);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/*
  * A plain command's throughput is 1/wall: not judged unless named; its
  * wall is shown instead, with its interval, and no part of the verdict.
  */
@@ -1633,6 +1669,7 @@ int main(void)
 	tcase_add_test(tc, cpu_gain_accepts_gain);
 	tcase_add_test(tc, memory_credit_allows_cpu);
 	tcase_add_test(tc, required_pass_with_undecided_guard);
+	tcase_add_test(tc, time_guard_holds_until_resolved);
 	tcase_add_test(tc, plain_command_shows_wall);
 	tcase_add_test(tc, small_peak_drop_earns_no_credit);
 	tcase_add_test(tc, memory_credit_edges);

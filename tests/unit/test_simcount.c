@@ -267,6 +267,10 @@ START_TEST(exact_cells)
 	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
 	ck_assert(!r.exact && !r.change.exists);
 	ck_assert(fabs(r.spread_pct - 0.3) < 1e-6);
+	judge(moved, same, same, 3, &r); /* a base that moves is not exact either */
+	ck_assert(!r.exact && !r.change.exists);
+	judge(moved, same, NULL, 3, &r); /* nor without a null arm */
+	ck_assert(!r.exact && !r.change.exists);
 	judge(b, same, moved, 3, &r); /* a null arm that moves: no exact guard */
 	ck_assert(!r.exact);
 	ck_assert(fabs(r.spread_pct - 0.3) < 1e-6); /* and its spread is the cell's */
