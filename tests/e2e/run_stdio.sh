@@ -64,6 +64,8 @@ PY
 expect_rc 0 "$PERFAB" export a.json
 mv "$T/out" samples.csv
 expect_rc 0 "$PERFAB" export --format json -o samples.json a.json
+# (18 samples: 6 reps of 3 arms, or 9 where exact counts fixed the FAIL in
+# the first block and stopped the row; the artifact says which.)
 python3 - samples.csv samples.json a.json <<'PY' || fail "perfab export does not hold the artifact's samples"
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
@@ -75,7 +77,7 @@ for row in art["rows"]:
     for i, rep in enumerate(row["reps"]):
         for pos, arm in enumerate(rep["order"]):
             want.append((row["name"], i, rep["block"], pos, arm, rep["results"][arm]))
-assert len(rows) == len(doc["samples"]) == len(want) == 18, (len(rows), len(want))
+assert len(rows) == len(doc["samples"]) == len(want) and len(want) in (9, 18), (len(rows), len(want))
 for got, js, (row, i, block, pos, arm, res) in zip(rows, doc["samples"], want):
     assert (got["row"], int(got["rep"]), int(got["block"]), int(got["position"]), got["arm"]) == \
         (row, i, block, pos, arm), got
