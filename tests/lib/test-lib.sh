@@ -137,6 +137,21 @@ if_exact() {
 	if exact_counts; then echo "$1"; else echo "$2"; fi
 }
 
+# first_block_fail FILE: true when the artifact's first row stopped in its
+# first block (fewer than 6 reps) because its exact counts FAILed it
+# (doc/method.md §8), which its ledger must then show; false when it ran
+# on to a look. Whether counts are exact for a small program can vary from
+# run to run (a program that polls a clock), so a test of a large effect
+# reads which it was, and checks each case's own facts.
+first_block_fail() {
+	_n=$(jq '.rows[0].reps | length' "$1")
+	[ "$_n" -lt 6 ] || return 1
+	"$PERFAB" ledger --format json "$1" >"$T/first-block.json" 2>/dev/null
+	jq -e '[.rows[0].cells[] | select(.metric == "instructions") |
+		.verdict == "FAIL" and .exact == true] == [true]' "$T/first-block.json" >/dev/null ||
+		fail "$1: its row stopped at $_n reps without an exact FAIL of its counts"
+}
+
 # expect_not_pass PROPERTY CMD...: FAIL (1) or INCONCLUSIVE (3), e.g. "a
 # 1.5x slower head does not PASS" (few reps on a loaded machine may leave
 # it undecided).
