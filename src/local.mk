@@ -35,7 +35,6 @@ src_libperfab_a_SOURCES = \
 	src/run/counting.c src/run/counting.h \
 	src/run/attribute.c src/run/attribute.h \
 	src/run/count_batch.c src/run/count_batch.h \
-	src/run/looks.c src/run/looks.h \
 	src/run/looks_fixed.c src/run/looks_fixed.h \
 	src/run/workload.c src/run/workload.h \
 	src/probe/cgroup.c src/probe/cgroup.h \
