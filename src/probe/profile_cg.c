@@ -128,8 +128,8 @@ int pab_profile_cachegrind_parse(const char *text, size_t len, struct pab_profil
 	return ret;
 }
 
-int pab_profile_cachegrind_files(const char *dir, const char *base, struct pab_profile *fns,
-				 struct pab_profile *lines, char **why)
+int pab_profile_read_files(const char *dir, const char *base, size_t max_bytes,
+			   const char *what, pab_profile_parse_fn *parse, void *ctx, char **why)
 {
 	size_t bl = strlen(base);
 	struct dirent *de;
@@ -142,18 +142,17 @@ int pab_profile_cachegrind_files(const char *dir, const char *base, struct pab_p
 		return -1;
 	}
 	while ((de = readdir(d))) {
-		char *path, *text, *pwhy;
+		char *path, *text, *pwhy = NULL;
 		size_t len;
 
 		if (strncmp(de->d_name, base, bl) || de->d_name[bl] != '.')
 			continue;
 		path = xasprintf("%s/%s", dir, de->d_name);
-		text = read_file_max(path, CG_MAX_BYTES, &len);
-		if (!text || pab_profile_cachegrind_parse(text, len, fns, lines, &pwhy)) {
+		text = read_file_max(path, max_bytes, &len);
+		if (!text || parse(text, len, ctx, &pwhy)) {
 			*why = text ? xasprintf("'%s' does not read: %s", path, pwhy) :
 				xasprintf("cannot read '%s': %s", path, strerror(errno));
-			if (text)
-				free(pwhy);
+			free(pwhy);
 			free(text);
 			free(path);
 			n = -1;
@@ -165,6 +164,27 @@ int pab_profile_cachegrind_files(const char *dir, const char *base, struct pab_p
 	}
 	closedir(d);
 	if (!n)
-		*why = xasprintf("no cachegrind output file '%s/%s.*'", dir, base);
+		*why = xasprintf("no %s output file '%s/%s.*'", what, dir, base);
 	return n;
+}
+
+/* pab_profile_cachegrind_parse as a pab_profile_parse_fn. */
+struct cg_into {
+	struct pab_profile *fns, *lines;
+};
+
+static int parse_cg(const char *text, size_t len, void *ctx, char **why)
+{
+	struct cg_into *into = ctx;
+
+	return pab_profile_cachegrind_parse(text, len, into->fns, into->lines, why);
+}
+
+int pab_profile_cachegrind_files(const char *dir, const char *base, struct pab_profile *fns,
+				 struct pab_profile *lines, char **why)
+{
+	struct cg_into into = { fns, lines };
+
+	return pab_profile_read_files(dir, base, CG_MAX_BYTES, "cachegrind", parse_cg, &into,
+				      why);
 }

@@ -27,6 +27,16 @@ int pab_profile_cachegrind_parse(const char *text, size_t len, struct pab_profil
 				 struct pab_profile *lines, char **why);
 
 /*
+ * pab_profile_read_files: parse (0, or -1 with *why as new memory) over
+ * the text of every file dir/base.* of at most max_bytes, into ctx.
+ * Returns the files read (0: none, *why names them as what's output
+ * files), or -1 with *why (new memory) naming the file that did not read.
+ */
+typedef int pab_profile_parse_fn(const char *text, size_t len, void *ctx, char **why);
+int pab_profile_read_files(const char *dir, const char *base, size_t max_bytes,
+			   const char *what, pab_profile_parse_fn *parse, void *ctx, char **why);
+
+/*
  * pab_profile_cachegrind_files: pab_profile_cachegrind_parse over every
  * file dir/base.* (one per process of the counted tree), summed. Returns
  * the files read (0: none, *why says so), or -1 with *why (new memory).

@@ -9,12 +9,12 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
-#include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/profile_cg.h"
 #include "probe/profile_dhat.h"
+#include "probe/simcount.h"
 #include "util.h"
 
 /* Largest DHAT file read. */
@@ -26,21 +26,9 @@ char **pab_dhat_argv(const char *tool, const char *out_prefix, char *const *argv
 	static const char *const fixed[] = {
 		"-q", "--tool=dhat", "--trace-children=yes", "--log-file=/dev/null", "--vgdb=no",
 	};
-	size_t n_fixed = sizeof(fixed) / sizeof(fixed[0]), n = 0, k = 0, i;
-	char **out, **opts = xcalloc(2, sizeof(*opts));
 
-	while (argv[n])
-		n++;
-	out = xcalloc(n + n_fixed + 3, sizeof(*out));
-	out[k++] = (char *)tool;
-	for (i = 0; i < n_fixed; i++)
-		out[k++] = (char *)fixed[i];
-	opts[0] = xasprintf("--dhat-out-file=%s.%%p", out_prefix);
-	out[k++] = opts[0];
-	for (i = 0; i < n; i++)
-		out[k++] = argv[i];
-	*opts_out = opts;
-	return out;
+	return pab_valgrind_argv(tool, fixed, sizeof(fixed) / sizeof(fixed[0]),
+				 xasprintf("--dhat-out-file=%s.%%p", out_prefix), argv, opts_out);
 }
 
 /* 1 when frame is the allocator's, not the program's: valgrind's
@@ -126,42 +114,14 @@ int pab_profile_dhat_parse(const char *text, size_t len, struct pab_profile *p, 
 	return 0;
 }
 
+/* pab_profile_dhat_parse as a pab_profile_parse_fn. */
+static int parse_dhat(const char *text, size_t len, void *ctx, char **why)
+{
+	return pab_profile_dhat_parse(text, len, ctx, why);
+}
+
 int pab_profile_dhat_files(const char *dir, const char *base, struct pab_profile *p,
 			   char **why)
 {
-	size_t bl = strlen(base);
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	*why = NULL;
-	if (!d) {
-		*why = xasprintf("cannot read '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		char *path, *text, *pwhy = NULL;
-		size_t len;
-
-		if (strncmp(de->d_name, base, bl) || de->d_name[bl] != '.')
-			continue;
-		path = xasprintf("%s/%s", dir, de->d_name);
-		text = read_file_max(path, DHAT_MAX_BYTES, &len);
-		if (!text || pab_profile_dhat_parse(text, len, p, &pwhy)) {
-			*why = text ? xasprintf("'%s' does not read: %s", path, pwhy) :
-				xasprintf("cannot read '%s': %s", path, strerror(errno));
-			free(pwhy);
-			free(text);
-			free(path);
-			n = -1;
-			break;
-		}
-		free(text);
-		free(path);
-		n++;
-	}
-	closedir(d);
-	if (!n)
-		*why = xasprintf("no DHAT output file '%s/%s.*'", dir, base);
-	return n;
+	return pab_profile_read_files(dir, base, DHAT_MAX_BYTES, "DHAT", parse_dhat, p, why);
 }

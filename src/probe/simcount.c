@@ -46,7 +46,16 @@ char **pab_simcount_argv(const char *tool, const char *out_prefix, char *const *
 		 * stop signal) would leave its FIFOs in /tmp */
 		"--vgdb=no",
 	};
-	size_t n_fixed = sizeof(fixed) / sizeof(fixed[0]), n = 0, k = 0, i;
+
+	return pab_valgrind_argv(tool, fixed, sizeof(fixed) / sizeof(fixed[0]),
+				 xasprintf("--cachegrind-out-file=%s.%%p", out_prefix), argv,
+				 opts_out);
+}
+
+char **pab_valgrind_argv(const char *tool, const char *const *fixed, size_t n_fixed,
+			 char *out_opt, char *const *argv, char ***opts_out)
+{
+	size_t n = 0, k = 0, i;
 	char **out, **opts = xcalloc(2, sizeof(*opts));
 
 	while (argv[n])
@@ -55,7 +64,7 @@ char **pab_simcount_argv(const char *tool, const char *out_prefix, char *const *
 	out[k++] = (char *)tool;
 	for (i = 0; i < n_fixed; i++)
 		out[k++] = (char *)fixed[i];
-	opts[0] = xasprintf("--cachegrind-out-file=%s.%%p", out_prefix);
+	opts[0] = out_opt;
 	out[k++] = opts[0];
 	for (i = 0; i < n; i++)
 		out[k++] = argv[i];

@@ -50,6 +50,14 @@ char *pab_simcount_tool(char **why);
 char **pab_simcount_argv(const char *tool, const char *out_prefix, char *const *argv,
 			 char ***opts_out);
 void pab_simcount_argv_free(char **argv, char **opts);
+/*
+ * pab_valgrind_argv: what pab_simcount_argv and the heap profile's
+ * command share: tool, the n_fixed options of fixed, out_opt (the output
+ * file option, which becomes (*opts_out)[0]), then argv's words; the
+ * same contract.
+ */
+char **pab_valgrind_argv(const char *tool, const char *const *fixed, size_t n_fixed,
+			 char *out_opt, char *const *argv, char ***opts_out);
 
 /*
  * pab_simcount_parse: the instructions a cachegrind output file counted:
