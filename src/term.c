@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,15 +62,45 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
+#define TERM_RING 8
+
+static __thread struct pab_strbuf ring[TERM_RING];
+static pthread_key_t ring_key;
+static pthread_once_t ring_once = PTHREAD_ONCE_INIT;
+
+/* A thread's ring dies with the thread (the counting threads print names
+ * too); the key's destructor frees it, since __thread storage is not. */
+static void ring_free(void *arg)
+{
+	struct pab_strbuf *r = arg;
+	size_t i;
+
+	for (i = 0; i < TERM_RING; i++) {
+		free(r[i].buf);
+		r[i].buf = NULL;
+		r[i].len = r[i].alloc = 0;
+	}
+}
+
+static void ring_key_make(void)
+{
+	if (pthread_key_create(&ring_key, ring_free))
+		die(PAB_EXIT_RUNTIME, "cannot make a thread key: out of resources");
+}
+
 const char *pab_term_safe(const char *s)
 {
-	static __thread struct pab_strbuf ring[8];
 	static __thread unsigned next;
-	struct pab_strbuf *sb = &ring[next++ % 8];
+	struct pab_strbuf *sb;
 	const unsigned char *p = (const unsigned char *)s;
 
 	if (!s)
 		return "(null)";
+	if (!next) {
+		pthread_once(&ring_once, ring_key_make);
+		pthread_setspecific(ring_key, ring);
+	}
+	sb = &ring[next++ % TERM_RING];
 	sb->len = 0;
 	pab_strbuf_add(sb, "", 0);
 	while (*p) {

@@ -13,6 +13,7 @@
 #include "probe/guard.h"
 #include "probe/pin.h"
 #include "run/count_batch.h"
+#include "term.h"
 #include "test_hooks.h"
 #include "util.h"
 
@@ -63,7 +64,7 @@ int pab_count_batch_run(struct pab_measure *m, const struct pab_experiment *e,
 			size_t n)
 {
 	struct slot *slots = xcalloc(n ? n : 1, sizeof(*slots));
-	int stop = 0, ret = 0;
+	int stop = 0, ret = 0, err;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -83,11 +84,12 @@ int pab_count_batch_run(struct pab_measure *m, const struct pab_experiment *e,
 			count_one(s);
 			continue;
 		}
-		errno = pthread_create(&s->thread, NULL, count_one, s);
-		if (errno)
-			jobs[i].ret = pab_fail_errno(&jobs[i].f, "cannot start a thread to count "
-						     "arm '%s'", e->arms[jobs[i].arm].name);
-		s->started = !errno;
+		err = pthread_create(&s->thread, NULL, count_one, s);
+		s->started = !err;
+		if (err)
+			jobs[i].ret = pab_fail(&jobs[i].f, PAB_FAIL_SYSTEM, "cannot start a thread "
+					       "to count arm '%s': %s",
+					       pab_term_safe(e->arms[jobs[i].arm].name), strerror(err));
 	}
 	for (i = 0; i < n; i++) {
 		if (slots[i].started)
