@@ -111,9 +111,11 @@ sanitize_e2e="tests/e2e/reliability_hostile_inputs.sh tests/e2e/ledger_corpus.sh
 	tests/e2e/run_hooks.sh tests/e2e/ledger_no_verdict.sh tests/e2e/bisect_counts.sh"
 # shellcheck disable=SC2016 # make syntax, not shell
 all=$(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests)
+# The fuzz smoke first: the longest of the pass, it should not end it alone.
 sel=
+case " $all " in *" tests/fuzz/smoke.sh "*) sel=" tests/fuzz/smoke.sh" ;; esac
 for t in $all; do
-	case $t in tests/unit/* | tests/sim/* | tests/fuzz/smoke.sh) sel="$sel $t" ;; esac
+	case $t in tests/unit/* | tests/sim/*) sel="$sel $t" ;; esac
 done
 for t in $sanitize_e2e; do
 	case " $all " in
