@@ -40,25 +40,30 @@ char *pab_perf_tool(char **why)
 	return exe;
 }
 
-char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv,
-		     char ***opts_out)
+/* `tool record -q EVENTS... -F hz CALLGRAPH -o out_prefix.data -- argv`. */
+static char **perf_record_argv(const char *tool, const char *out_prefix, char *const *argv,
+			       const char *const *events, int hz, const char *call_graph,
+			       char ***opts_out)
 {
 	size_t n = 0, k = 0, i;
 	char **out, **opts = xcalloc(3, sizeof(*opts));
 
 	while (argv[n])
 		n++;
-	out = xcalloc(n + 14, sizeof(*out));
-	opts[0] = xasprintf("%d", PAB_PERF_HZ);
+	out = xcalloc(n + 18, sizeof(*out));
+	opts[0] = xasprintf("%d", hz);
 	opts[1] = xasprintf("%s.data", out_prefix);
 	out[k++] = (char *)tool;
 	out[k++] = "record";
 	out[k++] = "-q";
-	out[k++] = "-e";
-	out[k++] = "cpu-clock";
+	for (i = 0; events[i]; i++) {
+		out[k++] = "-e";
+		out[k++] = (char *)events[i];
+	}
 	out[k++] = "-F";
 	out[k++] = opts[0];
-	out[k++] = "-g";
+	out[k++] = "--call-graph";
+	out[k++] = (char *)call_graph;
 	out[k++] = "-o";
 	out[k++] = opts[1];
 	out[k++] = "--";
@@ -66,6 +71,23 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 		out[k++] = argv[i];
 	*opts_out = opts;
 	return out;
+}
+
+char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv,
+		     char ***opts_out)
+{
+	static const char *const events[] = { "cpu-clock", NULL };
+
+	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_HZ, "fp", opts_out);
+}
+
+char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const *argv,
+			  char ***opts_out)
+{
+	static const char *const events[] = { "cpu-clock", "sched:sched_switch", NULL };
+
+	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_WALL_HZ, "dwarf",
+				opts_out);
 }
 
 /* A frame line "\tADDR SYM (DSO)": the symbol and the object's file
@@ -97,6 +119,47 @@ struct sample {
 	int open;
 };
 
+/* Drop sm's frames. */
+static void sample_drop(struct sample *sm)
+{
+	size_t i;
+
+	for (i = 0; i < sm->n; i++) {
+		free(sm->names[i]);
+		free(sm->dsos[i]);
+	}
+	sm->n = 0;
+	sm->open = 0;
+}
+
+/* The frame line q..le into sm (a line that is not one is left out):
+ * "[unknown]" reads "???", an object by its file name. */
+static void sample_frame(struct sample *sm, const char *q, const char *le)
+{
+	char *name, *dso;
+	const char *base;
+
+	if (frame_of(q, le, &name, &dso))
+		return;
+	base = strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso;
+	ALLOC_GROW(sm->names, sm->n + 1, sm->alloc);
+	ALLOC_GROW(sm->dsos, sm->n + 1, sm->alloc2);
+	sm->names[sm->n] = xstrdup(!strcmp(name, "[unknown]") ? "???" : name);
+	sm->dsos[sm->n++] = xstrdup(!strcmp(dso, "[kernel.kallsyms]") ? dso : base);
+	free(name);
+	free(dso);
+}
+
+/* The end of a parse: sm's arrays freed, p and stacks merged. */
+static void parse_done(struct sample *sm, struct pab_profile *p, struct pab_profile *stacks)
+{
+	free(sm->names);
+	free(sm->dsos);
+	pab_profile_merge(p);
+	if (stacks)
+		pab_profile_merge(stacks);
+}
+
 /* The sample's time to its first frame that is not the kernel's, and
  * its user frames, outermost first, as one folded stack "a;b;c". */
 static void sample_end(struct sample *sm, struct pab_profile *p, struct pab_profile *stacks)
@@ -117,12 +180,7 @@ static void sample_end(struct sample *sm, struct pab_profile *p, struct pab_prof
 	if (stacks)
 		pab_profile_add(stacks, sb.len ? sb.buf : "[kernel]", NULL, sm->period, NAN);
 	pab_strbuf_release(&sb);
-	for (i = 0; i < sm->n; i++) {
-		free(sm->names[i]);
-		free(sm->dsos[i]);
-	}
-	sm->n = 0;
-	sm->open = 0;
+	sample_drop(sm);
 }
 
 size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *p,
@@ -134,7 +192,7 @@ size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *
 
 	while (q < end) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q)), *le = nl ? nl : end;
-		char *name = NULL, *dso = NULL, word[32];
+		char word[32];
 		const char *w = q;
 		size_t wl;
 
@@ -154,37 +212,184 @@ size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *
 				sm.open = 1;
 				samples++;
 			}
-		} else if (*q == '\t' && sm.open && !frame_of(q, le, &name, &dso)) {
-			const char *base = strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso;
-
-			ALLOC_GROW(sm.names, sm.n + 1, sm.alloc);
-			ALLOC_GROW(sm.dsos, sm.n + 1, sm.alloc2);
-			sm.names[sm.n] = xstrdup(!strcmp(name, "[unknown]") ? "???" : name);
-			sm.dsos[sm.n++] = xstrdup(!strcmp(dso, "[kernel.kallsyms]") ? dso : base);
+		} else if (*q == '\t' && sm.open) {
+			sample_frame(&sm, q, le);
 		} else if (q == le) {
 			sample_end(&sm, p, stacks);
 		}
-		free(name);
-		free(dso);
 		q = le + 1;
 	}
 	sample_end(&sm, p, stacks);
-	free(sm.names);
-	free(sm.dsos);
-	pab_profile_merge(p);
-	if (stacks)
-		pab_profile_merge(stacks);
+	parse_done(&sm, p, stacks);
 	return samples;
 }
 
-long pab_profile_perf_file(const char *tool, const char *data, const char *out_path,
-			   struct pab_profile *p, struct pab_profile *stacks, char **why)
+/* Off-CPU waits, by thread: a switch away from the CPU to sleep or wait
+ * (state S or D; a preemption, R, is the machine's load, not the
+ * program's wait) opens one, the thread's next event of any kind closes
+ * it. */
+struct wait {
+	long tid;
+	double since;    /* seconds, perf's clock */
+	char *function;  /* the function that waited */
+	char *stack;     /* folded, ending in PAB_PERF_OFF_CPU */
+};
+
+struct waits {
+	struct wait *v;
+	size_t n, alloc;
+};
+
+/* The thread's open wait, or NULL. */
+static struct wait *wait_of(struct waits *w, long tid)
 {
-	char *argv[] = { (char *)tool, "script", "-i", (char *)data, "-F", "period,ip,sym,dso",
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->v[i].tid == tid)
+			return &w->v[i];
+	return NULL;
+}
+
+/* Close tid's open wait at t, into p and stacks. */
+static void wait_close(struct waits *w, long tid, double t, struct pab_profile *p,
+		       struct pab_profile *stacks, double *off_ns)
+{
+	struct wait *x = wait_of(w, tid);
+	double ns;
+
+	if (!x)
+		return;
+	ns = (t - x->since) * 1e9;
+	if (ns > 0) {
+		pab_profile_add(p, x->function, NULL, ns, NAN);
+		if (stacks)
+			pab_profile_add(stacks, x->stack, NULL, ns, NAN);
+		*off_ns += ns;
+	}
+	free(x->function);
+	free(x->stack);
+	*x = w->v[--w->n];
+}
+
+/* A frame of the kernel, the C library or the dynamic loader: a wait is
+ * the first frame outside them's (usleep's caller, not clock_nanosleep). */
+static int system_frame(const char *dso)
+{
+	return !strcmp(dso, "[kernel.kallsyms]") || !strcmp(dso, "inlined") ||
+		!strncmp(dso, "libc.so", 7) || !strncmp(dso, "libc-", 5) ||
+		!strncmp(dso, "ld-linux", 8) || !strncmp(dso, "libpthread", 10);
+}
+
+/* The switch-out sample sm of tid at t opens its wait. */
+static void wait_open(struct waits *w, long tid, double t, struct sample *sm)
+{
+	struct pab_strbuf sb = PAB_STRBUF_INIT;
+	struct wait *x;
+	const char *fn = NULL;
+	size_t i;
+
+	for (i = 0; i < sm->n && !fn; i++)
+		if (!system_frame(sm->dsos[i]))
+			fn = sm->names[i];
+	for (i = 0; i < sm->n && !fn; i++)
+		if (strcmp(sm->dsos[i], "[kernel.kallsyms]"))
+			fn = sm->names[i];
+	for (i = sm->n; i-- > 0;)
+		if (strcmp(sm->dsos[i], "[kernel.kallsyms]"))
+			pab_strbuf_addf(&sb, "%s;", sm->names[i]);
+	pab_strbuf_addstr(&sb, PAB_PERF_OFF_CPU);
+	ALLOC_GROW(w->v, w->n + 1, w->alloc);
+	x = &w->v[w->n++];
+	x->tid = tid;
+	x->since = t;
+	x->function = xasprintf("%s " PAB_PERF_OFF_CPU, fn ? fn : "[kernel]");
+	x->stack = pab_strbuf_detach(&sb);
+}
+
+/* A header line "TID TIME: PERIOD EVENT: TRACE": 1 with its fields, else 0. */
+static int wall_header(const char *q, const char *le, long *tid, double *t, double *period,
+		       int *kind)
+{
+	char line[512], ev[64];
+	size_t n = (size_t)(le - q);
+	const char *trace;
+
+	if (n >= sizeof(line) || *q == '\t')
+		return 0;
+	memcpy(line, q, n);
+	line[n] = '\0';
+	if (sscanf(line, " %ld %lf: %lf %63s", tid, t, period, ev) != 4)
+		return 0;
+	if (!strncmp(ev, "cpu-clock", 9)) {
+		*kind = 1;
+	} else if (!strcmp(ev, "sched:sched_switch:")) {
+		trace = strstr(line, " prev_state=");
+		*kind = trace && (trace[12] == 'S' || trace[12] == 'D') ? 2 : 3;
+	} else {
+		*kind = 3;
+	}
+	return 1;
+}
+
+size_t pab_profile_perf_wall_parse(const char *text, size_t len, struct pab_profile *p,
+				   struct pab_profile *stacks, double *on_ns, double *off_ns)
+{
+	const char *q = text, *end = text + len;
+	struct sample sm = { 0 };
+	struct waits w = { 0 };
+	size_t samples = 0, i;
+	long tid = 0;
+	double t = 0, period = 0;
+	int kind = 0;
+
+	*on_ns = *off_ns = 0;
+	while (q <= end) {
+		const char *nl = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+		const char *le = nl ? nl : end;
+		if (q == le || q == end) {
+			/* A sample ends: on the CPU, its time as the cpu profile's;
+			 * a switch to wait, the thread's wait opens. */
+			if (sm.open && kind == 1) {
+				sample_end(&sm, p, stacks);
+				*on_ns += period;
+			} else if (sm.open && kind == 2) {
+				wait_open(&w, tid, t, &sm);
+			}
+			sample_drop(&sm);
+		} else if (*q != '\t' && wall_header(q, le, &tid, &t, &period, &kind)) {
+			sample_drop(&sm);
+			wait_close(&w, tid, t, p, stacks, off_ns);
+			sm.period = period;
+			sm.open = kind != 3;
+			samples += kind != 3;
+		} else if (*q == '\t' && sm.open) {
+			sample_frame(&sm, q, le);
+		}
+		if (q == end)
+			break;
+		q = le + 1;
+	}
+	sample_drop(&sm);
+	/* A wait no event closed: the thread ended asleep, or the run did. */
+	for (i = 0; i < w.n; i++) {
+		free(w.v[i].function);
+		free(w.v[i].stack);
+	}
+	free(w.v);
+	parse_done(&sm, p, stacks);
+	return samples;
+}
+
+/* `tool script -i data -F fields` into out_path, read back (new memory,
+ * *len), or NULL with *why. */
+static char *perf_script(const char *tool, const char *data, const char *fields,
+			 const char *out_path, size_t *len, char **why)
+{
+	char *argv[] = { (char *)tool, "script", "-i", (char *)data, "-F", (char *)fields,
 			 NULL };
 	posix_spawn_file_actions_t fa;
 	char *text;
-	size_t len, n;
 	pid_t pid;
 	int status = 0, err;
 
@@ -199,14 +404,40 @@ long pab_profile_perf_file(const char *tool, const char *data, const char *out_p
 	if (err || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		*why = xasprintf("'%s script' failed on '%s'%s%s", tool, data, err ? ": " : "",
 				 err ? strerror(err) : "");
-		return -1;
+		return NULL;
 	}
-	text = read_file_max(out_path, SCRIPT_MAX_BYTES, &len);
-	if (!text) {
+	text = read_file_max(out_path, SCRIPT_MAX_BYTES, len);
+	if (!text)
 		*why = xasprintf("cannot read '%s': %s", out_path, strerror(errno));
+	return text;
+}
+
+long pab_profile_perf_file(const char *tool, const char *data, const char *out_path,
+			   struct pab_profile *p, struct pab_profile *stacks, char **why)
+{
+	size_t len, n;
+	char *text = perf_script(tool, data, "period,ip,sym,dso", out_path, &len, why);
+
+	if (!text)
 		return -1;
-	}
 	n = pab_profile_perf_parse(text, len, p, stacks);
+	free(text);
+	if (!n)
+		*why = xasprintf("perf recorded no sample in '%s'", data);
+	return (long)n;
+}
+
+long pab_profile_perf_wall_file(const char *tool, const char *data, const char *out_path,
+				struct pab_profile *p, struct pab_profile *stacks, double *on_ns,
+				double *off_ns, char **why)
+{
+	size_t len, n;
+	char *text = perf_script(tool, data, "tid,time,period,event,trace,ip,sym,dso", out_path,
+				 &len, why);
+
+	if (!text)
+		return -1;
+	n = pab_profile_perf_wall_parse(text, len, p, stacks, on_ns, off_ns);
 	free(text);
 	if (!n)
 		*why = xasprintf("perf recorded no sample in '%s'", data);

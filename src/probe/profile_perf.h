@@ -20,17 +20,33 @@
 #define PAB_PERF_ENV "PERFAB_PERF"
 /* Samples per second of CPU time. */
 #define PAB_PERF_HZ 10000
+/* The same for the wall profile, whose samples carry a copy of the
+ * stack (8 KiB each) for perf to unwind through the C library. */
+#define PAB_PERF_WALL_HZ 2000
+/* The frame that ends a folded stack of time off the CPU, and follows
+ * the function that waited in the wall profile's list. */
+#define PAB_PERF_OFF_CPU "[off-CPU]"
 
 /* The perf executable, or NULL with *why (new memory): not installed. */
 char *pab_perf_tool(char **why);
 
 /*
- * pab_perf_argv: `tool record -q -e cpu-clock -F PAB_PERF_HZ -g -o
+ * pab_perf_argv: `tool record -q -e cpu-clock -F PAB_PERF_HZ --call-graph fp -o
  * out_prefix.data -- argv...`; the contract of pab_simcount_argv (free
  * with pab_simcount_argv_free).
  */
 char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv,
 		     char ***opts_out);
+
+/*
+ * pab_perf_wall_argv: the same for the wall profile: `tool record -q -e
+ * cpu-clock -e sched:sched_switch -F PAB_PERF_WALL_HZ --call-graph dwarf
+ * -o out_prefix.data -- argv...`: the CPU's samples, and each switch away
+ * from the CPU with its stack unwound from a copy (frame pointers lose
+ * usleep's caller when the C library has none).
+ */
+char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const *argv,
+			  char ***opts_out);
 
 /*
  * pab_profile_perf_parse: `perf script -F period,ip,sym,dso` output
@@ -51,5 +67,26 @@ size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *
  */
 long pab_profile_perf_file(const char *tool, const char *data, const char *out_path,
 			   struct pab_profile *p, struct pab_profile *stacks, char **why);
+
+/*
+ * pab_profile_perf_wall_parse: `perf script -F
+ * tid,time,period,event,trace,ip,sym,dso` output of a wall profile into p
+ * and stacks (may be NULL), in ns: a cpu-clock sample as
+ * pab_profile_perf_parse counts it (*on_ns sums them); a switch away from
+ * the CPU to sleep or wait (prev_state S or D; not a preemption, R) opens
+ * a wait of its thread that the thread's next event closes, its time
+ * (*off_ns sums them) to "FUNCTION [off-CPU]", FUNCTION the innermost
+ * frame outside the kernel, the C library and the loader (usleep's
+ * caller), and to the folded stack ending in ";[off-CPU]". A wait no
+ * event closes (the thread ended asleep) counts nothing. Returns the
+ * samples read (both kinds).
+ */
+size_t pab_profile_perf_wall_parse(const char *text, size_t len, struct pab_profile *p,
+				   struct pab_profile *stacks, double *on_ns, double *off_ns);
+
+/* pab_profile_perf_file for a wall profile (pab_profile_perf_wall_parse). */
+long pab_profile_perf_wall_file(const char *tool, const char *data, const char *out_path,
+				struct pab_profile *p, struct pab_profile *stacks, double *on_ns,
+				double *off_ns, char **why);
 
 #endif /* PAB_PROFILE_PERF_H */

@@ -30,6 +30,9 @@ static const char *kind_of(const struct pab_attribution *a)
 {
 	if (!strcmp(a->profiler, PAB_ATTR_DHAT))
 		return "by allocation site, bytes live at the heap's peak";
+	if (!strcmp(a->profiler, PAB_ATTR_PERF) && a->metric == PAB_M_WALL)
+		return "by function, its own time on the CPU and, marked [off-CPU], the time it "
+			"waited (scaled to the arm's median wall)";
 	if (!strcmp(a->profiler, PAB_ATTR_PERF))
 		return "by function, its own CPU time (cpu-clock samples scaled to the arm's median "
 			"cpu)";
@@ -126,28 +129,42 @@ static void text_one(FILE *f, const struct pab_attribution *a)
 	}
 }
 
-char *pab_report_attribution_brief(const struct pab_experiment *e, const char *row,
-				   const char *arm, enum pab_metric_id m)
+/* Row × arm's own attribution of metric m with movers, or NULL. */
+static const struct pab_attribution *movers_of(const struct pab_experiment *e, const char *row,
+					       const char *arm, enum pab_metric_id m)
 {
-	enum pab_metric_id want = m == PAB_M_WALL ? PAB_M_CPU : m;
 	size_t i;
 
 	for (i = 0; i < e->n_attr; i++) {
 		const struct pab_attribution *a = &e->attr[i];
-		double d = pab_attribution_change(a);
-		char ch[64];
 
-		if (a->metric != want || !a->n_items || a->input || strcmp(a->row, row) ||
-		    strcmp(a->arm, arm))
-			continue;
-		pab_report_attr_signed(ch, sizeof(ch), a->metric, a->items[0].head - a->items[0].base);
-		return xasprintf("moved most: %s %s, %.0f%% of the change (%s, %s)",
-				 pab_term_safe(a->items[0].name), ch, d != 0 ?
-				 (a->items[0].head - a->items[0].base) / d * 100 : 0.0, a->profiler,
-				 a->source && !strcmp(a->source, "counting pass") ?
-				 "the counting pass" : "an extra run");
+		if (a->metric == m && a->n_items && !a->input && !strcmp(a->row, row) &&
+		    !strcmp(a->arm, arm))
+			return a;
 	}
 	return NULL;
+}
+
+char *pab_report_attribution_brief(const struct pab_experiment *e, const char *row,
+				   const char *arm, enum pab_metric_id m)
+{
+	const struct pab_attribution *a = movers_of(e, row, arm, m);
+	double d;
+	char ch[64];
+
+	/* A wall FAIL whose cpu FAILed too has the cpu profile only
+	 * (run/attribute.c: the time was on the CPU). */
+	if (!a && m == PAB_M_WALL)
+		a = movers_of(e, row, arm, PAB_M_CPU);
+	if (!a)
+		return NULL;
+	d = pab_attribution_change(a);
+	pab_report_attr_signed(ch, sizeof(ch), a->metric, a->items[0].head - a->items[0].base);
+	return xasprintf("moved most: %s %s, %.0f%% of the change (%s, %s)",
+			 pab_term_safe(a->items[0].name), ch, d != 0 ?
+			 (a->items[0].head - a->items[0].base) / d * 100 : 0.0, a->profiler,
+			 a->source && !strcmp(a->source, "counting pass") ?
+			 "the counting pass" : "an extra run");
 }
 
 void pab_report_attribution_text(FILE *f, const struct pab_experiment *e, const char *row,

@@ -313,15 +313,16 @@ static void attribute_heap(struct pab_attribute *at, size_t ri, size_t base, siz
 	pab_profile_release(&pb), pab_profile_release(&ph);
 }
 
-/* The median of arm a's cpu seconds over row ri's reps; NaN: none. */
-static double median_cpu(const struct pab_row *row, size_t a)
+/* The median of arm a's seconds of metric m (cpu or wall) over row ri's
+ * reps; NaN: none. */
+static double median_seconds(const struct pab_row *row, size_t a, enum pab_metric_id m)
 {
 	double *v = xcalloc(row->n_reps + 1, sizeof(*v)), med = NAN;
 	size_t i, n = 0;
 
 	for (i = 0; i < row->n_reps; i++)
-		if (isfinite(row->reps[i].result[a].m[PAB_M_CPU]))
-			v[n++] = row->reps[i].result[a].m[PAB_M_CPU];
+		if (isfinite(row->reps[i].result[a].m[m]))
+			v[n++] = row->reps[i].result[a].m[m];
 	if (n) {
 		qsort(v, n, sizeof(*v), cmp_double);
 		med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -340,23 +341,30 @@ static void scale(struct pab_profile *p, double k)
 	p->total *= k;
 }
 
-/* CPU seconds by function (and by folded stack) of arm a of row ri, one
- * extra run under perf, scaled so that they sum to the arm's median cpu.
- * 0, or -1 with *why. */
-static int time_profile(struct pab_attribute *at, size_t ri, size_t a, struct pab_profile *p,
-			struct pab_profile *stacks, char **why)
+/* Seconds by function (and by folded stack) of arm a of row ri, one extra
+ * run under perf, scaled so that they sum to the arm's median of metric m:
+ * for cpu, the CPU's samples; for wall, those and the time off the CPU,
+ * waiting (doc/attribution.md §3). 0, or -1 with *why. */
+static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_metric_id m,
+			struct pab_profile *p, struct pab_profile *stacks, char **why)
 {
 	char *pre = prefix_of(ri, a), *data = xasprintf("%s/%s.data", at->keep_perf, pre);
 	char *script = xasprintf("%s/%s.script", at->keep_perf, pre);
-	double cpu = median_cpu(&at->r->e->rows[ri], a), k;
+	double med = median_seconds(&at->r->e->rows[ri], a, m), k, on_ns, off_ns;
 	int ret = -1;
 
-	if (extra_run(at, ri, a, at->perf, pab_perf_argv, at->keep_perf, why) ||
-	    pab_profile_perf_file(at->perf, data, script, p, stacks, why) <= 0)
+	if (m == PAB_M_WALL) {
+		if (extra_run(at, ri, a, at->perf, pab_perf_wall_argv, at->keep_perf, why) ||
+		    pab_profile_perf_wall_file(at->perf, data, script, p, stacks, &on_ns, &off_ns,
+					       why) <= 0)
+			goto out;
+	} else if (extra_run(at, ri, a, at->perf, pab_perf_argv, at->keep_perf, why) ||
+		   pab_profile_perf_file(at->perf, data, script, p, stacks, why) <= 0) {
 		goto out;
-	/* perf's periods are its clock's view of the CPU time; the ledger's
-	 * is the timed reps' (doc/attribution.md §3). */
-	k = isfinite(cpu) && p->total > 0 ? cpu / p->total : 1e-9;
+	}
+	/* perf's periods are its clock's view of the time; the ledger's is
+	 * the timed reps' (doc/attribution.md §3). */
+	k = isfinite(med) && p->total > 0 ? med / p->total : 1e-9;
 	scale(p, k);
 	scale(stacks, k);
 	ret = 0;
@@ -368,7 +376,7 @@ out:
 }
 
 static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, size_t head,
-			   struct pab_attribution *out)
+			   enum pab_metric_id m, struct pab_attribution *out)
 {
 	struct pab_profile pb, ph, sb, sh;
 	struct pab_profile_move *moves;
@@ -384,8 +392,8 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 	out->source = xstrdup("extra run");
 	if (!at->perf)
 		why = xstrdup(at->perf_why);
-	else if (!time_profile(at, ri, base, &pb, &sb, &why) &&
-		 !time_profile(at, ri, head, &ph, &sh, &why)) {
+	else if (!time_profile(at, ri, base, m, &pb, &sb, &why) &&
+		 !time_profile(at, ri, head, m, &ph, &sh, &why)) {
 		out->base_total = pb.total;
 		out->head_total = ph.total;
 		pab_profile_diff(&pb, &ph, PAB_ATTR_TOP, &moves, &n);
@@ -404,19 +412,20 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 	pab_profile_release(&sb), pab_profile_release(&sh);
 }
 
-/* 1 when row × head arm lr's cell of metric m gets an attribution; for
- * cpu, when its cpu or its wall cell FAILs (one profile of time). */
+/* 1 when row × head arm lr's cell of metric m gets an attribution. A wall
+ * FAIL whose cpu FAILs too is the cpu profile's (the time is on the CPU);
+ * alone, it is the wall profile's, which sees the time spent waiting. */
 static int wanted(const struct pab_attribute *at, const struct pab_ledger *l,
 		  const struct pab_ledger_row *lr, enum pab_metric_id m)
 {
 	const struct pab_ledger_cell *c = pab_ledger_find_cell(l, lr->row, lr->arm, m);
-	const struct pab_ledger_cell *w = m == PAB_M_CPU ?
-		pab_ledger_find_cell(l, lr->row, lr->arm, PAB_M_WALL) : NULL;
+	const struct pab_ledger_cell *cpu = m == PAB_M_WALL ?
+		pab_ledger_find_cell(l, lr->row, lr->arm, PAB_M_CPU) : NULL;
 
 	if (lr->no_verdict || at->r->e->rows[lr->row].failed)
 		return 0;
-	return at->mode == PAB_ATTR_ALWAYS || (c && c->res.verdict == PAB_FAIL) ||
-		(w && w->res.verdict == PAB_FAIL);
+	return at->mode == PAB_ATTR_ALWAYS ||
+		(c && c->res.verdict == PAB_FAIL && !(cpu && cpu->res.verdict == PAB_FAIL));
 }
 
 /* a into e, in place of an attribution of the same row, arm and metric
@@ -472,6 +481,7 @@ static void attribute_one(struct pab_attribute *at, const struct pab_ledger *l,
 			pab_term_safe(a->row), pab_term_safe(a->arm), pab_metrics[m].name,
 			m == PAB_M_INSTRUCTIONS ? "cachegrind's counts by function" :
 			m == PAB_M_PEAK_RSS ? "one extra run of each arm under DHAT" :
+			m == PAB_M_WALL ? "one extra run of each arm under perf, on and off the CPU" :
 			"one extra run of each arm under perf");
 		fflush(stderr);
 	}
@@ -480,7 +490,7 @@ static void attribute_one(struct pab_attribute *at, const struct pab_ledger *l,
 	else if (m == PAB_M_PEAK_RSS)
 		attribute_heap(at, lr->row, (size_t)l->base, lr->arm, a);
 	else
-		attribute_time(at, lr->row, (size_t)l->base, lr->arm, a);
+		attribute_time(at, lr->row, (size_t)l->base, lr->arm, m, a);
 	a->base_stripped = stripped(e, lr->row, (size_t)l->base);
 	a->head_stripped = stripped(e, lr->row, lr->arm);
 	if (a->base_stripped || a->head_stripped)
@@ -495,7 +505,7 @@ static void attribute_one(struct pab_attribute *at, const struct pab_ledger *l,
 void pab_attribute_run(struct pab_attribute *at)
 {
 	static const enum pab_metric_id metrics[] = { PAB_M_INSTRUCTIONS, PAB_M_PEAK_RSS,
-						      PAB_M_CPU };
+						      PAB_M_CPU, PAB_M_WALL };
 	struct pab_experiment *e = at->r->e;
 	struct pab_ledger_opts lo;
 	struct pab_ledger l;
@@ -510,7 +520,7 @@ void pab_attribute_run(struct pab_attribute *at)
 		}
 		pab_progress_clear(&at->r->pg);
 		for (i = 0; i < l.n_rows && !at->stopped; i++)
-			for (k = 0; k < 3 && !at->stopped; k++) {
+			for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]) && !at->stopped; k++) {
 				struct pab_attribution a;
 
 				if (!wanted(at, &l, &l.rows[i], metrics[k]))

@@ -6,7 +6,9 @@
 # of base, in every rep whatever the load) FAILs on cpu at 6 reps; its
 # attribution, one extra run of each arm under perf's cpu-clock sampling
 # scaled to each arm's median cpu, names sort_keys first with most of the
-# change, and the HTML report's differential flame graph shows it grown.
+# change, and the HTML report's differential flame graph shows it grown. A
+# head that waits longer (usleep, the same CPU time) FAILs on wall and its
+# wall profile, on and off the CPU, names the function that waited.
 # Without perf on PATH the attribution says so and the verdict and exit
 # code are the same.
 . "${top_srcdir}/tests/lib/test-lib.sh"
@@ -50,6 +52,27 @@ expect_rc 1 "$PERFAB" gate time.json
 grep_err "command · head: cpu moved most: sort_keys +"
 pass "perfab gate names sort_keys under the cpu FAIL"
 
+# Time off the CPU: a head whose wait_for_reply() sleeps 200 ms longer in
+# one usleep (the same instructions and CPU time) FAILs on wall, judged
+# here; its cpu does not FAIL, so the profile made is the wall one, and it
+# names wait_for_reply first, off the CPU, with most of the change (the
+# C library's usleep and clock_nanosleep are not named for it).
+expect_rc 1 "$PERFAB" run --counts off --reps 6 --max-reps 6 --no-sanity-gate --metrics wall,cpu \
+	--require wall --out wait.json --arm "base=$PROG wait_ms=20" --arm "head=$PROG wait_ms=220"
+jq -e '.attribution | map(.metric) | index("wall") != null' wait.json >/dev/null ||
+	fail "a wall FAIL made no wall profile: $(jq -c '[.attribution[] | {metric, note}]' wait.json)"
+w=$(jq -c '[.attribution[] | select(.metric == "wall")][0]' wait.json)
+echo "$w" | jq -e '.profiler == "perf" and .items[0].name == "wait_for_reply [off-CPU]" and
+	(.items[0].head - .items[0].base) / (.head_total - .base_total) >= 0.8 and
+	(.items[0].head - .items[0].base) > 0.15' >/dev/null ||
+	fail "wait_for_reply is not first, off the CPU, with most of the change: $(echo "$w" | jq -c '[.items[:4][] | {name, base, head}], .base_total, .head_total')"
+echo "$w" | jq -e '.stacks | any(.name | test(";wait_for_reply;.*\\[off-CPU\\]$"))' >/dev/null ||
+	fail "no folded stack ends off the CPU under wait_for_reply: $(echo "$w" | jq -c '[.stacks[:3][] | .name]')"
+grep -q "what moved in wall" out || { cat out >&2; fail "the ledger does not show the wall profile"; }
+expect_rc 1 "$PERFAB" gate wait.json
+grep_err "command · head: wall moved most: wait_for_reply \[off-CPU\] +"
+pass "200 ms more in usleep: wait_for_reply [off-CPU] first, $(echo "$w" | jq '(.items[0].head - .items[0].base) / (.head_total - .base_total) * 100 | floor')% of the wall change"
+
 # Without perf on PATH: a note, the same verdict and exit code.
 mkdir bin
 PATH=$T/bin expect_rc 1 "$PERFAB" run --counts off --reps 6 --max-reps 6 --no-sanity-gate --out noperf.json \
@@ -66,7 +89,12 @@ v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
 errs = list(v.iter_errors(json.load(open(sys.argv[2]))))
 for e in errs[:3]:
     print(e.message, "/".join(map(str, e.absolute_path)), file=sys.stderr)
-sys.exit(1 if errs else 0)' "${top_srcdir}/doc/artifact.schema.json" time.json ||
-		fail "time.json does not match doc/artifact.schema.json"
-	pass "time.json, its stacks too, matches doc/artifact.schema.json"
+sys.exit(1 if errs else 0)' "${top_srcdir}/doc/artifact.schema.json" time.json &&
+	python3 -c '
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+sys.exit(1 if list(v.iter_errors(json.load(open(sys.argv[2])))) else 0)' \
+		"${top_srcdir}/doc/artifact.schema.json" wait.json ||
+		fail "time.json or wait.json does not match doc/artifact.schema.json"
+	pass "time.json and wait.json, their stacks too, match doc/artifact.schema.json"
 fi

@@ -274,6 +274,64 @@ START_TEST(perf_samples_by_function)
 }
 END_TEST
 
+/* `perf script -F tid,time,period,event,trace,ip,sym,dso` of a wall
+ * profile: thread 7 runs (a cpu-clock sample), sleeps in usleep called by
+ * wait_for_reply for 0.2 s (closed by its next sample), is preempted
+ * (R: the machine's load, not a wait) and sleeps at the end unclosed. */
+static const char perf_wall_script[] =
+	"      7 100.000000:     500000 cpu-clock: \n"
+	"\t            11f3 sort_keys (/t/attr_prog)\n"
+	"\t            108a main (/t/attr_prog)\n"
+	"\n"
+	"      7 100.001000:          1 sched:sched_switch: prev_comm=a prev_pid=7 "
+	"prev_prio=120 prev_state=S ==> next_comm=b next_pid=8 next_prio=120\n"
+	"\tffffffff82246e88 __schedule ([kernel.kallsyms])\n"
+	"\t           cf503 __GI___clock_nanosleep (inlined)\n"
+	"\t           ff294 usleep (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+	"\t            11ac wait_for_reply (/t/attr_prog)\n"
+	"\t            1090 main (/t/attr_prog)\n"
+	"\n"
+	"      7 100.201000:     500000 cpu-clock: \n"
+	"\t            11f3 sort_keys (/t/attr_prog)\n"
+	"\t            108a main (/t/attr_prog)\n"
+	"\n"
+	"      7 100.202000:          1 sched:sched_switch: prev_comm=a prev_pid=7 "
+	"prev_prio=120 prev_state=R ==> next_comm=b next_pid=8 next_prio=120\n"
+	"\tffffffff82246e88 __schedule ([kernel.kallsyms])\n"
+	"\t            11f3 sort_keys (/t/attr_prog)\n"
+	"\n"
+	"      7 100.900000:     500000 cpu-clock: \n"
+	"\t            11f3 sort_keys (/t/attr_prog)\n"
+	"\n"
+	"      7 100.901000:          1 sched:sched_switch: prev_comm=a prev_pid=7 "
+	"prev_prio=120 prev_state=D ==> next_comm=b next_pid=8 next_prio=120\n"
+	"\t            11ac wait_for_reply (/t/attr_prog)\n";
+
+START_TEST(perf_wall_script_waits_and_runs)
+{
+	struct pab_profile p, st;
+	double on, off;
+
+	pab_profile_init(&p);
+	pab_profile_init(&st);
+	ck_assert_uint_eq(pab_profile_perf_wall_parse(perf_wall_script, sizeof(perf_wall_script) - 1,
+						      &p, &st, &on, &off), 5);
+	ck_assert(on == 1500000);
+	/* The sleep: 0.2 s to usleep's caller, not to the C library; the
+	 * preemption's 0.698 s until the next sample is no wait. */
+	ck_assert(fabs(off - 2e8) < 1);
+	ck_assert(fabs(pab_profile_amount(&p, "wait_for_reply [off-CPU]") - 2e8) < 1);
+	ck_assert(pab_profile_amount(&p, "usleep [off-CPU]") == 0);
+	ck_assert(pab_profile_amount(&p, "sort_keys") == 1500000);
+	ck_assert(fabs(pab_profile_amount(&st, "main;wait_for_reply;usleep;"
+					  "__GI___clock_nanosleep;[off-CPU]") - 2e8) < 1);
+	ck_assert(pab_profile_amount(&st, "main;sort_keys") == 1000000);
+	ck_assert(fabs(p.total - (1500000 + 2e8)) < 1);
+	pab_profile_release(&p);
+	pab_profile_release(&st);
+}
+END_TEST
+
 /* One attribution, put at the end of a stored artifact. */
 static const char attr_json[] =
 	",\"attribution\":[{\"row\":\"r\",\"arm\":\"head\",\"metric\":\"peak_rss\","
@@ -342,6 +400,7 @@ int main(void)
 	tcase_add_test(tc, dhat_sites_at_peak);
 	tcase_add_test(tc, elf_names_of_this_test);
 	tcase_add_test(tc, perf_samples_by_function);
+	tcase_add_test(tc, perf_wall_script_waits_and_runs);
 	tcase_add_test(tc, artifact_keeps_attribution);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

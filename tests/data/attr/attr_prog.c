@@ -5,15 +5,18 @@
  * functions and its memory in named allocation sites, and its arguments
  * move one of them:
  *
- *   attr_prog [extra_pct=N] [hold_mib=M]
+ *   attr_prog [extra_pct=N] [hold_mib=M] [wait_ms=W]
  *
  * extra_pct: sort_keys() does N% more iterations (the others as they are);
- * hold_mib: grow_cache() holds one block of M MiB until the end. Its
- * counts are the same in every run (no clock, no randomness).
+ * hold_mib: grow_cache() holds one block of M MiB until the end; wait_ms:
+ * wait_for_reply() sleeps W ms in one usleep (off the CPU: the same
+ * instructions and CPU time whatever W). Its counts are the same in every
+ * run (no clock, no randomness).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile unsigned long sink;
 
@@ -69,6 +72,13 @@ __attribute__((noinline)) static char **small_nodes(size_t n)
 	return v;
 }
 
+__attribute__((noinline)) static void wait_for_reply(long ms)
+{
+	if (ms > 0)
+		usleep((useconds_t)ms * 1000);
+	sink += (unsigned long)ms;
+}
+
 /* NAME=VALUE's value of argument arg for name, or def. */
 static long arg_value(int argc, char **argv, const char *name, long def)
 {
@@ -85,11 +95,13 @@ int main(int argc, char **argv)
 {
 	long extra = arg_value(argc, argv, "extra_pct", 0);
 	long hold = arg_value(argc, argv, "hold_mib", 0);
+	long wait = arg_value(argc, argv, "wait_ms", 0);
 	char *cache, **nodes;
 
 	parse_input(2000000);
 	hash_rows(1000000);
 	sort_keys(1000000 + 10000 * extra);
+	wait_for_reply(wait);
 	nodes = small_nodes(2000);
 	cache = grow_cache((size_t)hold << 20);
 	sink += cache ? (unsigned long)cache[0] : 0;
