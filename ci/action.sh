@@ -430,7 +430,7 @@ cmd_report() {
 cmd_comment_body() {
 	local ledger=$1 body=$2 limit=${PAB_COMMENT_LIMIT:-65536} links
 	local run_url=${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID:-}
-	links="[The workflow run]($run_url) (its summary page shows this ledger) · [full report](${PAB_REPORT_URL:-$run_url}) (HTML in the run's artifact, a zip; signed-in users)"
+	links="[The workflow run]($run_url) (its summary page shows this ledger) · [full report](${PAB_REPORT_URL:-$run_url}) (HTML, with the flame graphs of what moved, in the run's artifact, a zip; signed-in users)"
 	LC_ALL=C awk -v limit="$limit" -v links="$links" '
 	# build(fold, keep): the body; fold drops the <details> block, keep >= 0
 	# keeps that many rows of the main table and says how many were cut.
@@ -442,7 +442,10 @@ cmd_comment_body() {
 			l = line[i]
 			if (fold && l ~ /^<details>/) {
 				indet = 1
-				s = s "_The intervals, noise and allowances did not fit in a comment: see the full report._\n"
+				if (l ~ /<summary>Intervals/)
+					s = s "_The intervals, noise and allowances did not fit in a comment: see the full report._\n"
+				else
+					s = s "_The list did not fit in a comment: see the full report._\n"
 				continue
 			}
 			if (indet) {

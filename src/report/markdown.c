@@ -330,22 +330,44 @@ static void md_attribution(FILE *f, const struct pab_attribution *a)
 	}
 }
 
-/* Every attribution of e under "What moved", outside the folded details:
- * it is what a reader of a FAIL wants first (doc/attribution.md §5). */
+/* Every attribution of e under "What moved", outside the intervals'
+ * details: it is what a reader of a FAIL wants first (doc/attribution.md
+ * §5). Each shows its first mover in a line and folds its table, so that a
+ * comment stays short; a truncated comment drops the folds first. */
 static void md_what_moved(FILE *f, const struct pab_experiment *e)
 {
+	int stacks = 0;
 	size_t i;
 
 	if (e->n_attr)
 		fputs("\n### What moved\n", f);
 	for (i = 0; i < e->n_attr; i++) {
+		const struct pab_attribution *a = &e->attr[i];
+		double d = pab_attribution_change(a);
+		char ch[64];
+
 		fputs("\n**", f);
-		md_escape(f, e->attr[i].row);
+		md_escape(f, a->row);
 		fputs(" \u00b7 ", f);
-		md_escape(f, e->attr[i].arm);
-		fputs("**: ", f);
-		md_attribution(f, &e->attr[i]);
+		md_escape(f, a->arm);
+		fprintf(f, "**, %s: ", pab_metrics[a->metric].name);
+		if (!a->n_items) {
+			md_escape(f, a->note ? a->note : "nothing moved");
+			fputs(".\n", f);
+			continue;
+		}
+		pab_report_attr_signed(ch, sizeof(ch), a->metric, a->items[0].head - a->items[0].base);
+		md_escape(f, a->items[0].name);
+		fprintf(f, " %s, %.0f%% of the change\n\n<details><summary>top %zu movers</summary>\n\n",
+			ch, d != 0 ? (a->items[0].head - a->items[0].base) / d * 100 : 0.0,
+			a->n_items < PAB_REPORT_ATTR_SHOWN ? a->n_items : (size_t)PAB_REPORT_ATTR_SHOWN);
+		md_attribution(f, a);
+		fputs("</details>\n", f);
+		stacks |= a->n_stacks > 0;
 	}
+	if (stacks)
+		fputs("\nThe differential flame graphs of time are in the HTML report "
+		      "(`perfab ledger --format html`).\n", f);
 }
 
 /*

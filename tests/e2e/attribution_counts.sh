@@ -57,6 +57,20 @@ grep -A2 "what moved in instructions" out | grep -q "sort_keys" ||
 expect_rc 1 "$PERFAB" ledger --format markdown more.json
 grep -q "^### What moved" out && grep -q "| sort\\\\_keys |" out ||
 	{ cat out >&2; fail "the Markdown report lacks What moved and sort_keys"; }
+# The first mover in a line of its own, the table folded under it.
+grep -q '^\*\*command · head\*\*, instructions: sort\\_keys +1.50 M, 100% of the change$' out ||
+	{ cat out >&2; fail "the Markdown report does not name the first mover in a line"; }
+sed -n '/^### What moved/,/^<details><summary>Intervals/p' out >moved.md
+awk '/^<details><summary>top [0-9]+ movers/ { d = 1 } /^<\/details>/ { d = 0 }
+	/\| sort\\_keys \|/ { found = d } END { exit !found }' moved.md ||
+	{ cat moved.md >&2; fail "the movers' table is not folded in its <details>"; }
+# A comment too long for its limit folds that table first and says so.
+cp out moved-full.md
+PAB_COMMENT_LIMIT=$(($(wc -c <moved-full.md) + 150)) GITHUB_REPOSITORY=o/p GITHUB_RUN_ID=9 \
+	"$top_srcdir/ci/action.sh" comment-body moved-full.md body.md || fail "comment-body failed"
+grep -q '^_The list did not fit in a comment: see the full report._$' body.md &&
+	grep -q '^\*\*command · head\*\*, instructions: sort\\_keys' body.md ||
+	{ cat body.md >&2; fail "a cut comment does not keep the first mover and say the list was cut"; }
 expect_rc 1 "$PERFAB" gate more.json
 grep_err "command · head: instructions moved most: sort_keys +1.50 M, 100% of the change"
 pass "text, perfab ledger, gate and Markdown name sort_keys"
