@@ -12,6 +12,7 @@
 
 #include "judge/history.h"
 #include "judge/ledger.h"
+#include "model/attribution.h"
 #include "report/format.h"
 #include "report/json.h"
 #include "util.h"
@@ -149,6 +150,50 @@ static void add_judged(cJSON *x, const struct pab_experiment *e, const struct pa
 	}
 }
 
+/* The row × head arm's attributions, as the artifact keeps them but only
+ * what a reader of the verdict needs: metric, profile, where from, the
+ * share the listed names explain, and the names that moved. */
+static void add_attribution(cJSON *o, const struct pab_experiment *e, const char *row,
+			    const char *arm)
+{
+	cJSON *list = NULL;
+	size_t i, k;
+
+	for (i = 0; i < e->n_attr; i++) {
+		const struct pab_attribution *a = &e->attr[i];
+		cJSON *x, *items;
+
+		if (strcmp(a->row, row) || strcmp(a->arm, arm))
+			continue;
+		if (!list)
+			list = cJSON_AddArrayToObject(o, "attribution");
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "metric", pab_metrics[a->metric].name);
+		cJSON_AddStringToObject(x, "profiler", a->profiler);
+		cJSON_AddItemToObject(x, "source", a->source ? cJSON_CreateString(a->source) :
+				      cJSON_CreateNull());
+		cJSON_AddItemToObject(x, "input", a->input ? cJSON_CreateString(a->input) :
+				      cJSON_CreateNull());
+		cJSON_AddItemToObject(x, "change", num_or_null(pab_attribution_change(a)));
+		cJSON_AddItemToObject(x, "explained", num_or_null(pab_attribution_explained(a)));
+		cJSON_AddItemToObject(x, "note", a->note ? cJSON_CreateString(a->note) :
+				      cJSON_CreateNull());
+		items = cJSON_AddArrayToObject(x, "items");
+		for (k = 0; k < a->n_items; k++) {
+			cJSON *it = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(it, "name", a->items[k].name);
+			cJSON_AddItemToObject(it, "where", a->items[k].where ?
+					      cJSON_CreateString(a->items[k].where) :
+					      cJSON_CreateNull());
+			cJSON_AddNumberToObject(it, "base", a->items[k].base);
+			cJSON_AddNumberToObject(it, "head", a->items[k].head);
+			cJSON_AddItemToArray(items, it);
+		}
+		cJSON_AddItemToArray(list, x);
+	}
+}
+
 /* One row × head arm with its cells. */
 static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *l,
 		       const struct pab_ledger_row *lr)
@@ -206,6 +251,7 @@ static cJSON *row_json(const struct pab_experiment *e, const struct pab_ledger *
 		}
 		cJSON_AddItemToArray(cells, x);
 	}
+	add_attribution(o, e, row->name, e->arms[lr->arm].name);
 	return o;
 }
 

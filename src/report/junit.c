@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report/attribution.h"
 #include "report/format.h"
 #include "report/markup.h"
 #include "report/junit.h"
@@ -90,15 +91,21 @@ static char *cells_with(const struct pab_experiment *e, const struct pab_ledger 
 	*count = 0;
 	for (c = 0; c < l->n_cells; c++) {
 		const struct pab_ledger_cell *cell = &l->cells[c];
-		char *sum;
+		char *sum, *brief;
 
 		if (cell->row != lr->row || cell->arm != lr->arm ||
 		    cell->res.verdict != v)
 			continue;
 		sum = cell_summary(e, l, cell);
-		pab_strbuf_addf(&sb, "%s%s: %s", *count ? "; " : "",
-				pab_metrics[cell->metric].name, sum);
+		/* A FAIL says what moved most, as perfab gate does. */
+		brief = v == PAB_FAIL ? pab_report_attribution_brief(e, e->rows[lr->row].name,
+								     e->arms[lr->arm].name,
+								     cell->metric) : NULL;
+		pab_strbuf_addf(&sb, "%s%s: %s%s%s%s", *count ? "; " : "",
+				pab_metrics[cell->metric].name, sum, brief ? " (" : "",
+				brief ? brief : "", brief ? ")" : "");
 		free(sum);
+		free(brief);
 		(*count)++;
 	}
 	return pab_strbuf_detach(&sb);

@@ -71,9 +71,28 @@ PAB_COMMENT_LIMIT=$(($(wc -c <moved-full.md) + 150)) GITHUB_REPOSITORY=o/p GITHU
 grep -q '^_The list did not fit in a comment: see the full report._$' body.md &&
 	grep -q '^\*\*command · head\*\*, instructions: sort\\_keys' body.md ||
 	{ cat body.md >&2; fail "a cut comment does not keep the first mover and say the list was cut"; }
+# The JSON ledger keeps it under its row, with the schema's keys; JUnit's
+# failure says what moved most.
+expect_rc 1 "$PERFAB" ledger --format json more.json
+cp "$T/out" ledger-more.json
+jq -e '.rows[0].attribution[0] | .metric == "instructions" and .profiler == "cachegrind" and
+	.source == "counting pass" and .items[0].name == "sort_keys" and .explained > 0.8 and
+	(.change - (.items[0].head - .items[0].base)) / .change < 0.2' ledger-more.json >/dev/null ||
+	fail "the JSON ledger lacks the attribution: $(jq -c '.rows[0].attribution' ledger-more.json | cut -c1-400)"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 -c '
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+sys.exit(1 if list(v.iter_errors(json.load(open(sys.argv[2])))) else 0)' \
+		"$top_srcdir/doc/ledger.schema.json" ledger-more.json ||
+		fail "the JSON ledger with attribution does not match doc/ledger.schema.json"
+fi
+expect_rc 1 "$PERFAB" ledger --format junit more.json
+grep -q '<failure type="perfab.FAIL".*(moved most: sort_keys +1.50 M, 100% of the change (cachegrind, the counting pass))' out ||
+	{ grep failure out >&2; fail "the JUnit failure does not say what moved most"; }
 expect_rc 1 "$PERFAB" gate more.json
 grep_err "command · head: instructions moved most: sort_keys +1.50 M, 100% of the change"
-pass "text, perfab ledger, gate and Markdown name sort_keys"
+pass "text, perfab ledger, gate, Markdown, JSON and JUnit name sort_keys"
 
 # --- an A/A pair counted in one rep: head's count is base's (the same
 # program, counted once in the rep), and so is its profile: no extra run
