@@ -12,6 +12,10 @@
 #   TRIALS=N      trials per case (default 20; e.g. TRIALS=3 for a quick look)
 #   SPIN_WORK=N   busy-loop iterations (default 12000000, about 30 ms here)
 #   HF_RUNS=N     hyperfine runs per command (default 18)
+#   PCTS="0 5"    the slowdowns to try (default "0 2 5 10")
+#   COUNT_CACHE=off  every trial counts afresh (--no-count-cache: a cold
+#                 cache); default: the user's count cache, warm after the
+#                 first trial, as a PR gate's base build is
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-_build}
@@ -20,6 +24,9 @@ spin=$build/workloads/perfab-spin
 trials=${TRIALS:-20}
 work=${SPIN_WORK:-12000000}
 hf_runs=${HF_RUNS:-18}
+pcts=${PCTS:-0 2 5 10}
+cache_opt=
+[ "${COUNT_CACHE:-on}" = on ] || cache_opt=--no-count-cache
 [ -x "$perfab" ] && [ -x "$spin" ] || { echo "bench-verdicts: build $build first" >&2; exit 2; }
 command -v jq >/dev/null 2>&1 || { echo "bench-verdicts: jq is required" >&2; exit 2; }
 have_hf=1
@@ -75,11 +82,11 @@ p = betai(df / 2, 0.5, df / (df + tt * tt))
 print("same" if p >= 0.05 else ("slower" if tt > 0 else "faster"))
 EOF
 
-echo "bench-verdicts: $trials trials per case, perfab-spin work=$work, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench-verdicts: $trials trials per case, perfab-spin work=$work, count cache ${COUNT_CACHE:-on}, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| head | perfab PASS | FAIL | INCONCLUSIVE | median reps | s/verdict | hyperfine+Welch same | slower | faster | s/verdict |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-for pct in 0 2 5 10; do
+for pct in $pcts; do
 	base="$spin work=$work drain_ms=0 release_bound_ms=0"
 	head="$spin work=$work drain_ms=0 release_bound_ms=0 slowdown_pct=$pct"
 	: >"$t/perfab" ; : >"$t/hf"
@@ -87,7 +94,8 @@ for pct in 0 2 5 10; do
 	while [ "$i" -lt "$trials" ]; do
 		i=$((i + 1))
 		rc=0
-		"$perfab" run -q --arm "base=$base" --arm "head=$head" --out "$t/a.json" \
+		# shellcheck disable=SC2086 # empty or one option
+		"$perfab" run -q $cache_opt --arm "base=$base" --arm "head=$head" --out "$t/a.json" \
 			>/dev/null 2>"$t/err" || rc=$?
 		case $rc in
 		0) v=PASS ;; 1) v=FAIL ;; 3) v=INCONCLUSIVE ;;

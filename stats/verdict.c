@@ -161,9 +161,7 @@ static size_t estimate_reps_at(const struct pab_cell_result *r, double pass_at);
  */
 static int may_cross(const struct pab_interval *iv, double w, double threshold)
 {
-	if (!iv->exists)
-		return 1;
-	return !(iv->hi - w <= threshold);
+	return !iv->exists || !(iv->hi - w <= threshold);
 }
 
 /*
