@@ -101,6 +101,7 @@ check_inputs() {
 		case $v in '' | *[!0-9]*) [ -z "$v" ] || die "reps and max-reps take a whole number, not '$v'" ;; esac
 	done
 	case ${PAB_INCONCLUSIVE:-fail} in pass | fail) ;; *) die "inconclusive takes pass or fail, not '${PAB_INCONCLUSIVE}'" ;; esac
+	case ${PAB_COUNT_CACHE:-false} in true | false) ;; *) die "count-cache takes true or false, not '${PAB_COUNT_CACHE}'" ;; esac
 	case ${PAB_CONFIG_FROM:-base} in base | head) ;; *) die "config-from takes base or head, not '${PAB_CONFIG_FROM}'" ;; esac
 	[ -z "${PAB_BASE_REF:-}" ] || check_ref base-ref "$PAB_BASE_REF"
 	[ -z "${PAB_HEAD_REF:-}" ] || check_ref head-ref "$PAB_HEAD_REF"
@@ -310,6 +311,11 @@ cmd_measure() {
 		[ -z "$t" ] || args+=(--tolerance "$t")
 	done < <(split_list "${PAB_TOLERANCE:-}")
 	[ -z "${PAB_SHARDS:-}" ] || args+=(--shard "$PAB_SHARD/$PAB_SHARDS")
+	# The count cache the action restored (action.yml, count-cache).
+	if [ -n "${PAB_COUNT_CACHE_DIR:-}" ]; then
+		mkdir -p "$PAB_COUNT_CACHE_DIR"
+		args+=(--count-cache "$PAB_COUNT_CACHE_DIR/counts.json")
+	fi
 	# perfab-args: split on blanks, no globbing, no other expansion.
 	set -f
 	# shellcheck disable=SC2206

@@ -748,6 +748,21 @@ static int env_is(const char *kv, const char *name)
 	return !strncmp(kv, name, n) && kv[n] == '=';
 }
 
+/* A variable a CI runner sets anew for every run and job (its id, commit,
+ * the step's files): the same for every child of a run, and in a count
+ * cache's key no count would be served again there (doc/method.md, "The
+ * count cache"). */
+static int per_run_env(const char *kv)
+{
+	static const char *const prefixes[] = { "GITHUB_", "RUNNER_", "ACTIONS_" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(kv, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
 char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,
 			   const struct pab_row *row, size_t arm_idx)
 {
@@ -780,7 +795,7 @@ char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e
 	 * (run/counting.h); nor the run's report file, the same for every
 	 * child of a run. */
 	for (p = cmd.env; *p; p++)
-		if (!env_is(*p, PAB_ENV_SEED) && !env_is(*p, PAB_ENV_REPORT))
+		if (!env_is(*p, PAB_ENV_SEED) && !env_is(*p, PAB_ENV_REPORT) && !per_run_env(*p))
 			pab_strbuf_addf(&sb, "env %zu %s\n", strlen(*p), *p);
 	child_cmd_release(&cmd);
 	return pab_strbuf_detach(&sb);

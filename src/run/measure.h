@@ -124,7 +124,8 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 /*
  * pab_measure_identity: what makes arm arm_idx's child of row the program
  * it is, as text: its program and digest, argv and environment (but the
- * rep's workload seed and the run's report file), the arm's own prepare
+ * rep's workload seed, the run's report file and the variables a CI
+ * runner sets per run: GITHUB_*, RUNNER_*, ACTIONS_*), the arm's own prepare
  * and the digests of the files its run reads (the input, the working
  * directory and the limits are the run's, the same for every child). The
  * same in every rep. Two children with the same identity execute the same

@@ -58,9 +58,10 @@ pass() {
 require jq
 
 # The scratch directory, removed on exit (a test that sets its own EXIT
-# trap removes it there); every test runs inside it.
+# trap removes it there; PERFAB_TEST_KEEP=1 keeps it, to look at a
+# failure); every test runs inside it.
 T=$(mktemp -d "${TMPDIR:-/tmp}/perfab-test.XXXXXX") || hard_error "no scratch directory"
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${PERFAB_TEST_KEEP:-}" ] || rm -rf "$T"' EXIT
 cd "$T" || hard_error "cannot enter '$T'"
 
 # expect_rc WANT CMD...: run CMD, fail unless it exits WANT. Output kept in
