@@ -4,18 +4,20 @@
 # about 30 ms (perfab-spin) against itself and against +2%, +5%, +10%
 # injected slowdowns, TRIALS trials each: perfab's PASS / FAIL /
 # INCONCLUSIVE counts, median reps and median seconds per verdict, beside
-# hyperfine (18 runs per command) + Welch's t-test at 5% on the same
+# hyperfine (18 runs per command, or its default) + Welch's t-test at 5% on the same
 # commands, the two tools interleaved trial by trial in one session.
 # Prints a Markdown table; asserts nothing (targets in doc/method.md).
 #
 # Usage: ci/bench-verdicts.sh [BUILD_DIR]
 #   TRIALS=N      trials per case (default 20; e.g. TRIALS=3 for a quick look)
 #   SPIN_WORK=N   busy-loop iterations (default 12000000, about 30 ms here)
-#   HF_RUNS=N     hyperfine runs per command (default 18)
+#   HF_RUNS=N     hyperfine runs per command (default 18; 0: hyperfine's
+#                 own default, at least 10 runs and 3 s per command)
 #   PCTS="0 5"    the slowdowns to try (default "0 2 5 10")
-#   COUNT_CACHE=off  every trial counts afresh (--no-count-cache: a cold
-#                 cache); default: the user's count cache, warm after the
-#                 first trial, as a PR gate's base build is
+#   COUNT_CACHE=warm  a count cache of this session's own (--count-cache),
+#                 warm after the first trial, as for a gate whose base
+#                 build a push counted; default: none, perfab's default
+#                 (every trial counts afresh)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-_build}
@@ -25,13 +27,13 @@ trials=${TRIALS:-20}
 work=${SPIN_WORK:-12000000}
 hf_runs=${HF_RUNS:-18}
 pcts=${PCTS:-0 2 5 10}
-cache_opt=
-[ "${COUNT_CACHE:-on}" = on ] || cache_opt=--no-count-cache
 [ -x "$perfab" ] && [ -x "$spin" ] || { echo "bench-verdicts: build $build first" >&2; exit 2; }
 command -v jq >/dev/null 2>&1 || { echo "bench-verdicts: jq is required" >&2; exit 2; }
 have_hf=1
 command -v hyperfine >/dev/null 2>&1 || have_hf=0
 t=$(mktemp -d)
+cache_opt=--no-count-cache
+[ "${COUNT_CACHE:-off}" != warm ] || cache_opt=--count-cache=$t/counts.json
 trap 'rm -rf "$t"' EXIT
 
 # Welch's t-test on two hyperfine time samples: prints "slower", "faster"
@@ -82,7 +84,7 @@ p = betai(df / 2, 0.5, df / (df + tt * tt))
 print("same" if p >= 0.05 else ("slower" if tt > 0 else "faster"))
 EOF
 
-echo "bench-verdicts: $trials trials per case, perfab-spin work=$work, count cache ${COUNT_CACHE:-on}, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench-verdicts: $trials trials per case, perfab-spin work=$work, count cache ${COUNT_CACHE:-off}, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| head | perfab PASS | FAIL | INCONCLUSIVE | median reps | s/verdict | hyperfine+Welch same | slower | faster | s/verdict |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
@@ -106,7 +108,8 @@ for pct in $pcts; do
 		echo "$v $reps $secs" >>"$t/perfab"
 		if [ "$have_hf" = 1 ]; then
 			s0=$(date +%s.%N)
-			hyperfine -N --style none --warmup 1 --runs "$hf_runs" --export-json "$t/hf.json" \
+			if [ "$hf_runs" = 0 ]; then set --; else set -- --runs "$hf_runs"; fi
+			hyperfine -N --style none --warmup 1 "$@" --export-json "$t/hf.json" \
 				"$base" "$head" >/dev/null 2>&1
 			s1=$(date +%s.%N)
 			echo "$(python3 "$t/welch.py" "$t/hf.json") $(echo "$s1 - $s0" | bc -l)" >>"$t/hf"
