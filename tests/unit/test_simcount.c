@@ -284,6 +284,47 @@ START_TEST(exact_cells)
 END_TEST
 
 /*
+ * An exact range is the interval of every paired change: coverage exactly
+ * 1, ranks 1 and n, its ends the smallest and largest change; the cell's
+ * spread is the arm's (max - min) / median to the last digit. Bad inputs
+ * are refused: a confidence of 0 or 1, values missing on one side.
+ */
+START_TEST(exact_range_fields)
+{
+	const double b[] = { 1e8, 1e8, 1e8 }, same[] = { 1e8, 1e8, 1e8 };
+	const double near[] = { 1e8, 1e8 + 5, 1e8 - 3 };
+	struct pab_cell_input in;
+	struct pab_cell_result r;
+
+	judge(b, near, same, 3, &r);
+	ck_assert(r.exact);
+	ck_assert(r.change.coverage == 1.0);
+	ck_assert_uint_eq(r.change.lo_rank, 1);
+	ck_assert_uint_eq(r.change.hi_rank, 3);
+	ck_assert_int_eq(r.change.exists, 1);
+	ck_assert_uint_eq(r.change.n, 3);
+	ck_assert(fabs(r.change.lo - -3e-6) < 1e-15 && fabs(r.change.hi - 5e-6) < 1e-15);
+	ck_assert(fabs(r.spread_pct - 8e-6) < 8e-6 * 1e-12);
+	memset(&in, 0, sizeof(in));
+	in.base = b;
+	in.head = near;
+	in.n = 3;
+	in.better = PAB_LOWER_IS_BETTER;
+	in.tolerance_pct = 0.5;
+	in.rules = PAB_RULES_PERFAB2;
+	in.exact = 1;
+	in.conf = 1.0;
+	ck_assert_int_ne(pab_judge_cell(&in, &r), 0);
+	in.conf = 0.0;
+	ck_assert_int_ne(pab_judge_cell(&in, &r), 0);
+	in.conf = 0.95;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	in.head = NULL;
+	ck_assert_int_ne(pab_judge_cell(&in, &r), 0);
+}
+END_TEST
+
+/*
  * An exact range that straddles the tolerance is undecidable at once:
  * more reps cannot narrow it, so no estimate of reps, and the tolerance
  * that would PASS it is its upper end. A head at the tolerance itself,
@@ -344,6 +385,7 @@ int main(void)
 	tcase_add_test(tc, tool_missing);
 	tcase_add_test(tc, argv_wraps_the_command);
 	tcase_add_test(tc, exact_cells);
+	tcase_add_test(tc, exact_range_fields);
 	tcase_add_test(tc, not_exact_unchanged);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
