@@ -40,10 +40,11 @@ char *pab_perf_tool(char **why)
 	return exe;
 }
 
-/* `tool record -q EVENTS... -F hz CALLGRAPH -o out_prefix.data -- argv`. */
+/* `tool record -q EVENTS... -F hz CALLGRAPH [--max-size=MAX] -o
+ * out_prefix.data -- argv` (max: NULL for none). */
 static char **perf_record_argv(const char *tool, const char *out_prefix, char *const *argv,
 			       const char *const *events, int hz, const char *call_graph,
-			       char ***opts_out)
+			       const char *max, char ***opts_out)
 {
 	size_t n = 0, k = 0, i;
 	char **out, **opts = xcalloc(3, sizeof(*opts));
@@ -64,6 +65,8 @@ static char **perf_record_argv(const char *tool, const char *out_prefix, char *c
 	out[k++] = opts[0];
 	out[k++] = "--call-graph";
 	out[k++] = (char *)call_graph;
+	if (max)
+		out[k++] = (char *)max;
 	out[k++] = "-o";
 	out[k++] = opts[1];
 	out[k++] = "--";
@@ -78,7 +81,7 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 {
 	static const char *const events[] = { "cpu-clock", NULL };
 
-	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_HZ, "fp", opts_out);
+	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_HZ, "fp", NULL, opts_out);
 }
 
 char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const *argv,
@@ -87,7 +90,7 @@ char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const 
 	static const char *const events[] = { "cpu-clock", "sched:sched_switch", NULL };
 
 	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_WALL_HZ, "dwarf",
-				opts_out);
+				"--max-size=" PAB_PERF_STR(PAB_PERF_WALL_MAX_MIB) "M", opts_out);
 }
 
 /* A frame line "\tADDR SYM (DSO)": the symbol and the object's file

@@ -23,6 +23,12 @@
 /* The same for the wall profile, whose samples carry a copy of the
  * stack (8 KiB each) for perf to unwind through the C library. */
 #define PAB_PERF_WALL_HZ 2000
+/* The largest file perf writes for a wall profile (its --max-size): a long
+ * run, or one that waits very often, stops being recorded there. */
+#define PAB_PERF_WALL_MAX_MIB 256
+/* A macro's value as a string literal ("256"). */
+#define PAB_PERF_STR_(x) #x
+#define PAB_PERF_STR(x) PAB_PERF_STR_(x)
 /* The frame that ends a folded stack of time off the CPU, and follows
  * the function that waited in the wall profile's list. */
 #define PAB_PERF_OFF_CPU "[off-CPU]"
@@ -41,7 +47,7 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 /*
  * pab_perf_wall_argv: the same for the wall profile: `tool record -q -e
  * cpu-clock -e sched:sched_switch -F PAB_PERF_WALL_HZ --call-graph dwarf
- * -o out_prefix.data -- argv...`: the CPU's samples, and each switch away
+ * --max-size=PAB_PERF_WALL_MAX_MIB M -o out_prefix.data -- argv...`: the CPU's samples, and each switch away
  * from the CPU with its stack unwound from a copy (frame pointers lose
  * usleep's caller when the C library has none).
  */

@@ -354,8 +354,17 @@ static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_
 	int ret = -1;
 
 	if (m == PAB_M_WALL) {
-		if (extra_run(at, ri, a, at->perf, pab_perf_wall_argv, at->keep_perf, why) ||
-		    pab_profile_perf_wall_file(at->perf, data, script, p, stacks, &on_ns, &off_ns,
+		if (extra_run(at, ri, a, at->perf, pab_perf_wall_argv, at->keep_perf, why)) {
+			/* perf ends the run with SIGTERM at its file's cap. */
+			if (*why && strstr(*why, "killed by signal 15")) {
+				free(*why);
+				*why = xstrdup("perf's file reached its " PAB_PERF_STR(PAB_PERF_WALL_MAX_MIB)
+					       " MiB cap and perf ended the run (a long run, or one "
+					       "that waits very often): profile it by hand");
+			}
+			goto out;
+		}
+		if (pab_profile_perf_wall_file(at->perf, data, script, p, stacks, &on_ns, &off_ns,
 					       why) <= 0)
 			goto out;
 	} else if (extra_run(at, ri, a, at->perf, pab_perf_argv, at->keep_perf, why) ||
