@@ -14,9 +14,9 @@
 
 #include "judge/ledger.h"
 #include "model/argv_split.h"
+#include "probe/runchild.h"
 #include "store/digest.h"
 #include "run/arms.h"
-#include "run/measure.h"
 #include "run/runconf.h"
 #include "term.h"
 #include "util.h"
@@ -382,6 +382,39 @@ void pab_digest_cache_release(struct pab_digest_cache *c)
 	}
 	free(c->v);
 	memset(c, 0, sizeof(*c));
+}
+
+static const char *workload_dir(void)
+{
+	const char *d = getenv("PERFAB_WORKLOAD_DIR");
+
+	return d && *d ? d : PKGLIBEXECDIR;
+}
+
+char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **why)
+{
+	char *exe, *cand;
+
+	*why = NULL;
+	if (arm->argc) {
+		exe = pab_resolve_exe(arm->argv[0]);
+		if (!exe)
+			*why = xasprintf("arm '%s': cannot run '%s': %s (give a path or put it on PATH)",
+					 arm->name, arm->argv[0], strerror(errno));
+		return exe;
+	}
+	if (!row->program) {
+		*why = xasprintf("arm '%s' has no command, and row '%s' is not a built-in workload",
+				 arm->name, pab_term_safe(row->name));
+		return NULL;
+	}
+	cand = xasprintf("%s/%s", workload_dir(), row->program);
+	exe = pab_resolve_exe(cand);
+	if (!exe)
+		*why = xasprintf("built-in program '%s' not found (%s); set PERFAB_WORKLOAD_DIR",
+				 cand, strerror(errno));
+	free(cand);
+	return exe;
 }
 
 /* The executable arm runs for row, its digest and identity, or -1 with f filled. */

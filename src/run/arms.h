@@ -58,6 +58,14 @@ struct pab_digest_cache {
 void pab_digest_cache_release(struct pab_digest_cache *c);
 
 /*
+ * pab_arm_exe: the executable arm runs for row: its command's program
+ * (looked up on PATH), else row's built-in program in
+ * $PERFAB_WORKLOAD_DIR (default PKGLIBEXECDIR). New string, or NULL with
+ * a reason (caller frees) in *why.
+ */
+char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **why);
+
+/*
  * pab_arm_exe_digest: the executable arm runs for row (new string in
  * *exe), its digest (new string in *sha) and, when id is not NULL, its
  * identity, digested through c. 0, or -1 with f filled (PAB_FAIL_USAGE

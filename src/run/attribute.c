@@ -20,6 +20,7 @@
 #include "probe/profile_perf.h"
 #include "probe/simcount.h"
 #include "profile.h"
+#include "run/arms.h"
 #include "run/attribute.h"
 #include "store/run_record.h"
 #include "term.h"

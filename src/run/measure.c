@@ -19,6 +19,7 @@
 #include "probe/guard.h"
 #include "probe/runchild.h"
 #include "probe/simcount.h"
+#include "run/arms.h"
 #include "run/measure.h"
 #include "run/workload.h"
 #include "term.h"
@@ -97,39 +98,6 @@ void pab_measure_end(struct pab_measure *m)
 
 /* ------------------------------------------------------------------ */
 /* The child's command                                                */
-
-static const char *workload_dir(void)
-{
-	const char *d = getenv("PERFAB_WORKLOAD_DIR");
-
-	return d && *d ? d : PKGLIBEXECDIR;
-}
-
-char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **why)
-{
-	char *exe, *cand;
-
-	*why = NULL;
-	if (arm->argc) {
-		exe = pab_resolve_exe(arm->argv[0]);
-		if (!exe)
-			*why = xasprintf("arm '%s': cannot run '%s': %s (give a path or put it on PATH)",
-					 arm->name, arm->argv[0], strerror(errno));
-		return exe;
-	}
-	if (!row->program) {
-		*why = xasprintf("arm '%s' has no command, and row '%s' is not a built-in workload",
-				 arm->name, pab_term_safe(row->name));
-		return NULL;
-	}
-	cand = xasprintf("%s/%s", workload_dir(), row->program);
-	exe = pab_resolve_exe(cand);
-	if (!exe)
-		*why = xasprintf("built-in program '%s' not found (%s); set PERFAB_WORKLOAD_DIR",
-				 cand, strerror(errno));
-	free(cand);
-	return exe;
-}
 
 /* "changed during the run" for file (role) of arm/row: digest then and now. */
 static int file_changed(const char *path, const char *role, const char *then,
@@ -748,19 +716,12 @@ static int env_is(const char *kv, const char *name)
 	return !strncmp(kv, name, n) && kv[n] == '=';
 }
 
-/* A variable a CI runner sets anew for every run and job (its id, commit,
- * the step's files): the same for every child of a run, and in a count
- * cache's key no count would be served again there (doc/method.md, "The
- * count cache"). */
+/* A variable a CI runner sets anew for every run and job, left out of the
+ * identity (doc/method.md, "The count cache"). */
 static int per_run_env(const char *kv)
 {
-	static const char *const prefixes[] = { "GITHUB_", "RUNNER_", "ACTIONS_" };
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(kv, prefixes[i], strlen(prefixes[i])))
-			return 1;
-	return 0;
+	return !strncmp(kv, "GITHUB_", 7) || !strncmp(kv, "RUNNER_", 7) ||
+		!strncmp(kv, "ACTIONS_", 8);
 }
 
 char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,

@@ -160,14 +160,6 @@ int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
 		     struct pab_spawn_result *sr, struct pab_failure *f);
 
 /*
- * pab_arm_exe: the executable arm runs for row: its command's program
- * (looked up on PATH), else row's built-in program in
- * $PERFAB_WORKLOAD_DIR (default PKGLIBEXECDIR). New string, or NULL with
- * a reason (caller frees) in *why.
- */
-char *pab_arm_exe(const struct pab_arm *arm, const struct pab_row *row, char **why);
-
-/*
  * pab_measure_check_files: what runs is what was checked. The program arm
  * (index a) runs for row, resolved now as exe, and every input file of
  * row's arm a (arms.c digests them at the start, --resume again): the
