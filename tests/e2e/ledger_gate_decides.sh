@@ -27,16 +27,19 @@ grep_out "overall: FAIL"
 	fail "the 2x slowdown took $(jq '.rows[0].reps | length' slow.json) reps"
 jq -e '.run.stop_reason == "decided"' slow.json >/dev/null || fail "stop_reason of a decided run"
 
-# Work moved by +-30% per run (seeded: base and null share it, head
-# differs), 2% tolerance: cpu cannot be decided within the cap. The row
+# Work moved by +-60% per run (seeded: base and null share it, head
+# differs; with these seeds head's median work is 8% above base's), 2%
+# tolerance: cpu cannot be decided within the cap. (At +-30% and 10 ms a
+# run, a loaded machine's cpu noise once brought the upper end to +1%: a
+# PASS, 1 run in 24 here with two busy loops.) The row
 # stops at its first look only when no median its interval allows could
 # FAIL by the cap (a FAIL is judged out of reach on the interval, not the
 # median: doc/method.md §8b): then it says what would decide it and its
 # upper end less what the cap resolves is within the threshold; else it
 # runs on to its cap, 24 reps, and says so at the look. The load decides
 # which; the rule holds either way.
-expect_rc 3 "$PERFAB" run --counts off --seed 4 --scale 0.01 --max-reps 24 --metrics cpu --out und.json \
-	--arm "base=$spin jitter_pct=30 jitter_seed=1" --arm "head=$spin jitter_pct=30 jitter_seed=2"
+expect_rc 3 "$PERFAB" run --counts off --seed 4 --scale 0.03 --max-reps 24 --metrics cpu --out und.json \
+	--arm "base=$spin jitter_pct=60 jitter_seed=2" --arm "head=$spin jitter_pct=60 jitter_seed=1"
 if [ "$(jq '.rows[0].reps | length' und.json)" = 12 ]; then
 	grep_err "cpu not decidable at +-2.0% on this machine within 24 reps (resolves +-"
 	jq -e '.run.stop_reason == "undecidable"' und.json >/dev/null || fail "stop_reason is not undecidable"
