@@ -50,6 +50,9 @@ const struct pab_test_hook_def pab_test_hooks[PAB_TEST_HOOK_COUNT] = {
 	[PAB_TEST_GATE_SWAP] = { "PERFAB_TEST_GATE_SWAP",
 		"FILE: at each child's gate, after the program's check, rename FILE.swap over FILE",
 		"tests/e2e/measure_exec_window.sh" },
+	[PAB_TEST_PERF_WALL_MAX_MIB] = { "PERFAB_TEST_PERF_WALL_MAX_MIB",
+		"N: the wall profile's perf file is capped at N MiB, not 256",
+		"tests/e2e/attribution_time.sh" },
 };
 
 const char *pab_test_hook(enum pab_test_hook hook)

@@ -18,6 +18,7 @@
 
 #include "probe/profile_perf.h"
 #include "probe/runchild.h"
+#include "test_hooks.h"
 #include "util.h"
 
 extern char **environ;
@@ -40,14 +41,14 @@ char *pab_perf_tool(char **why)
 	return exe;
 }
 
-/* `tool record -q EVENTS... -F hz CALLGRAPH [--max-size=MAX] -o
- * out_prefix.data -- argv` (max: NULL for none). */
+/* `tool record -q EVENTS... -F hz CALLGRAPH [--max-size=MAX M] -o
+ * out_prefix.data -- argv` (max_mib: 0 for none). */
 static char **perf_record_argv(const char *tool, const char *out_prefix, char *const *argv,
 			       const char *const *events, int hz, const char *call_graph,
-			       const char *max, char ***opts_out)
+			       unsigned max_mib, char ***opts_out)
 {
 	size_t n = 0, k = 0, i;
-	char **out, **opts = xcalloc(3, sizeof(*opts));
+	char **out, **opts = xcalloc(4, sizeof(*opts));
 
 	while (argv[n])
 		n++;
@@ -65,8 +66,8 @@ static char **perf_record_argv(const char *tool, const char *out_prefix, char *c
 	out[k++] = opts[0];
 	out[k++] = "--call-graph";
 	out[k++] = (char *)call_graph;
-	if (max)
-		out[k++] = (char *)max;
+	if (max_mib)
+		out[k++] = opts[2] = xasprintf("--max-size=%uM", max_mib);
 	out[k++] = "-o";
 	out[k++] = opts[1];
 	out[k++] = "--";
@@ -81,7 +82,7 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 {
 	static const char *const events[] = { "cpu-clock", NULL };
 
-	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_HZ, "fp", NULL, opts_out);
+	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_HZ, "fp", 0, opts_out);
 }
 
 char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const *argv,
@@ -90,7 +91,20 @@ char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const 
 	static const char *const events[] = { "cpu-clock", "sched:sched_switch", NULL };
 
 	return perf_record_argv(tool, out_prefix, argv, events, PAB_PERF_WALL_HZ, "dwarf",
-				"--max-size=" PAB_PERF_STR(PAB_PERF_WALL_MAX_MIB) "M", opts_out);
+				pab_perf_wall_max_mib(), opts_out);
+}
+
+unsigned pab_perf_wall_max_mib(void)
+{
+	const char *v = pab_test_hook(PAB_TEST_PERF_WALL_MAX_MIB);
+	char *end;
+	unsigned long mib;
+
+	if (!v || !*v)
+		return PAB_PERF_WALL_MAX_MIB;
+	errno = 0;
+	mib = strtoul(v, &end, 10);
+	return errno || *end || !mib || mib > 1u << 20 ? PAB_PERF_WALL_MAX_MIB : (unsigned)mib;
 }
 
 /* A frame line "\tADDR SYM (DSO)": the symbol and the object's file

@@ -26,9 +26,6 @@
 /* The largest file perf writes for a wall profile (its --max-size): a long
  * run, or one that waits very often, stops being recorded there. */
 #define PAB_PERF_WALL_MAX_MIB 256
-/* A macro's value as a string literal ("256"). */
-#define PAB_PERF_STR_(x) #x
-#define PAB_PERF_STR(x) PAB_PERF_STR_(x)
 /* The frame that ends a folded stack of time off the CPU, and follows
  * the function that waited in the wall profile's list. */
 #define PAB_PERF_OFF_CPU "[off-CPU]"
@@ -47,12 +44,17 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 /*
  * pab_perf_wall_argv: the same for the wall profile: `tool record -q -e
  * cpu-clock -e sched:sched_switch -F PAB_PERF_WALL_HZ --call-graph dwarf
- * --max-size=PAB_PERF_WALL_MAX_MIB M -o out_prefix.data -- argv...`: the CPU's samples, and each switch away
+ * --max-size=pab_perf_wall_max_mib() M -o out_prefix.data -- argv...`: the CPU's samples, and each switch away
  * from the CPU with its stack unwound from a copy (frame pointers lose
  * usleep's caller when the C library has none).
  */
 char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const *argv,
 			  char ***opts_out);
+
+/* The wall profile's cap in MiB: PAB_PERF_WALL_MAX_MIB, or the test hook
+ * PERFAB_TEST_PERF_WALL_MAX_MIB's (test_hooks.h). At the cap perf ends its
+ * child with SIGTERM. */
+unsigned pab_perf_wall_max_mib(void);
 
 /*
  * pab_profile_perf_parse: `perf script -F period,ip,sym,dso` output

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,7 @@ static int extra_run(struct pab_attribute *at, size_t ri, size_t a, const char *
 	int ret;
 
 	*why = NULL;
+	at->run_signal = 0;
 	if (make_dir(keep)) {
 		*why = xasprintf("cannot make '%s': %s", keep, strerror(errno));
 		return -1;
@@ -117,6 +119,7 @@ static int extra_run(struct pab_attribute *at, size_t ri, size_t a, const char *
 		f.why = NULL;
 	} else {
 		at->cost_s += out.count_wall_s;
+		at->run_signal = out.count_signal;
 		if (out.interrupted) {
 			at->stopped = 1;
 			*why = xstrdup("a stop signal ended the profiling run");
@@ -357,11 +360,11 @@ static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_
 	if (m == PAB_M_WALL) {
 		if (extra_run(at, ri, a, at->perf, pab_perf_wall_argv, at->keep_perf, why)) {
 			/* perf ends the run with SIGTERM at its file's cap. */
-			if (*why && strstr(*why, "killed by signal 15")) {
+			if (at->run_signal == SIGTERM) {
 				free(*why);
-				*why = xstrdup("perf's file reached its " PAB_PERF_STR(PAB_PERF_WALL_MAX_MIB)
-					       " MiB cap and perf ended the run (a long run, or one "
-					       "that waits very often): profile it by hand");
+				*why = xasprintf("perf's file reached its %u MiB cap and perf ended "
+						 "the run (a long run, or one that waits very often): "
+						 "profile it by hand", pab_perf_wall_max_mib());
 			}
 			goto out;
 		}

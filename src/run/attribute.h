@@ -41,6 +41,7 @@ struct pab_attribute {
 	double cost_s;            /* the wall time of every extra run */
 	size_t made;              /* attributions made */
 	int stopped;              /* a stop signal ended an extra run */
+	int run_signal;           /* the signal that ended the last extra run (0: none) */
 };
 
 /*

@@ -558,6 +558,7 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
 	char *why = NULL;
 
 	out->count_wall_s = (double)sr->wall_ns / 1e9;
+	out->count_signal = sr->term_signal;
 	/* valgrind exits with the program's status: --ignore-failure counts
 	 * a program that exits non-zero as its timed run measured it. */
 	if (sr->timed_out || (sr->exit_code && !m->ignore_failure) || sr->term_signal) {
@@ -591,12 +592,10 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
 	free(why);
 }
 
-/*
- * A counting run: the arm's child as child_opts() starts it, under the
+/* A counting run: the arm's child as child_opts() starts it, under the
  * count tool, bound by m->count_timeout_ns; its count into res's
  * instructions (the other slots are the timed run's). Returns 0, or -1
- * (errno) when it could not be spawned.
- */
+ * (errno) when it could not be spawned. */
 static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t ri, size_t arm_idx,
 		     struct pab_arm_result *res, struct pab_measured *out)
 {

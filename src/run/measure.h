@@ -79,6 +79,7 @@ struct pab_measured {
 	 * its instructions are null with the reason). */
 	double count_wall_s;
 	int count_stop;
+	int count_signal;     /* the signal that ended the counting run (0: none) */
 	char count_cpus[64];  /* with count_pu_given: where it ran ("" unread) */
 };
 

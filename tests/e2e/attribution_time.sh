@@ -73,6 +73,17 @@ expect_rc 1 "$PERFAB" gate wait.json
 grep_err "command · head: wall moved most: wait_for_reply \[off-CPU\] +"
 pass "200 ms more in usleep: wait_for_reply [off-CPU] first, $(echo "$w" | jq '(.items[0].head - .items[0].base) / (.head_total - .base_total) * 100 | floor')% of the wall change"
 
+# At its file's cap (256 MiB; 1 MiB here through the test hook) perf ends
+# the profiled run with SIGTERM: the note says so, the verdict stands. The
+# arms spend ~70 ms on the CPU, 2000 samples a second of 8 KiB stacks.
+PERFAB_TEST_PERF_WALL_MAX_MIB=1 expect_rc 1 "$PERFAB" run --counts off --reps 6 --max-reps 6 \
+	--no-sanity-gate --metrics wall,cpu --require wall --out capped.json \
+	--arm "base=$PROG extra_pct=5000 wait_ms=20" --arm "head=$PROG extra_pct=5000 wait_ms=520"
+jq -e '[.attribution[] | select(.metric == "wall")][0].note |
+	test("perf.s file reached its 1 MiB cap and perf ended the run")' capped.json >/dev/null ||
+	fail "a wall profile at perf's cap: $(jq -c '[.attribution[] | {metric, note}]' capped.json)"
+pass "perf's file at its cap: the note says so"
+
 # Without perf on PATH: a note, the same verdict and exit code.
 mkdir bin
 PATH=$T/bin expect_rc 1 "$PERFAB" run --counts off --reps 6 --max-reps 6 --no-sanity-gate --out noperf.json \
