@@ -1648,6 +1648,60 @@ START_TEST(metric_table_columns)
 }
 END_TEST
 
+/*
+ * The note of exit statuses ignored (--ignore-failure): every distinct
+ * status in the order met, base's, head's and null's reps counted apart
+ * (the first with "of N reps"), an arm with none left out; past 8
+ * statuses ", ..." stands for the rest. A failed, signalled or timed-out
+ * child is a failure, not an ignored status.
+ */
+START_TEST(exit_note_counts_each_arm)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t r;
+
+	make_experiment(&e, 2, 6, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
+	/* Row 0: base exits 1 in reps 0-1, head 2 in rep 3, null 1 and 3. */
+	e.rows[0].reps[0].result[0].exit_code = 1;
+	e.rows[0].reps[1].result[0].exit_code = 1;
+	e.rows[0].reps[3].result[1].exit_code = 2;
+	e.rows[0].reps[2].result[2].exit_code = 1;
+	e.rows[0].reps[4].result[2].exit_code = 3;
+	/* Not ignored: a signal, a timeout. */
+	e.rows[0].reps[5].result[1].exit_code = 7;
+	e.rows[0].reps[5].result[1].term_signal = 9;
+	e.rows[0].reps[5].result[0].exit_code = 7;
+	e.rows[0].reps[5].result[0].timed_out = 1;
+	/* Row 1: null alone, 9 statuses over 3 arms' reps: the 9th is "...". */
+	for (r = 0; r < 6; r++)
+		e.rows[1].reps[r].result[2].exit_code = (int)r + 10;
+	e.rows[1].reps[0].result[1].exit_code = 16;
+	e.rows[1].reps[1].result[1].exit_code = 17;
+	e.rows[1].reps[2].result[1].exit_code = 18;
+	judge_only(&e, &o, cpu_peak, 1);
+	build(&e, &o, &l);
+	ck_assert_str_eq(l.rows[0].exit_note, "exit statuses 1, 2, 3 ignored (--ignore-failure): "
+			 "base in 2 of 6 reps, head in 1, null in 2");
+	ck_assert_str_eq(l.rows[1].exit_note, "exit statuses 16, 17, 18, 10, 11, 12, 13, 14, ... "
+			 "ignored (--ignore-failure): head in 3 of 6 reps, null in 6");
+	pab_ledger_release(&l);
+	/* Base alone, one status. */
+	for (r = 0; r < 6; r++) {
+		e.rows[0].reps[r].result[1].exit_code = e.rows[0].reps[r].result[2].exit_code = 0;
+		e.rows[1].reps[r].result[1].exit_code = e.rows[1].reps[r].result[2].exit_code = 0;
+	}
+	build(&e, &o, &l);
+	ck_assert_str_eq(l.rows[0].exit_note, "exit status 1 ignored (--ignore-failure): base in 2 of 6 reps");
+	ck_assert_ptr_null(l.rows[1].exit_note);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ledger");
@@ -1692,6 +1746,7 @@ int main(void)
 	tcase_add_test(tc, conf_rules_and_lookup);
 	tcase_add_test(tc, failed_build_leaves_nothing);
 	tcase_add_test(tc, metric_table_columns);
+	tcase_add_test(tc, exit_note_counts_each_arm);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
