@@ -1702,6 +1702,103 @@ START_TEST(exit_note_counts_each_arm)
 }
 END_TEST
 
+/*
+ * The options an artifact gives the ledger, and the lists that change
+ * them: the base arm is the one named "base", else the first; a recorded
+ * required set (throughput, the first metric, included) is taken and
+ * beats exact counts; exact counts alone require instructions, but only
+ * where instructions are judged and the run recorded a count source;
+ * --metrics and --require refuse a bad list with its reason and an
+ * unjudged metric; narrowing to every judged metric narrows nothing.
+ */
+START_TEST(opts_from_the_artifact_and_bad_lists)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	char *why = NULL;
+	size_t i;
+
+	make_experiment(&e, 1, 3, 0);
+	ck_assert_int_eq(pab_ledger_base_arm(&e), 0);
+	free(e.arms[0].name);
+	e.arms[0].name = xstrdup("old");
+	free(e.arms[1].name);
+	e.arms[1].name = xstrdup("base");
+	ck_assert_int_eq(pab_ledger_base_arm(&e), 1);
+	free(e.arms[1].name);
+	e.arms[1].name = xstrdup("new");
+	ck_assert_int_eq(pab_ledger_base_arm(&e), 0);
+
+	/* A recorded required set, throughput and cpu, with exact counts. */
+	e.judged.recorded = PAB_JUDGED_METRICS | PAB_JUDGED_REQUIRE;
+	e.judged.metrics[PAB_M_THROUGHPUT] = e.judged.metrics[PAB_M_CPU] = 1;
+	e.judged.metrics[PAB_M_INSTRUCTIONS] = 1;
+	e.judged.require[PAB_M_THROUGHPUT] = e.judged.require[PAB_M_CPU] = 1;
+	e.settings.given |= PAB_RUN_COUNTS;
+	e.settings.count_source = PAB_COUNT_SIM;
+	pab_ledger_opts_init(&o, &e);
+	ck_assert_int_eq(o.require_given, 1);
+	ck_assert_int_eq(o.require_from_counts, 0);
+	for (i = 0; i < PAB_M_COUNT; i++)
+		ck_assert_int_eq(o.required[i], i == PAB_M_THROUGHPUT || i == PAB_M_CPU);
+	/* None recorded: the counts require instructions alone. */
+	e.judged.recorded = PAB_JUDGED_METRICS;
+	pab_ledger_opts_init(&o, &e);
+	ck_assert_int_eq(o.require_given, 1);
+	ck_assert_int_eq(o.require_from_counts, 1);
+	for (i = 0; i < PAB_M_COUNT; i++)
+		ck_assert_int_eq(o.required[i], i == PAB_M_INSTRUCTIONS);
+	/* No count source, or instructions not judged: no required set. */
+	e.settings.count_source = PAB_COUNT_NONE;
+	pab_ledger_opts_init(&o, &e);
+	ck_assert_int_eq(o.require_given, 0);
+	ck_assert_int_eq(o.require_from_counts, 0);
+	ck_assert_int_eq(o.required[PAB_M_INSTRUCTIONS], 0);
+	e.settings.count_source = PAB_COUNT_SIM;
+	e.judged.metrics[PAB_M_INSTRUCTIONS] = 0;
+	pab_ledger_opts_init(&o, &e);
+	ck_assert_int_eq(o.require_given, 0);
+	ck_assert_int_eq(o.require_from_counts, 0);
+	ck_assert_int_eq(o.required[PAB_M_INSTRUCTIONS], 0);
+
+	/* Bad lists: the parser's reason, or one of the ledger's own. */
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "cpu,bogus", &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "bogus"));
+	free(why);
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "", &why), -1);
+	ck_assert_ptr_nonnull(why);
+	free(why);
+	ck_assert_int_eq(pab_ledger_opts_require(&o, "bogus", &why), -1);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "bogus"));
+	free(why);
+	ck_assert_int_eq(pab_ledger_opts_require(&o, "", &why), -1);
+	ck_assert_ptr_nonnull(why);
+	free(why);
+	/* Narrowing to every judged metric narrows nothing. */
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "cpu,throughput", &why), 0);
+	ck_assert_int_eq(o.narrowed, 0);
+	ck_assert_int_eq(o.require_given, 0);
+	/* Narrowed to cpu: throughput, the first metric, cannot come back. */
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "cpu", &why), 0);
+	ck_assert_int_eq(o.narrowed, 1);
+	ck_assert_int_eq(pab_ledger_opts_narrow(&o, "throughput", &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "'throughput' was not judged by the run"));
+	free(why);
+	/* --require throughput judges and requires it, and nothing else. */
+	ck_assert_int_eq(pab_ledger_opts_require(&o, "throughput", &why), 0);
+	ck_assert_ptr_null(why);
+	ck_assert_int_eq(o.require_given, 1);
+	ck_assert_int_eq(o.require_from_counts, 0);
+	for (i = 0; i < PAB_M_COUNT; i++) {
+		ck_assert_int_eq(o.required[i], i == PAB_M_THROUGHPUT);
+		ck_assert_int_eq(o.judged[i], i == PAB_M_THROUGHPUT || i == PAB_M_CPU);
+	}
+	pab_experiment_release(&e);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ledger");
@@ -1747,6 +1844,7 @@ int main(void)
 	tcase_add_test(tc, failed_build_leaves_nothing);
 	tcase_add_test(tc, metric_table_columns);
 	tcase_add_test(tc, exit_note_counts_each_arm);
+	tcase_add_test(tc, opts_from_the_artifact_and_bad_lists);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
