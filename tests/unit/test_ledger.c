@@ -1799,6 +1799,54 @@ START_TEST(opts_from_the_artifact_and_bad_lists)
 }
 END_TEST
 
+/*
+ * Whether a row's throughput is its wall time's reciprocal (a plain
+ * command) is read from every arm and rep that has both: one arm that
+ * reports its own (base here) makes it a workload's; a product off by
+ * 5e-9 is its own, by 5e-10 rounding; reps without a wall time decide
+ * nothing, and a row with no pair at all is not a plain command.
+ */
+START_TEST(wall_throughput_edges)
+{
+	static const enum pab_metric_id ms[] = { PAB_M_THROUGHPUT, PAB_M_CPU };
+	static const struct { double off; int base_own, no_wall, want; } cases[] = {
+		{ 0, 0, 0, 1 },
+		{ 0, 1, 0, 0 },     /* base reports its own throughput */
+		{ 5e-9, 0, 0, 0 },  /* beyond 1e-9: reported, not 1 / wall */
+		{ 5e-10, 0, 0, 1 }, /* within it: rounding */
+		{ 0, 0, 1, 0 },     /* no wall time anywhere: nothing to compare */
+	};
+	size_t k, r, a;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct pab_experiment e;
+		struct pab_ledger_opts o;
+		struct pab_ledger l;
+
+		make_experiment(&e, 1, 6, 1);
+		set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+		set_metric(&e, 0, PAB_M_WALL, 0.5, 0, 0.01);
+		for (r = 0; r < 6; r++)
+			for (a = 0; a < 3; a++) {
+				struct pab_arm_result *res = &e.rows[0].reps[r].result[a];
+
+				res->m[PAB_M_THROUGHPUT] = (1.0 + cases[k].off) / res->m[PAB_M_WALL];
+				if (a == 0 && cases[k].base_own)
+					res->m[PAB_M_THROUGHPUT] = 1e6;
+				if (cases[k].no_wall)
+					res->m[PAB_M_WALL] = NAN;
+			}
+		judge_only(&e, &o, ms, 2);
+		build(&e, &o, &l);
+		ck_assert_msg(l.rows[0].wall_throughput == cases[k].want,
+			      "case %zu: wall_throughput %d, want %d", k, l.rows[0].wall_throughput,
+			      cases[k].want);
+		pab_ledger_release(&l);
+		pab_experiment_release(&e);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ledger");
@@ -1845,6 +1893,7 @@ int main(void)
 	tcase_add_test(tc, metric_table_columns);
 	tcase_add_test(tc, exit_note_counts_each_arm);
 	tcase_add_test(tc, opts_from_the_artifact_and_bad_lists);
+	tcase_add_test(tc, wall_throughput_edges);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
