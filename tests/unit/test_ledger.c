@@ -1079,6 +1079,11 @@ START_TEST(sanity_gate_row_fails)
 	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0);
 	set_metric(&e, 1, PAB_M_PEAK_RSS, 95 * MIB, 0, 0);
 	e.stopped_by = PAB_STOP_SANITY_GATE;
+	/* Entries an artifact left without a row, an arm or a metric name
+	 * nothing and are passed over. */
+	pab_experiment_add_sanity(&e, NULL, "head", "peak_rss", 95 * MIB, 900 * MIB);
+	pab_experiment_add_sanity(&e, "r0", NULL, "peak_rss", 95 * MIB, 900 * MIB);
+	pab_experiment_add_sanity(&e, "r0", "head", NULL, 95 * MIB, 900 * MIB);
 	pab_experiment_add_sanity(&e, "r0", "head", "peak_rss", 95 * MIB, 665 * MIB);
 	judge_only(&e, &o, cpu_peak, 2);
 	build(&e, &o, &l);
