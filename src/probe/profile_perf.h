@@ -44,9 +44,10 @@ char **pab_perf_argv(const char *tool, const char *out_prefix, char *const *argv
 /*
  * pab_perf_wall_argv: the same for the wall profile: `tool record -q -e
  * cpu-clock -e sched:sched_switch -F PAB_PERF_WALL_HZ --call-graph dwarf
- * --max-size=pab_perf_wall_max_mib() M -o out_prefix.data -- argv...`: the CPU's samples, and each switch away
- * from the CPU with its stack unwound from a copy (frame pointers lose
- * usleep's caller when the C library has none).
+ * --max-size=pab_perf_wall_max_mib() M -o out_prefix.data -- argv...`:
+ * the CPU's samples, and each switch away from the CPU with its stack
+ * unwound from a copy (frame pointers lose usleep's caller when the C
+ * library has none).
  */
 char **pab_perf_wall_argv(const char *tool, const char *out_prefix, char *const *argv,
 			  char ***opts_out);

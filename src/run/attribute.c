@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
