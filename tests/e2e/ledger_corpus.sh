@@ -18,11 +18,11 @@ corpus=$data/ledger
 regen="tests/data/ledger/regen.sh"
 
 # Every artifact of the corpus is some case's input.
-for a in "$corpus"/*.json; do
-	a=ledger/${a##*/}
-	ledger_corpus_each "$data" | awk -v a="$a" '{ for (i = 3; i <= NF; i++) if ($i == a) f = 1 } END { exit !f }' ||
-		fail "$a is in the corpus but no line of tests/data/ledger/cases renders it"
-done
+ledger_corpus_each "$data" >cases.list
+for a in "$corpus"/*.json; do echo "ledger/${a##*/}"; done >artifacts.list
+awk 'NR == FNR { for (i = 3; i <= NF; i++) used[$i] = 1; next }
+	!($0 in used) { print; bad = 1 } END { exit bad }' cases.list artifacts.list >unused.list ||
+	fail "$(sed -n 1p unused.list) is in the corpus but no line of tests/data/ledger/cases renders it"
 
 mkdir actual
 ledger_corpus_render "$PERFAB" "$data" "$T/actual" || fail "tests/data/ledger/cases names an unknown format"
@@ -31,20 +31,21 @@ ledger_corpus_render "$PERFAB" "$data" "$T/actual" || fail "tests/data/ledger/ca
 diff -u want.list got.list >list.diff ||
 	{ cat list.diff >&2; fail "goldens (-) and cases (+) differ in which files exist: run $regen PERFAB"; }
 
-# Compare, and say which case, format and command a difference is in.
+# Compare (one diff over the two trees), and say which case, format and
+# command a difference is in.
 bad=0
-ledger_corpus_each "$data" >cases.list
-while read -r name f args; do
-	for s in out err; do
-		g=$corpus/expected/$name.$f.$s
-		cmp -s "$g" "actual/$name.$f.$s" && continue
-		what=$([ "$s" = out ] && echo "standard output" || echo "exit status or standard error")
-		echo "--- $name, format $f: $what differs from tests/data/ledger/expected/$name.$f.$s" >&2
-		echo "    (perfab ledger $args --format $f, in tests/data; - golden, + now)" >&2
-		diff -u "$g" "actual/$name.$f.$s" | head -n 60 >&2
-		bad=$((bad + 1))
-	done
-done <cases.list
+diff -r -q "$corpus/expected" actual >/dev/null 2>&1 ||
+	while read -r name f args; do
+		for s in out err; do
+			g=$corpus/expected/$name.$f.$s
+			cmp -s "$g" "actual/$name.$f.$s" && continue
+			what=$([ "$s" = out ] && echo "standard output" || echo "exit status or standard error")
+			echo "--- $name, format $f: $what differs from tests/data/ledger/expected/$name.$f.$s" >&2
+			echo "    (perfab ledger $args --format $f, in tests/data; - golden, + now)" >&2
+			diff -u "$g" "actual/$name.$f.$s" | head -n 60 >&2
+			bad=$((bad + 1))
+		done
+	done <cases.list
 [ "$bad" = 0 ] || fail "$bad golden files of the ledger corpus differ; if the change is intended, run $regen PERFAB and commit the goldens"
 
 ledger_corpus_filesmk "$data" >files.mk

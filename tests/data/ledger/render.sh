@@ -50,34 +50,38 @@ ledger_corpus_render() {
 	lc_perfab=$1
 	lc_data=$(cd "$2" && pwd) || return 1
 	lc_out=$(cd "$3" && pwd) || return 1
-	lc_ret=0
 	ledger_corpus_each "$lc_data" >"$lc_out/.cases" || return 1
-	while read -r lc_name lc_f lc_args; do
-		case $lc_f in
-		wide) lc_opts='--format text --wide' ;;
-		text | json | markdown | junit | html) lc_opts="--format $lc_f" ;;
-		*) echo "cases: '$lc_name': unknown format '$lc_f'" >&2; lc_ret=1; continue ;;
-		esac
-		lc_o=$lc_out/$lc_name.$lc_f
-		lc_rc=0
-		(
-			cd "$lc_data" || exit 99
-			for lc_v in $(env | sed -n 's/^\(PERFAB_TEST_[A-Za-z0-9_]*\)=.*/\1/p'); do
-				unset "$lc_v"
-			done
-			unset GITHUB_STEP_SUMMARY
-			NO_COLOR=1 TERM=dumb LC_ALL=C TZ=UTC COLUMNS=80
-			export NO_COLOR TERM LC_ALL TZ COLUMNS
-			set -f
+	lc_ret=0
+	# One subshell holds the pinned environment for every case: a process
+	# or two per case, not a dozen (the corpus renders ~300 times).
+	(
+		cd "$lc_data" || exit 99
+		for lc_v in $(env | sed -n 's/^\(PERFAB_TEST_[A-Za-z0-9_]*\)=.*/\1/p'); do
+			unset "$lc_v"
+		done
+		unset GITHUB_STEP_SUMMARY
+		NO_COLOR=1 TERM=dumb LC_ALL=C TZ=UTC COLUMNS=80
+		export NO_COLOR TERM LC_ALL TZ COLUMNS
+		set -f
+		lc_ret=0
+		while read -r lc_name lc_f lc_args; do
+			case $lc_f in
+			wide) lc_opts='--format text --wide' ;;
+			text | json | markdown | junit | html) lc_opts="--format $lc_f" ;;
+			*) echo "cases: '$lc_name': unknown format '$lc_f'" >&2; lc_ret=1; continue ;;
+			esac
+			lc_o=$lc_out/$lc_name.$lc_f
+			lc_rc=0
 			# shellcheck disable=SC2086 # ARGS are words by design
-			"$lc_perfab" ledger $lc_args $lc_opts </dev/null >"$lc_o.out" 2>"$lc_o.stderr"
-		) || lc_rc=$?
-		if [ "$lc_f" = junit ]; then
-			ledger_corpus_normalise <"$lc_o.out" >"$lc_o.tmp" && mv "$lc_o.tmp" "$lc_o.out"
-		fi
-		{ echo "exit $lc_rc"; cat "$lc_o.stderr"; } >"$lc_o.err"
-		rm -f "$lc_o.stderr"
-	done <"$lc_out/.cases"
+			"$lc_perfab" ledger $lc_args $lc_opts </dev/null >"$lc_o.out" 2>"$lc_o.stderr" || lc_rc=$?
+			if [ "$lc_f" = junit ]; then
+				ledger_corpus_normalise <"$lc_o.out" >"$lc_o.tmp" && mv "$lc_o.tmp" "$lc_o.out"
+			fi
+			{ echo "exit $lc_rc"; cat "$lc_o.stderr"; } >"$lc_o.err"
+			rm -f "$lc_o.stderr"
+		done <"$lc_out/.cases"
+		exit $lc_ret
+	) || lc_ret=1
 	rm -f "$lc_out/.cases"
 	return $lc_ret
 }
