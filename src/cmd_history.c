@@ -37,6 +37,7 @@
 #include "report/history_html.h"
 #include "report/json.h"
 #include "store/history_db.h"
+#include "store/history_query.h"
 #include "store/tempfile.h"
 #include "term.h"
 #include "util.h"
@@ -301,9 +302,9 @@ static void read_args_release(struct read_args *a)
 	OPT_STRING(0, "row", &(a)->f.row, "R", "only row R"), \
 	OPT_LIST(0, "metric", &(a)->metrics, "LIST", "only these metrics (a,b; repeatable)")
 
-/* Check the shared options, open the database and read the series. */
-static void read_series(struct read_args *a, const struct pab_option *opts, const char *usage,
-			struct pab_history_set *set)
+/* Check the shared options and open the database (exits on an error). */
+static struct pab_history_db *open_read(struct read_args *a, const struct pab_option *opts,
+					const char *usage)
 {
 	struct pab_history_db *db;
 	char *why;
@@ -333,12 +334,81 @@ static void read_series(struct read_args *a, const struct pab_option *opts, cons
 	}
 	a->f.since = a->since;
 	a->f.last = (int64_t)a->last;
-	if (pab_history_open(a->db, PAB_HISTORY_READ, &db, NULL, &why) ||
-	    pab_history_query(db, &a->f, set, &why)) {
+	if (pab_history_open(a->db, PAB_HISTORY_READ, &db, NULL, &why)) {
+		pab_history_close(db);
+		die(PAB_EXIT_USAGE, "%s", why);
+	}
+	return db;
+}
+
+/* Check the shared options, open the database and read the series. */
+static void read_series(struct read_args *a, const struct pab_option *opts, const char *usage,
+			struct pab_history_set *set)
+{
+	struct pab_history_db *db = open_read(a, opts, usage);
+	char *why;
+
+	if (pab_history_query(db, &a->f, set, &why)) {
 		pab_history_close(db);
 		die(PAB_EXIT_USAGE, "%s", why);
 	}
 	pab_history_close(db);
+}
+
+/* The drift of every series a's filters select, read as the database
+ * streams them: one bounded accumulator a series, never the history
+ * itself, so memory does not grow with the number of merges. */
+struct drift_scan {
+	struct pab_drift_acc **acc;
+	size_t n, alloc;
+};
+
+static void drift_point(void *ctx, size_t series, const char *row, const char *arm,
+			const char *metric, const struct pab_history_point *p)
+{
+	struct drift_scan *ds = ctx;
+
+	if (series == ds->n) {
+		ds->acc = xgrow(ds->acc, sizeof(*ds->acc), ds->n + 1, &ds->alloc);
+		ds->acc[ds->n++] = pab_drift_start(row, arm, metric);
+	}
+	pab_drift_add(ds->acc[series], p);
+}
+
+static int cmp_drift(const void *a, const void *b)
+{
+	const struct pab_drift *x = a, *y = b;
+	int c = strcmp(x->row, y->row);
+
+	if (!c)
+		c = strcmp(x->arm, y->arm);
+	return c ? c : strcmp(x->metric, y->metric);
+}
+
+/* The drifts, ordered by row, arm and metric, into new memory (*n of
+ * them, each released with pab_drift_release), and the merges selected. */
+static struct pab_drift *read_drifts(struct read_args *a, const struct pab_option *opts,
+				     const char *usage, size_t *n, size_t *merges)
+{
+	struct pab_history_db *db = open_read(a, opts, usage);
+	struct drift_scan ds = { 0 };
+	struct pab_drift *d;
+	char *why;
+	size_t i;
+
+	if (pab_history_scan(db, &a->f, drift_point, &ds, merges, &why)) {
+		pab_history_close(db);
+		die(PAB_EXIT_USAGE, "%s", why);
+	}
+	pab_history_close(db);
+	d = xcalloc(ds.n ? ds.n : 1, sizeof(*d));
+	for (i = 0; i < ds.n; i++)
+		pab_drift_finish(ds.acc[i], &d[i]);
+	free(ds.acc);
+	if (ds.n > 1)
+		qsort(d, ds.n, sizeof(*d), cmp_drift);
+	*n = ds.n;
+	return d;
 }
 
 /* ------------------------------------------------------------------ */
@@ -393,8 +463,6 @@ static int history_drift(int argc, char **argv)
 		OPT_END(),
 	};
 	const char *usage = DRIFT_USAGE;
-	struct pab_history_set set;
-	struct pab_history_series *s;
 	struct pab_drift *d;
 	size_t i, n, merges;
 
@@ -408,13 +476,7 @@ static int history_drift(int argc, char **argv)
 			  "seeded) and the merges that stepped the level.", &a.pos);
 	if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "markdown"))
 		pab_usage_error(opts, usage, "unknown --format '%s'", a.format);
-	read_series(&a, opts, usage, &set);
-	s = set.series;
-	n = set.n;
-	merges = set.merges;
-	d = xcalloc(n ? n : 1, sizeof(*d));
-	for (i = 0; i < n; i++)
-		pab_drift_of(&s[i], &d[i]);
+	d = read_drifts(&a, opts, usage, &n, &merges);
 	if (!strcmp(a.format, "json")) {
 		pab_report_history_drift_json(stdout, d, n, merges);
 	} else if (!strcmp(a.format, "markdown")) {
@@ -429,8 +491,9 @@ static int history_drift(int argc, char **argv)
 		if (!n)
 			printf("no merges selected\n");
 	}
+	for (i = 0; i < n; i++)
+		pab_drift_release(&d[i]);
 	free(d);
-	pab_history_set_release(&set);
 	read_args_release(&a);
 	return PAB_EXIT_PASS;
 }

@@ -98,6 +98,7 @@ src_libperfab_a_SOURCES = \
 	src/store/digest.c src/store/digest.h \
 	src/store/history_db.c src/store/history_db.h \
 	src/store/history_file.c src/store/history_file.h \
+	src/store/history_query.c src/store/history_query.h \
 	src/store/journal.c src/store/journal.h \
 	src/store/json_in.c src/store/json_in.h \
 	src/store/json_out.c src/store/json_out.h \

@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "drift.h"
 #include "pab_stats.h"
 
 /* ln(1 + pct/100): the log-ratio of a percent change; NaN at or below
@@ -27,41 +28,54 @@ static double log_ratio(double pct)
 	return log1p(pct / 100.0);
 }
 
-int pab_chain_steps(const struct pab_step *steps, size_t n, double conf,
-		    struct pab_chain *out)
+double pab_chain_add(struct pab_chain_acc *acc, const struct pab_step *s)
 {
-	double var = 0.0, z;
-	size_t i;
+	double l = log_ratio(s->change_pct), lo = log_ratio(s->lo_pct);
+	double hi = log_ratio(s->hi_pct), zi;
 
-	if (!out || (!steps && n) || !(conf > 0.0 && conf < 1.0))
-		return PAB_EINVAL;
-	out->n = 0;
-	out->skipped = 0;
-	out->log_sum = 0.0;
-	for (i = 0; i < n; i++) {
-		const struct pab_step *s = &steps[i];
-		double l = log_ratio(s->change_pct), lo = log_ratio(s->lo_pct);
-		double hi = log_ratio(s->hi_pct), zi;
-
-		if (isnan(l) || isnan(lo) || isnan(hi) || lo > hi ||
-		    !(s->coverage > 0.0 && s->coverage < 1.0)) {
-			out->skipped++;
-			continue;
-		}
-		zi = gsl_cdf_ugaussian_Pinv((1.0 + s->coverage) / 2.0);
-		out->log_sum += l;
-		var += ((hi - lo) / (2.0 * zi)) * ((hi - lo) / (2.0 * zi));
-		out->n++;
+	if (isnan(l) || isnan(lo) || isnan(hi) || lo > hi ||
+	    !(s->coverage > 0.0 && s->coverage < 1.0)) {
+		acc->skipped++;
+		return NAN;
 	}
+	zi = gsl_cdf_ugaussian_Pinv((1.0 + s->coverage) / 2.0);
+	acc->log_sum += l;
+	acc->var += ((hi - lo) / (2.0 * zi)) * ((hi - lo) / (2.0 * zi));
+	acc->n++;
+	return l;
+}
+
+int pab_chain_end(const struct pab_chain_acc *acc, double conf, struct pab_chain *out)
+{
+	double z;
+
+	if (!acc || !out || !(conf > 0.0 && conf < 1.0))
+		return PAB_EINVAL;
+	out->n = acc->n;
+	out->skipped = acc->skipped;
+	out->log_sum = acc->log_sum;
 	if (!out->n) {
 		out->log_sum = out->se_log = NAN;
 		out->change_pct = out->lo_pct = out->hi_pct = NAN;
 		return 0;
 	}
 	z = gsl_cdf_ugaussian_Pinv((1.0 + conf) / 2.0);
-	out->se_log = sqrt(var);
+	out->se_log = sqrt(acc->var);
 	out->change_pct = expm1(out->log_sum) * 100.0;
 	out->lo_pct = expm1(out->log_sum - z * out->se_log) * 100.0;
 	out->hi_pct = expm1(out->log_sum + z * out->se_log) * 100.0;
 	return 0;
+}
+
+int pab_chain_steps(const struct pab_step *steps, size_t n, double conf,
+		    struct pab_chain *out)
+{
+	struct pab_chain_acc acc = { 0 };
+	size_t i;
+
+	if (!out || (!steps && n) || !(conf > 0.0 && conf < 1.0))
+		return PAB_EINVAL;
+	for (i = 0; i < n; i++)
+		pab_chain_add(&acc, &steps[i]);
+	return pab_chain_end(&acc, conf, out);
 }

@@ -8,6 +8,7 @@ noinst_LIBRARIES += stats/libpabstats.a
 stats_libpabstats_a_SOURCES = \
 	stats/pab_stats.h \
 	stats/pab_pcg32.h \
+	stats/drift.h \
 	stats/order.h \
 	stats/order.c \
 	stats/sign.c \

@@ -85,102 +85,211 @@ struct pab_step pab_history_point_step(const struct pab_history_point *p)
 	return s;
 }
 
-/* Change points of x[0..n), the last CP_WINDOW of them, as indices of x. */
-static size_t change_points(const double *x, size_t n, size_t *cp, double *p)
+/* A copy of point p whose merge is a copy too (drop_point frees it). */
+static struct pab_history_point copy_point(const struct pab_history_point *p)
 {
+	struct pab_history_merge_row *m = xmalloc(sizeof(*m));
+	struct pab_history_point c = *p;
+
+	m->id = p->merge->id;
+	m->recorded_at = p->merge->recorded_at;
+	m->commit = p->merge->commit ? xstrdup(p->merge->commit) : NULL;
+	m->base = p->merge->base ? xstrdup(p->merge->base) : NULL;
+	m->branch = p->merge->branch ? xstrdup(p->merge->branch) : NULL;
+	c.merge = m;
+	return c;
+}
+
+/* Free the merge of a point copy_point made, if any. */
+static void drop_point(struct pab_history_point *p)
+{
+	struct pab_history_merge_row *m = (struct pab_history_merge_row *)p->merge;
+
+	if (!m)
+		return;
+	free(m->commit);
+	free(m->base);
+	free(m->branch);
+	free(m);
+	p->merge = NULL;
+}
+
+/* A point a drift in the making keeps. */
+struct kept {
+	struct pab_history_point p; /* a copy_point copy */
+	size_t idx;                 /* its index in the series */
+	double log;                 /* its log-ratio */
+};
+
+struct pab_drift_acc {
+	struct pab_drift d;          /* names, counts, first and last so far */
+	struct pab_chain_acc chain;
+	/* The three largest chainable log-ratios of each sign ([0] positive,
+	 * [1] negative) by size: which sign counts is known at the end. */
+	struct kept top[2][3];
+	size_t n_top[2];
+	/* The last CP_WINDOW chainable points: the m-th (from 0) at
+	 * ring[m % CP_WINDOW]; n_chainable of them in all. */
+	struct kept *ring;
+	size_t ring_alloc, n_chainable;
+};
+
+struct pab_drift_acc *pab_drift_start(const char *row, const char *arm, const char *metric)
+{
+	struct pab_drift_acc *a = xcalloc(1, sizeof(*a));
+
+	a->d.row = xstrdup(row);
+	a->d.arm = xstrdup(arm);
+	a->d.metric = xstrdup(metric);
+	a->d.tolerance = NAN;
+	return a;
+}
+
+/* Insert k into top[0..*n), the three largest of k's sign by size (sign
+ * +1 or -1), a later equal one after the earlier: top takes k's copy, or
+ * it is dropped. */
+static void top_insert(struct kept *top, size_t *n, struct kept k, double sign)
+{
+	size_t j;
+
+	if (*n == 3) {
+		if (!(top[2].log * sign < k.log * sign)) {
+			drop_point(&k.p);
+			return;
+		}
+		drop_point(&top[2].p);
+		(*n)--;
+	}
+	for (j = *n; j > 0 && top[j - 1].log * sign < k.log * sign; j--)
+		top[j] = top[j - 1];
+	top[j] = k;
+	(*n)++;
+}
+
+void pab_drift_add(struct pab_drift_acc *a, const struct pab_history_point *p)
+{
+	struct pab_drift *d = &a->d;
+	struct pab_step st = pab_history_point_step(p);
+	size_t idx = d->points++;
+	double l = pab_chain_add(&a->chain, &st);
+
+	if (!idx)
+		d->first = copy_point(p);
+	drop_point(&d->last);
+	d->last = copy_point(p);
+	if (!strcmp(p->verdict, "INCONCLUSIVE"))
+		d->inconclusive++;
+	else if (!strcmp(p->verdict, "FAIL"))
+		d->fail++;
+	else if (!strcmp(p->verdict, "PASS"))
+		d->pass++;
+	if (isfinite(p->tolerance_pct))
+		d->tolerance = p->tolerance_pct;
+	if (!isnan(l)) {
+		struct kept *r;
+
+		if (l != 0.0) {
+			struct kept k = { copy_point(p), idx, l };
+
+			top_insert(a->top[l < 0.0], &a->n_top[l < 0.0], k, l < 0.0 ? -1.0 : 1.0);
+		}
+		if (a->n_chainable < CP_WINDOW && a->n_chainable == a->ring_alloc)
+			a->ring = xgrow(a->ring, sizeof(*a->ring), a->n_chainable + 1, &a->ring_alloc);
+		r = &a->ring[a->n_chainable % CP_WINDOW];
+		if (a->n_chainable >= CP_WINDOW)
+			drop_point(&r->p);
+		r->p = copy_point(p);
+		r->idx = idx;
+		r->log = l;
+		a->n_chainable++;
+	}
+	/* a step of the level: its own interval wholly beyond its tolerance */
+	if (isfinite(p->tolerance_pct) &&
+	    (p->lo_pct > p->tolerance_pct || p->hi_pct < -p->tolerance_pct)) {
+		if (d->n_jump == PAB_DRIFT_MAX) { /* keep the last ones */
+			drop_point(&d->jump_pt[0]);
+			memmove(d->jump, d->jump + 1, (PAB_DRIFT_MAX - 1) * sizeof(*d->jump));
+			memmove(d->jump_pt, d->jump_pt + 1,
+				(PAB_DRIFT_MAX - 1) * sizeof(*d->jump_pt));
+		} else {
+			d->n_jump++;
+		}
+		d->jump[d->n_jump - 1] = idx;
+		d->jump_pt[d->n_jump - 1] = copy_point(p);
+	}
+}
+
+void pab_drift_finish(struct pab_drift_acc *a, struct pab_drift *d)
+{
+	size_t n = a->n_chainable < CP_WINDOW ? a->n_chainable : CP_WINDOW;
+	size_t first = a->n_chainable - n, i, side;
+	double *x = xcalloc(n ? n : 1, sizeof(*x));
+	size_t cp[PAB_DRIFT_MAX];
 	struct pab_pcg32 rng;
-	size_t off = n > CP_WINDOW ? n - CP_WINDOW : 0, i;
 	int k;
 
-	pab_pcg32_seed(&rng, CP_SEED, 0);
-	k = pab_edivisive(x + off, n - off, CP_MIN_SIZE, CP_SIG, CP_PERMUTATIONS, &rng, cp, p,
-			  PAB_DRIFT_MAX);
-	if (k < 0)
-		return 0;
-	for (i = 0; i < (size_t)k; i++)
-		cp[i] += off;
-	return (size_t)k;
-}
-
-/* The log-ratio of a point, NaN when it cannot be chained. */
-static double point_log(const struct pab_history_point *p)
-{
-	struct pab_step st = pab_history_point_step(p);
-	struct pab_chain c;
-
-	if (pab_chain_steps(&st, 1, PAB_DRIFT_CONF, &c) || !c.n)
-		return NAN;
-	return c.log_sum;
-}
-
-void pab_drift_of(const struct pab_history_series *s, struct pab_drift *d)
-{
-	struct pab_step *steps = xcalloc(s->n ? s->n : 1, sizeof(*steps));
-	double *steps_log = xcalloc(s->n ? s->n : 1, sizeof(*steps_log));
-	size_t *idx = xcalloc(s->n ? s->n : 1, sizeof(*idx));
-	size_t i, j, m = 0;
-
-	memset(d, 0, sizeof(*d));
-	d->s = s;
-	d->tolerance = NAN;
-	for (i = 0; i < s->n; i++) {
-		const struct pab_history_point *p = &s->pts[i];
-		double l = point_log(p);
-
-		steps[i] = pab_history_point_step(p);
-		if (!strcmp(p->verdict, "INCONCLUSIVE"))
-			d->inconclusive++;
-		else if (!strcmp(p->verdict, "FAIL"))
-			d->fail++;
-		else if (!strcmp(p->verdict, "PASS"))
-			d->pass++;
-		if (isfinite(p->tolerance_pct))
-			d->tolerance = p->tolerance_pct;
-		if (isnan(l))
-			continue;
-		idx[m] = i;
-		steps_log[m] = l;
-		m++;
-	}
-	pab_chain_steps(steps, s->n, PAB_DRIFT_CONF, &d->chain);
+	*d = a->d;
+	pab_chain_end(&a->chain, PAB_DRIFT_CONF, &d->chain);
 	if (d->chain.n && isfinite(d->tolerance)) {
 		d->beyond = d->chain.lo_pct > d->tolerance;
 		d->better = d->chain.hi_pct < -d->tolerance;
 	}
-	/* The merges that pushed the chain furthest in its direction: an
-	 * insertion into the three largest so far. */
-	for (i = 0; i < m && d->chain.n; i++) {
-		double sign = d->chain.log_sum < 0 ? -1.0 : 1.0, top_v[3];
-
-		if (steps_log[i] * sign <= 0.0)
-			continue;
-		for (j = 0; j < d->n_top; j++)
-			top_v[j] = point_log(&s->pts[d->top[j]]) * sign;
-		for (j = d->n_top; j > 0 && top_v[j - 1] < steps_log[i] * sign; j--)
-			if (j < 3)
-				d->top[j] = d->top[j - 1];
-		if (j < 3) {
-			d->top[j] = idx[i];
-			if (d->n_top < 3)
-				d->n_top++;
-		}
+	/* The merges that pushed the chain furthest in its direction. */
+	side = d->chain.log_sum < 0.0;
+	for (i = 0; i < a->n_top[side] && d->chain.n; i++) {
+		d->top[i] = a->top[side][i].idx;
+		d->top_pt[i] = a->top[side][i].p;
+		a->top[side][i].p.merge = NULL;
+		d->n_top++;
 	}
-	d->n_cp_step = change_points(steps_log, m, d->cp_step, d->p_step);
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < a->n_top[side]; i++)
+			drop_point(&a->top[side][i].p);
+	/* Change points of the chainable log-ratios, the last CP_WINDOW. */
+	for (i = 0; i < n; i++)
+		x[i] = a->ring[(first + i) % CP_WINDOW].log;
+	pab_pcg32_seed(&rng, CP_SEED, 0);
+	k = pab_edivisive(x, n, CP_MIN_SIZE, CP_SIG, CP_PERMUTATIONS, &rng, cp, d->p_step,
+			  PAB_DRIFT_MAX);
+	for (i = 0; k > 0 && i < (size_t)k; i++) {
+		struct kept *r = &a->ring[(first + cp[i]) % CP_WINDOW];
+
+		d->cp_step[i] = r->idx;
+		d->cp_pt[i] = copy_point(&r->p);
+	}
+	d->n_cp_step = k > 0 ? (size_t)k : 0;
+	for (i = 0; i < n; i++)
+		drop_point(&a->ring[(first + i) % CP_WINDOW].p);
+	free(a->ring);
+	free(x);
+	free(a);
+}
+
+void pab_drift_of(const struct pab_history_series *s, struct pab_drift *d)
+{
+	struct pab_drift_acc *a = pab_drift_start(s->row, s->arm, s->metric);
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		pab_drift_add(a, &s->pts[i]);
+	pab_drift_finish(a, d);
+	d->s = s;
+}
+
+void pab_drift_release(struct pab_drift *d)
+{
+	size_t i;
+
+	free(d->row);
+	free(d->arm);
+	free(d->metric);
+	drop_point(&d->first);
+	drop_point(&d->last);
+	for (i = 0; i < d->n_top; i++)
+		drop_point(&d->top_pt[i]);
 	for (i = 0; i < d->n_cp_step; i++)
-		d->cp_step[i] = idx[d->cp_step[i]];
-	for (i = 0; i < s->n; i++) {
-		const struct pab_history_point *p = &s->pts[i];
-
-		if (!(isfinite(p->tolerance_pct) && (p->lo_pct > p->tolerance_pct ||
-						     p->hi_pct < -p->tolerance_pct)))
-			continue;
-		if (d->n_jump == PAB_DRIFT_MAX) /* keep the last ones */
-			memmove(d->jump, d->jump + 1, (PAB_DRIFT_MAX - 1) * sizeof(*d->jump));
-		else
-			d->n_jump++;
-		d->jump[d->n_jump - 1] = i;
-	}
-	free(idx);
-	free(steps_log);
-	free(steps);
+		drop_point(&d->cp_pt[i]);
+	for (i = 0; i < d->n_jump; i++)
+		drop_point(&d->jump_pt[i]);
+	memset(d, 0, sizeof(*d));
 }

@@ -303,8 +303,8 @@ const char *pab_report_history_commit(const struct pab_history_point *p, char *b
 	return buf;
 }
 
-static void drift_text_cps(FILE *f, const char *what, const struct pab_history_series *s,
-			   const size_t *cp, const double *p, size_t n)
+static void drift_text_cps(FILE *f, const char *what, const struct pab_history_point *cp,
+			   const double *p, size_t n)
 {
 	struct pab_strbuf sb = PAB_STRBUF_INIT;
 	char b[64];
@@ -315,7 +315,7 @@ static void drift_text_cps(FILE *f, const char *what, const struct pab_history_s
 	pab_strbuf_addf(&sb, "  change points in the %s:", what);
 	for (i = 0; i < n; i++)
 		pab_strbuf_addf(&sb, "%s %s (p = %.3f)", i ? "," : "",
-				pab_report_history_commit(&s->pts[cp[i]], b, sizeof(b)), p[i]);
+				pab_report_history_commit(&cp[i], b, sizeof(b)), p[i]);
 	/* a list of merges folds under itself, never inside an item */
 	pab_print_folded_list(f, 0, 4, sb.buf);
 	pab_strbuf_release(&sb);
@@ -350,14 +350,12 @@ static void step_bisect(FILE *f, const struct pab_history_merge_row *m)
 
 void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 {
-	const struct pab_history_series *s = d->s;
-	const struct pab_history_point *first = &s->pts[0], *last = &s->pts[s->n - 1];
 	char b1[32], b4[64], sum[128], line[512], tail[96];
 	size_t i;
 
 	drift_summary(d, sum, sizeof(sum), tail, sizeof(tail));
-	snprintf(line, sizeof(line), "%s of '%s' [%s]%s", pab_term_safe(s->metric),
-		 pab_term_safe(s->row), pab_term_safe(s->arm), sum);
+	snprintf(line, sizeof(line), "%s of '%s' [%s]%s", pab_term_safe(d->metric),
+		 pab_term_safe(d->row), pab_term_safe(d->arm), sum);
 	/* One line when it fits in 100 columns, else the counts below. */
 	if (strlen(line) + strlen(tail) <= 100)
 		fprintf(f, "%s%s\n", line, tail);
@@ -365,8 +363,8 @@ void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 		fprintf(f, "%s\n  %s\n", line, tail + 2);
 	if (d->chain.skipped)
 		fprintf(f, "  %zu merges left out: no finite change or interval\n", d->chain.skipped);
-	if (s->n < merges)
-		fprintf(f, "  (recorded in %zu of the %zu merges selected)\n", s->n, merges);
+	if (d->points < merges)
+		fprintf(f, "  (recorded in %zu of the %zu merges selected)\n", d->points, merges);
 	if (d->beyond || d->better) {
 		fprintf(f, "  %s: the whole interval is beyond the tolerance of %.2f%%%s\n",
 		       d->beyond ? "DRIFT" : "GAIN", d->tolerance,
@@ -376,31 +374,31 @@ void pab_report_history_drift(FILE *f, const struct pab_drift *d, size_t merges)
 
 			pab_strbuf_addstr(&sb, "  most of it from:");
 			for (i = 0; i < d->n_top; i++) {
-				hist_pct(b1, sizeof(b1), s->pts[d->top[i]].change_pct);
+				hist_pct(b1, sizeof(b1), d->top_pt[i].change_pct);
 				pab_strbuf_addf(&sb, "%s %s %s", i ? "," : "",
-						pab_report_history_commit(&s->pts[d->top[i]], b4,
+						pab_report_history_commit(&d->top_pt[i], b4,
 									  sizeof(b4)), b1);
 			}
 			pab_print_folded_list(f, 0, 4, sb.buf);
 			pab_strbuf_release(&sb);
 		}
-		print_confirm(f, first->merge, last->merge);
+		print_confirm(f, d->first.merge, d->last.merge);
 	}
-	drift_text_cps(f, "per-merge changes", s, d->cp_step, d->p_step, d->n_cp_step);
+	drift_text_cps(f, "per-merge changes", d->cp_pt, d->p_step, d->n_cp_step);
 	if (d->n_jump) {
 		struct pab_strbuf sb = PAB_STRBUF_INIT;
 
 		pab_strbuf_addstr(&sb, "  steps of the level (a merge's own interval beyond its "
 				  "tolerance):");
 		for (i = 0; i < d->n_jump; i++) {
-			hist_pct(b1, sizeof(b1), s->pts[d->jump[i]].change_pct);
+			hist_pct(b1, sizeof(b1), d->jump_pt[i].change_pct);
 			pab_strbuf_addf(&sb, "%s %s %s", i ? "," : "",
-					pab_report_history_commit(&s->pts[d->jump[i]], b4, sizeof(b4)),
+					pab_report_history_commit(&d->jump_pt[i], b4, sizeof(b4)),
 					b1);
 		}
 		pab_print_folded_list(f, 0, 4, sb.buf);
 		pab_strbuf_release(&sb);
-		step_bisect(f, s->pts[d->jump[0]].merge);
+		step_bisect(f, d->jump_pt[0].merge);
 	}
 }
 
@@ -438,8 +436,8 @@ void pab_report_history_drift_summary(FILE *f, const struct pab_drift *d, size_t
 			snprintf(change, sizeof(change), "%+.1f%% [%+.1f, %+.1f]",
 				 x->chain.change_pct, x->chain.lo_pct, x->chain.hi_pct);
 			line = xasprintf("  %-6s %-26s %s of '%s' [%s]", words[w], change,
-					 pab_term_safe(x->s->metric), pab_term_safe(x->s->row),
-					 pab_term_safe(x->s->arm));
+					 pab_term_safe(x->metric), pab_term_safe(x->row),
+					 pab_term_safe(x->arm));
 			/* a long name folds under the name's column */
 			pab_print_folded(f, 0, 36, line);
 			free(line);
@@ -450,15 +448,14 @@ void pab_report_history_drift_summary(FILE *f, const struct pab_drift *d, size_t
 
 void pab_report_history_drift_markdown(FILE *f, const struct pab_drift *d)
 {
-	const struct pab_history_series *s = d->s;
 	char sum[128], tail[96];
 
 	drift_summary(d, sum, sizeof(sum), tail, sizeof(tail));
-	pab_markdown_escape(f, s->metric);
+	pab_markdown_escape(f, d->metric);
 	fputs(" of '", f);
-	pab_markdown_escape(f, s->row);
+	pab_markdown_escape(f, d->row);
 	fputs("' \\[", f);
-	pab_markdown_escape(f, s->arm);
+	pab_markdown_escape(f, d->arm);
 	fprintf(f, "\\]%s%s", sum, tail);
 	if (d->beyond || d->better)
 		fprintf(f, " \u2014 **%s**: the whole interval is beyond the tolerance of %.2f%% (%s)",

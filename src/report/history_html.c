@@ -426,5 +426,7 @@ void pab_report_history_html(FILE *f, const struct pab_history_series *s, size_t
 		if (d[i].chain.n)
 			html_series(f, &d[i], i);
 	fputs("</body></html>\n", f);
+	for (i = 0; i < n; i++)
+		pab_drift_release(&d[i]);
 	free(d);
 }

@@ -381,8 +381,7 @@ void pab_report_history_json(FILE *f, const struct pab_history_series *s, size_t
 	print_json(f, root);
 }
 
-static cJSON *json_cps(const struct pab_history_series *s, const size_t *cp,
-		       const double *p, size_t n)
+static cJSON *json_cps(const struct pab_history_point *cp, const double *p, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
 	size_t i;
@@ -390,28 +389,26 @@ static cJSON *json_cps(const struct pab_history_series *s, const size_t *cp,
 	for (i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(o, "merge", (double)s->pts[cp[i]].merge->id);
-		json_str(o, "commit", s->pts[cp[i]].merge->commit);
+		cJSON_AddNumberToObject(o, "merge", (double)cp[i].merge->id);
+		json_str(o, "commit", cp[i].merge->commit);
 		cJSON_AddNumberToObject(o, "p", p[i]);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
 }
 
-/* The points idx[0..n) of series s: each merge, its commit and its own
- * change. */
-static cJSON *json_merges(const struct pab_history_series *s, const size_t *idx, size_t n)
+/* Points pts[0..n): each merge, its commit and its own change. */
+static cJSON *json_merges(const struct pab_history_point *pts, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const struct pab_history_point *p = &s->pts[idx[i]];
 		cJSON *t = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(t, "merge", (double)p->merge->id);
-		json_str(t, "commit", p->merge->commit);
-		json_num(t, "change_pct", p->change_pct);
+		cJSON_AddNumberToObject(t, "merge", (double)pts[i].merge->id);
+		json_str(t, "commit", pts[i].merge->commit);
+		json_num(t, "change_pct", pts[i].change_pct);
 		cJSON_AddItemToArray(arr, t);
 	}
 	return arr;
@@ -419,12 +416,11 @@ static cJSON *json_merges(const struct pab_history_series *s, const size_t *idx,
 
 static cJSON *drift_json(const struct pab_drift *d)
 {
-	const struct pab_history_series *s = d->s;
 	cJSON *o = cJSON_CreateObject();
 
-	json_str(o, "row", s->row);
-	json_str(o, "arm", s->arm);
-	json_str(o, "metric", s->metric);
+	json_str(o, "row", d->row);
+	json_str(o, "arm", d->arm);
+	json_str(o, "metric", d->metric);
 	cJSON_AddNumberToObject(o, "merges", (double)d->chain.n);
 	cJSON_AddNumberToObject(o, "skipped", (double)d->chain.skipped);
 	json_num(o, "change_pct", d->chain.change_pct);
@@ -437,12 +433,11 @@ static cJSON *drift_json(const struct pab_drift *d)
 	cJSON_AddNumberToObject(o, "pass", (double)d->pass);
 	cJSON_AddNumberToObject(o, "inconclusive", (double)d->inconclusive);
 	cJSON_AddNumberToObject(o, "fail", (double)d->fail);
-	json_str(o, "first_base", s->pts[0].merge->base);
-	json_str(o, "last_commit", s->pts[s->n - 1].merge->commit);
-	cJSON_AddItemToObject(o, "top", json_merges(s, d->top, d->n_top));
-	cJSON_AddItemToObject(o, "change_points",
-			      json_cps(s, d->cp_step, d->p_step, d->n_cp_step));
-	cJSON_AddItemToObject(o, "steps", json_merges(s, d->jump, d->n_jump));
+	json_str(o, "first_base", d->first.merge->base);
+	json_str(o, "last_commit", d->last.merge->commit);
+	cJSON_AddItemToObject(o, "top", json_merges(d->top_pt, d->n_top));
+	cJSON_AddItemToObject(o, "change_points", json_cps(d->cp_pt, d->p_step, d->n_cp_step));
+	cJSON_AddItemToObject(o, "steps", json_merges(d->jump_pt, d->n_jump));
 	return o;
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * history_db.c — the history database on SQLite (history_db.h): the
- * one-transaction record with its identity check, and the series queries
- * the history commands read. Opening the file, what makes it perfab's and
- * its schema are history_file.c's; with it, the only file that includes
- * sqlite3.h.
+ * one-transaction record with its identity check, and the scan of the
+ * cells the history commands read (history_query.c holds one whole).
+ * Opening the file, what makes it perfab's and its schema are
+ * history_file.c's; with it, the only file that includes sqlite3.h.
  */
 #include "config.h"
 
@@ -446,14 +446,6 @@ static int window(struct pab_history_db *h, const struct pab_history_filter *f,
 	return 0;
 }
 
-/* A copy of column i, or NULL for SQL NULL. */
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
 /* Column i as a name: "" for SQL NULL (perfab writes none; a file not
  * written by it may hold one). Borrowed from st. */
 static const char *col_name(sqlite3_stmt *st, int i)
@@ -476,8 +468,15 @@ static const char *verdict_of(const unsigned char *t)
 	return "?";
 }
 
-/* An open-addressed table from (row, arm, metric) to a series index. */
+/* The series a scan has met: their names and the last merge each had a
+ * point in, and an open-addressed table from the names to an index. */
+struct scan_series {
+	char *row, *arm, *metric;
+	int64_t last_merge;
+};
 struct series_map {
+	struct scan_series *v;
+	size_t n, alloc;
 	size_t *slot;   /* series index + 1; 0 = empty */
 	size_t cap;
 };
@@ -498,22 +497,21 @@ static uint64_t hash3(const char *a, const char *b, const char *c)
 	return h;
 }
 
-/* The series of (row, arm, metric) in set, added when new. */
-static struct pab_history_series *series_for(struct pab_history_set *set,
-					     struct series_map *m, const char *row,
-					     const char *arm, const char *met)
+/* The index of series (row, arm, metric) in m, added when new. */
+static size_t series_for(struct series_map *m, const char *row, const char *arm,
+			 const char *met)
 {
-	struct pab_history_series *s;
+	struct scan_series *s;
 	size_t i;
 
-	if (2 * (set->n + 1) > m->cap) { /* grow and rehash */
+	if (2 * (m->n + 1) > m->cap) { /* grow and rehash */
 		size_t cap = m->cap ? 2 * m->cap : 64, j;
 
 		free(m->slot);
 		m->slot = xcalloc(cap, sizeof(*m->slot));
 		m->cap = cap;
-		for (j = 0; j < set->n; j++) {
-			s = &set->series[j];
+		for (j = 0; j < m->n; j++) {
+			s = &m->v[j];
 			i = hash3(s->row, s->arm, s->metric) & (cap - 1);
 			while (m->slot[i])
 				i = (i + 1) & (cap - 1);
@@ -521,78 +519,31 @@ static struct pab_history_series *series_for(struct pab_history_set *set,
 		}
 	}
 	for (i = hash3(row, arm, met) & (m->cap - 1); m->slot[i]; i = (i + 1) & (m->cap - 1)) {
-		s = &set->series[m->slot[i] - 1];
+		s = &m->v[m->slot[i] - 1];
 		if (!strcmp(s->row, row) && !strcmp(s->arm, arm) && !strcmp(s->metric, met))
-			return s;
+			return m->slot[i] - 1;
 	}
-	set->series = xgrow(set->series, sizeof(*set->series), set->n + 1, &set->alloc);
-	s = &set->series[set->n++];
-	memset(s, 0, sizeof(*s));
+	m->v = xgrow(m->v, sizeof(*m->v), m->n + 1, &m->alloc);
+	s = &m->v[m->n];
 	s->row = xstrdup(row);
 	s->arm = xstrdup(arm);
 	s->metric = xstrdup(met);
-	m->slot[i] = set->n;
-	return s;
+	s->last_merge = INT64_MIN;
+	m->slot[i] = ++m->n;
+	return m->n - 1;
 }
 
-static int cmp_series(const void *a, const void *b)
+static void series_map_release(struct series_map *m)
 {
-	const struct pab_history_series *x = a, *y = b;
-	int c = strcmp(x->row, y->row);
+	size_t i;
 
-	if (!c)
-		c = strcmp(x->arm, y->arm);
-	return c ? c : strcmp(x->metric, y->metric);
-}
-
-/* The point of result row st into series s, and its merge into the
- * set's merges unless it is *mr, the last one added. Returns 1; 0 when
- * the row is of a merge beyond the window read first; -1 when s has a
- * point of that merge already (nothing added): perfab writes one cell per
- * row, arm and metric of a merge, so only a damaged file holds two. */
-static int add_point(struct pab_history_set *set, struct pab_history_series *s,
-		     struct pab_history_merge_row **mr, sqlite3_stmt *st)
-{
-	struct pab_history_point *p;
-	int64_t id = sqlite3_column_int64(st, 3);
-
-	if (!*mr || (*mr)->id != id) { /* a merge, once */
-		if (set->n_merge_rows == set->merges)
-			return 0;
-		*mr = &set->merge_rows[set->n_merge_rows++];
-		(*mr)->id = id;
-		(*mr)->recorded_at = sqlite3_column_int64(st, 4);
-		(*mr)->commit = col_text(st, 6);
-		(*mr)->base = col_text(st, 7);
-		(*mr)->branch = col_text(st, 8);
-	} else if (s->n && s->pts[s->n - 1].merge == *mr) {
-		return -1;
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i].row);
+		free(m->v[i].arm);
+		free(m->v[i].metric);
 	}
-	/* A series holds at most one point a merge: doubled, but never past
-	 * the number of merges (no slack at the end of a series that has
-	 * every merge). */
-	if (s->n == s->alloc) {
-		size_t cap = s->alloc < 32 ? 64 : 2 * s->alloc;
-
-		if (cap > set->merges)
-			cap = set->merges;
-		if (cap <= s->n)
-			cap = s->n + 1;
-		s->pts = xrealloc(s->pts, cap * sizeof(*s->pts));
-		s->alloc = cap;
-	}
-	p = &s->pts[s->n++];
-	p->merge = *mr;
-	p->n = sqlite3_column_int64(st, 5);
-	p->verdict = verdict_of(sqlite3_column_text(st, 9));
-	p->base_median = col_real(st, 10);
-	p->head_median = col_real(st, 11);
-	p->change_pct = col_real(st, 12);
-	p->lo_pct = col_real(st, 13);
-	p->hi_pct = col_real(st, 14);
-	p->coverage = col_real(st, 15);
-	p->tolerance_pct = col_real(st, 16);
-	return 1;
+	free(m->v);
+	free(m->slot);
 }
 
 /* The cells of the window, merge by merge; schema 1 has no coverage: NULL,
@@ -609,32 +560,49 @@ static int add_point(struct pab_history_set *set, struct pab_history_series *s,
 static const char cells_sql[] = CELLS_SQL("c.coverage");
 static const char cells_sql_v1[] = CELLS_SQL("NULL");
 
-int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
-		      struct pab_history_set *set, char **why)
+/* The merge and the point of result row st, borrowed from st. */
+static void read_point(sqlite3_stmt *st, struct pab_history_merge_row *m,
+		       struct pab_history_point *p)
+{
+	m->id = sqlite3_column_int64(st, 3);
+	m->recorded_at = sqlite3_column_int64(st, 4);
+	m->commit = (char *)sqlite3_column_text(st, 6);
+	m->base = (char *)sqlite3_column_text(st, 7);
+	m->branch = (char *)sqlite3_column_text(st, 8);
+	p->merge = m;
+	p->n = sqlite3_column_int64(st, 5);
+	p->verdict = verdict_of(sqlite3_column_text(st, 9));
+	p->base_median = col_real(st, 10);
+	p->head_median = col_real(st, 11);
+	p->change_pct = col_real(st, 12);
+	p->lo_pct = col_real(st, 13);
+	p->hi_pct = col_real(st, 14);
+	p->coverage = col_real(st, 15);
+	p->tolerance_pct = col_real(st, 16);
+}
+
+int pab_history_scan(struct pab_history_db *h, const struct pab_history_filter *f,
+		     pab_history_point_fn on_point, void *ctx, size_t *merges, char **why)
 {
 	struct series_map map = { 0 };
-	struct pab_history_merge_row *mr = NULL;
 	sqlite3_stmt *st;
-	int64_t lo;
+	int64_t lo = INT64_MAX, last_id = 0;
+	size_t met = 0;
 	int rc;
 
-	memset(set, 0, sizeof(*set));
 	*why = NULL;
 	/* One read transaction: the window and the cells see one snapshot
 	 * (WAL), whatever a writer commits meanwhile. */
 	if (exec(h, "BEGIN", why, "cannot read it"))
 		return -1;
-	if (window(h, f, &lo, &set->merges, why)) {
+	if (window(h, f, &lo, merges, why)) {
 		rollback(h);
 		return -1;
 	}
-	/* Sized once: the points point into it. */
-	set->merge_rows = xcalloc(set->merges + 1, sizeof(*set->merge_rows));
 	if (sqlite3_prepare_v2(h->db, h->version >= 2 ? cells_sql : cells_sql_v1, -1, &st,
 			       NULL) != SQLITE_OK) {
 		fail(h, why, "cannot read it");
 		rollback(h);
-		pab_history_set_release(set);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, lo);
@@ -642,31 +610,42 @@ int pab_history_query(struct pab_history_db *h, const struct pab_history_filter 
 	bind_text(st, 3, f->row);
 	bind_text(st, 4, f->metric);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pab_history_series *s = series_for(set, &map, col_name(st, 0),
-							  col_name(st, 1), col_name(st, 2));
-		int added = add_point(set, s, &mr, st);
+		struct pab_history_merge_row m;
+		struct pab_history_point p;
+		struct scan_series *s;
+		size_t i;
 
-		if (added < 0)
+		read_point(st, &m, &p);
+		if (!met || m.id != last_id) { /* a merge: the window's, or one recorded since */
+			if (met == *merges)
+				break;
+			met++;
+			last_id = m.id;
+		}
+		i = series_for(&map, col_name(st, 0), col_name(st, 1), col_name(st, 2));
+		s = &map.v[i];
+		/* perfab writes one cell per row, arm and metric of a merge: only
+		 * a damaged file holds two */
+		if (s->last_merge == m.id) {
 			*why = xasprintf("history database '%s' is damaged: merge #%lld holds two "
 					 "cells of row '%.60s', arm '%.60s', metric '%.60s': restore "
-					 "it from a copy", h->path, (long long)mr->id,
+					 "it from a copy", h->path, (long long)m.id,
 					 pab_term_safe(s->row), pab_term_safe(s->arm),
 					 pab_term_safe(s->metric));
-		if (added <= 0)
-			break; /* 0: a merge recorded since the window was read */
+			break;
+		}
+		s->last_merge = m.id;
+		on_point(ctx, i, s->row, s->arm, s->metric, &p);
 	}
 	sqlite3_finalize(st);
-	free(map.slot);
+	series_map_release(&map);
 	if (*why || (rc != SQLITE_DONE && rc != SQLITE_ROW)) {
 		if (!*why)
 			fail(h, why, "cannot read it");
 		rollback(h);
-		pab_history_set_release(set);
 		return -1;
 	}
 	rollback(h); /* the end of a read-only transaction */
-	if (set->n > 1)
-		qsort(set->series, set->n, sizeof(*set->series), cmp_series);
 	return 0;
 }
 

@@ -70,15 +70,21 @@ int pab_history_record(struct pab_history_db *db, const struct pab_history_merge
 		       int64_t *merge_id, int *already, char **why);
 
 /*
- * pab_history_query: the series f selects into *out (release with
- * pab_history_set_release, model/history.h). A `since` that names no recorded commit is
- * an error. The cells are read in the order they were stored (by merge)
- * and sorted into their series here, so that a record appends to the
- * tables instead of touching one index page per series. Returns 0 or -1
- * (out then empty).
+ * pab_history_scan: the cells f selects, each given to on_point without
+ * the history held in memory, in the order they were stored (merge by
+ * merge: a record appends to the tables instead of touching one index
+ * page per series). series is the index of the cell's row, arm and
+ * metric (0, 1, ... in the order they are first met); the names, and the
+ * point with its merge, are borrowed for the call. *merges, how many
+ * merges f selects, is set before the first call. A `since` that names
+ * no recorded commit is an error. Returns 0 or -1 (then *why; on_point
+ * may have seen some of the cells).
  */
-int pab_history_query(struct pab_history_db *db, const struct pab_history_filter *f,
-		      struct pab_history_set *out, char **why);
+typedef void (*pab_history_point_fn)(void *ctx, size_t series, const char *row,
+				     const char *arm, const char *metric,
+				     const struct pab_history_point *p);
+int pab_history_scan(struct pab_history_db *db, const struct pab_history_filter *f,
+		     pab_history_point_fn on_point, void *ctx, size_t *merges, char **why);
 
 /* Merges recorded in the database (every branch). Returns 0 or -1. */
 int pab_history_count(struct pab_history_db *db, int64_t *merges, int64_t *cells,

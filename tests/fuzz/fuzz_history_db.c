@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "store/history_db.h"
+#include "store/history_query.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drift.h"
 #include "judge/ledger.h"
 #include "sim_model.h"
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "drift.h"
 #include "pab_stats.h"
 
 #define HISTORIES 2000

@@ -24,6 +24,7 @@
 
 #include "model/pool.h"
 #include "store/history_db.h"
+#include "store/history_query.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/perfab-history-db.XXXXXX";
@@ -111,6 +112,95 @@ START_TEST(record_and_read_back)
 	ck_assert_double_eq(set.series[0].pts[0].coverage, 0.96875);
 	ck_assert_str_eq(set.series[0].pts[0].verdict, "INCONCLUSIVE");
 	pab_history_set_release(&set);
+	pab_history_close(db);
+}
+END_TEST
+
+/* What a scan gave, point by point. */
+struct seen {
+	size_t n, series[16];
+	char names[16][32];
+	int64_t merge[16];
+	double change[16];
+	size_t merges_at_first; /* *merges as on_point first saw it */
+	const size_t *merges;
+};
+
+static void see(void *ctx, size_t series, const char *row, const char *arm,
+		const char *metric, const struct pab_history_point *p)
+{
+	struct seen *s = ctx;
+
+	ck_assert_uint_lt(s->n, 16);
+	if (!s->n)
+		s->merges_at_first = *s->merges;
+	s->series[s->n] = series;
+	snprintf(s->names[s->n], sizeof(s->names[0]), "%s/%s/%s", row, arm, metric);
+	s->merge[s->n] = p->merge->id;
+	s->change[s->n] = p->change_pct;
+	s->n++;
+}
+
+/*
+ * The scan `history drift` streams: every cell once, merge by merge in
+ * record order, each series numbered in the order it is first met (the
+ * cells of a merge in the order the file holds them: by row, arm, metric),
+ * the number of merges known before the first cell, the filters applied.
+ */
+START_TEST(scan_streams_the_cells)
+{
+	struct pab_history_filter f = { 0 };
+	struct pab_history_db *db;
+	struct seen s = { 0 };
+	size_t merges = 99;
+	int already;
+	char *why;
+
+	ck_assert_int_eq(pab_history_open(path, 1, &db, NULL, &why), 0);
+	record(db, "s1", "c1", "main", 1.0, &already);
+	record(db, "s2", "c2", "main", 2.0, &already);
+	record(db, "s3", "c3", "main", 3.0, &already);
+	s.merges = &merges;
+	ck_assert_int_eq(pab_history_scan(db, &f, see, &s, &merges, &why), 0);
+	ck_assert_uint_eq(merges, 3);
+	ck_assert_uint_eq(s.merges_at_first, 3);
+	ck_assert_uint_eq(s.n, 12);
+	/* The first merge's cells, then the second's: series 0-3 again. */
+	ck_assert_str_eq(s.names[0], "a/head/cpu");
+	ck_assert_uint_eq(s.series[0], 0);
+	ck_assert_str_eq(s.names[3], "b/head/wall");
+	ck_assert_uint_eq(s.series[3], 3);
+	ck_assert_int_eq(s.merge[3], 1);
+	ck_assert_str_eq(s.names[4], "a/head/cpu");
+	ck_assert_uint_eq(s.series[4], 0);
+	ck_assert_int_eq(s.merge[4], 2);
+	ck_assert_uint_eq(s.series[11], 3);
+	ck_assert_int_eq(s.merge[11], 3);
+	/* Row a, cpu is k = 2: 1 + 2, then 2 + 2, then 3 + 2. */
+	ck_assert_double_eq(s.change[0], 3.0);
+	ck_assert_double_eq(s.change[8], 5.0);
+	/* --last 2 --row b: the last two merges' b cells, series from 0. */
+	memset(&s, 0, sizeof(s));
+	s.merges = &merges;
+	f.last = 2;
+	f.row = "b";
+	ck_assert_int_eq(pab_history_scan(db, &f, see, &s, &merges, &why), 0);
+	ck_assert_uint_eq(merges, 2);
+	ck_assert_uint_eq(s.n, 4);
+	ck_assert_str_eq(s.names[0], "b/head/cpu");
+	ck_assert_uint_eq(s.series[0], 0);
+	ck_assert_uint_eq(s.series[3], 1);
+	ck_assert_int_eq(s.merge[0], 2);
+	ck_assert_int_eq(s.merge[3], 3);
+	/* An unknown --since is an error before any cell. */
+	memset(&s, 0, sizeof(s));
+	s.merges = &merges;
+	f.last = 0;
+	f.since = "nope";
+	ck_assert_int_eq(pab_history_scan(db, &f, see, &s, &merges, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no merge of commit 'nope'"));
+	ck_assert_uint_eq(s.n, 0);
+	free(why);
 	pab_history_close(db);
 }
 END_TEST
@@ -288,6 +378,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, record_and_read_back);
 	tcase_add_test(tc, filters);
+	tcase_add_test(tc, scan_streams_the_cells);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, identity);
 	tcase_add_test(tc, fifo_refused_by_the_open);

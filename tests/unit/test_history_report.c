@@ -169,21 +169,29 @@ START_TEST(hostile_names_inert)
 }
 END_TEST
 
+/* pab_drift_of(s, d) after releasing what d held (d zeroed at first). */
+static void drift_again(const struct pab_history_series *s, struct pab_drift *d)
+{
+	pab_drift_release(d);
+	pab_drift_of(s, d);
+}
+
 /* The drift line a pull-request comment carries. */
 START_TEST(drift_line_inert)
 {
 	struct pab_history_series s;
 	struct pab_history_point p;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 	char *out;
 
 	one(&s, &p, "cpu", 29.4, 24.9, 39.9, "FAIL");
 	s.row = s.arm = (char *)hostile;
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	CAPTURE(out, pab_report_history_drift_markdown(f, &d));
 	inert(out, 1);
 	ck_assert_ptr_nonnull(strstr(out, "**DRIFT**"));
 	free(out);
+	pab_drift_release(&d);
 }
 END_TEST
 

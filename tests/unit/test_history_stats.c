@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "drift.h"
 #include "pab_stats.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))

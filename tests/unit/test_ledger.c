@@ -375,6 +375,13 @@ START_TEST(history_records_a_fixed_look)
 }
 END_TEST
 
+/* pab_drift_of(s, d) after releasing what d held (d zeroed at first). */
+static void drift_again(const struct pab_history_series *s, struct pab_drift *d)
+{
+	pab_drift_release(d);
+	pab_drift_of(s, d);
+}
+
 /* A series' drift counts each verdict once: PASS, FAIL, INCONCLUSIVE,
  * and a shown cell as none of them. */
 START_TEST(drift_counts_the_verdicts)
@@ -383,7 +390,7 @@ START_TEST(drift_counts_the_verdicts)
 	struct pab_history_merge_row mr[5];
 	struct pab_history_point pts[5];
 	struct pab_history_series s;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 	size_t i;
 
 	memset(mr, 0, sizeof(mr));
@@ -405,12 +412,13 @@ START_TEST(drift_counts_the_verdicts)
 	s.metric = (char *)"cpu";
 	s.pts = pts;
 	s.n = 5;
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.pass, 2);
 	ck_assert_uint_eq(d.fail, 1);
 	ck_assert_uint_eq(d.inconclusive, 1);
 	ck_assert_uint_eq(d.chain.n, 5);
 	ck_assert_double_eq(d.tolerance, 2.0);
+	pab_drift_release(&d);
 }
 END_TEST
 
@@ -465,42 +473,43 @@ START_TEST(drift_beyond_and_better_at_the_edge)
 	struct pab_history_merge_row mr[5];
 	struct pab_history_point pts[5];
 	struct pab_history_series s;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 	double edge;
 
 	drift_series(&s, mr, pts, up, 5, 50.0);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.chain.n, 5);
 	ck_assert(d.chain.lo_pct > 0.0 && d.chain.hi_pct > d.chain.lo_pct);
 	ck_assert_int_eq(d.beyond, 0);
 	ck_assert_int_eq(d.better, 0);
 	edge = d.chain.lo_pct;
 	drift_tolerance(&s, edge);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert(d.chain.lo_pct == edge);
 	ck_assert_int_eq(d.beyond, 0);
 	drift_tolerance(&s, nextafter(edge, 0.0));
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_int_eq(d.beyond, 1);
 	ck_assert_int_eq(d.better, 0);
 	/* No tolerance recorded: neither. */
 	drift_tolerance(&s, NAN);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert(isnan(d.tolerance));
 	ck_assert_int_eq(d.beyond, 0);
 
 	drift_series(&s, mr, pts, down, 5, 50.0);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert(d.chain.hi_pct < 0.0);
 	ck_assert_int_eq(d.better, 0);
 	edge = -d.chain.hi_pct;
 	drift_tolerance(&s, edge);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_int_eq(d.better, 0);
 	drift_tolerance(&s, nextafter(edge, 0.0));
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_int_eq(d.better, 1);
 	ck_assert_int_eq(d.beyond, 0);
+	pab_drift_release(&d);
 }
 END_TEST
 
@@ -515,10 +524,10 @@ START_TEST(drift_top_three)
 	struct pab_history_merge_row mr[8];
 	struct pab_history_point pts[8];
 	struct pab_history_series s;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 
 	drift_series(&s, mr, pts, change, 8, 2.0);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.chain.n, 7);
 	ck_assert_uint_eq(d.chain.skipped, 1);
 	ck_assert_uint_eq(d.n_top, 3);
@@ -527,10 +536,11 @@ START_TEST(drift_top_three)
 	ck_assert_uint_eq(d.top[2], 6);
 	/* Two that push it: two. */
 	drift_series(&s, mr, pts, change, 2, 2.0);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.n_top, 2);
 	ck_assert_uint_eq(d.top[0], 1);
 	ck_assert_uint_eq(d.top[1], 0);
+	pab_drift_release(&d);
 }
 END_TEST
 
@@ -545,7 +555,7 @@ START_TEST(drift_jumps_keep_the_last)
 	struct pab_history_merge_row mr[N];
 	struct pab_history_point pts[N];
 	struct pab_history_series s;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 	double change[N];
 	size_t i;
 
@@ -554,7 +564,7 @@ START_TEST(drift_jumps_keep_the_last)
 	drift_series(&s, mr, pts, change, N, 9.0);
 	pts[2].lo_pct = 9.0; /* touches +tolerance: no step */
 	pts[2].change_pct = 9.5;
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.n_jump, PAB_DRIFT_MAX);
 	for (i = 0; i < PAB_DRIFT_MAX; i++)
 		ck_assert_uint_eq(d.jump[i], N - PAB_DRIFT_MAX + i);
@@ -563,12 +573,13 @@ START_TEST(drift_jumps_keep_the_last)
 	drift_series(&s, mr, pts, change, 6, 9.0);
 	pts[1].lo_pct = 9.0;
 	pts[2].hi_pct = -9.0;
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.n_jump, 4);
 	ck_assert_uint_eq(d.jump[0], 0);
 	ck_assert_uint_eq(d.jump[1], 3);
 	ck_assert_uint_eq(d.jump[2], 4);
 	ck_assert_uint_eq(d.jump[3], 5);
+	pab_drift_release(&d);
 }
 END_TEST
 
@@ -583,7 +594,7 @@ START_TEST(drift_change_point_at_the_step)
 	struct pab_history_merge_row mr[N];
 	struct pab_history_point pts[N];
 	struct pab_history_series s;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 	double change[N];
 	size_t i;
 
@@ -591,22 +602,25 @@ START_TEST(drift_change_point_at_the_step)
 		change[i] = (i < 14 ? 0.1 : 4.0) + 0.01 * (double)(i % 3);
 	change[5] = NAN;
 	drift_series(&s, mr, pts, change, N, 2.0);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.n_cp_step, 1);
 	ck_assert_uint_eq(d.cp_step[0], 14);
 	ck_assert(d.p_step[0] >= 0.0 && d.p_step[0] <= 0.01);
 	for (i = 0; i < N; i++)
 		change[i] = 1.0 + 0.01 * (double)(i % 3);
 	drift_series(&s, mr, pts, change, N, 2.0);
-	pab_drift_of(&s, &d);
+	drift_again(&s, &d);
 	ck_assert_uint_eq(d.n_cp_step, 0);
+	pab_drift_release(&d);
 }
 END_TEST
 
 /*
  * A series longer than the window the change points are searched in (the
  * last 500 chainable merges): a step inside the window is found at its
- * index in the whole series, a step before the window is not.
+ * index in the whole series (merges that cannot be chained, every 50th,
+ * count in the index, not in the window), a step before the window is
+ * not. The drift keeps its own copy of the point, merge and all.
  */
 START_TEST(drift_change_point_in_the_window)
 {
@@ -615,18 +629,25 @@ START_TEST(drift_change_point_in_the_window)
 	struct pab_history_point *pts = xcalloc(N, sizeof(*pts));
 	double *change = xcalloc(N, sizeof(*change));
 	struct pab_history_series s;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 	size_t i;
 
 	for (i = 0; i < N; i++)
 		change[i] = (i < 10 ? 6.0 : i < 515 ? 0.1 : 4.0) + 0.01 * (double)(i % 3);
 	drift_series(&s, mr, pts, change, N, 2.0);
-	pab_drift_of(&s, &d);
+	for (i = 7; i < N; i += 50)
+		pts[i].change_pct = NAN;
+	drift_again(&s, &d);
+	ck_assert_uint_eq(d.chain.skipped, 11);
 	ck_assert_uint_eq(d.n_cp_step, 1);
 	ck_assert_uint_eq(d.cp_step[0], 515);
 	free(change);
 	free(pts);
 	free(mr);
+	ck_assert_int_eq(d.cp_pt[0].merge->id, 516);
+	ck_assert_double_eq_tol(d.cp_pt[0].change_pct, 4.02, 1e-12);
+	ck_assert_int_eq(d.last.merge->id, N);
+	pab_drift_release(&d);
 }
 END_TEST
 
@@ -670,7 +691,7 @@ START_TEST(drift_change_point_at_one_percent)
 	struct pab_history_merge_row mr[24];
 	struct pab_history_point pts[24];
 	struct pab_history_series s;
-	struct pab_drift d;
+	struct pab_drift d = { 0 };
 	double change[24], p;
 	size_t i, k, at;
 
@@ -680,7 +701,7 @@ START_TEST(drift_change_point_at_one_percent)
 		drift_series(&s, mr, pts, change, 24, 2.0);
 		p = step_p_value(&s, &at);
 		ck_assert_uint_eq(at, 12);
-		pab_drift_of(&s, &d);
+		drift_again(&s, &d);
 		if (k == 0) {
 			ck_assert_double_eq_tol(p, 10.0 / 500.0, 1e-12);
 			ck_assert_uint_eq(d.n_cp_step, 0);
@@ -691,6 +712,7 @@ START_TEST(drift_change_point_at_one_percent)
 			ck_assert_double_eq_tol(d.p_step[0], p, 1e-12);
 		}
 	}
+	pab_drift_release(&d);
 }
 END_TEST
 

@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "drift.h"
 #include "pab_stats.h"
 
 #define TOL 1e-12
