@@ -378,11 +378,8 @@ static void drift_point(void *ctx, size_t series, const char *row, const char *a
 static int cmp_drift(const void *a, const void *b)
 {
 	const struct pab_drift *x = a, *y = b;
-	int c = strcmp(x->row, y->row);
 
-	if (!c)
-		c = strcmp(x->arm, y->arm);
-	return c ? c : strcmp(x->metric, y->metric);
+	return pab_history_names_cmp(x->row, x->arm, x->metric, y->row, y->arm, y->metric);
 }
 
 /* The drifts, ordered by row, arm and metric, into new memory (*n of

@@ -33,6 +33,16 @@ void pab_history_set_release(struct pab_history_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
+int pab_history_names_cmp(const char *row_a, const char *arm_a, const char *metric_a,
+			  const char *row_b, const char *arm_b, const char *metric_b)
+{
+	int c = strcmp(row_a, row_b);
+
+	if (!c)
+		c = strcmp(arm_a, arm_b);
+	return c ? c : strcmp(metric_a, metric_b);
+}
+
 /* Append the n bytes at p to sb. */
 static void add_bytes(struct pab_strbuf *sb, const void *p, size_t n)
 {

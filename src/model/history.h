@@ -88,6 +88,10 @@ struct pab_history_set {
 /* Free everything set owns and zero it. */
 void pab_history_set_release(struct pab_history_set *set);
 
+/* The order of series: by row, then arm, then metric (strcmp's sign). */
+int pab_history_names_cmp(const char *row_a, const char *arm_a, const char *metric_a,
+			  const char *row_b, const char *arm_b, const char *metric_b);
+
 struct pab_experiment;
 
 

@@ -65,11 +65,8 @@ static void query_point(void *ctx, size_t series, const char *row, const char *a
 static int cmp_series(const void *a, const void *b)
 {
 	const struct pab_history_series *x = a, *y = b;
-	int c = strcmp(x->row, y->row);
 
-	if (!c)
-		c = strcmp(x->arm, y->arm);
-	return c ? c : strcmp(x->metric, y->metric);
+	return pab_history_names_cmp(x->row, x->arm, x->metric, y->row, y->arm, y->metric);
 }
 
 int pab_history_query(struct pab_history_db *h, const struct pab_history_filter *f,
