@@ -806,6 +806,77 @@ START_TEST(required_pass_with_undecided_guard)
 END_TEST
 
 /*
+ * cpu of row ri: base and null v, head v * (1 + (m + w u) / 100) with u
+ * spread evenly over [-1, 1] (shuffled over the reps): a paired change
+ * of median m whose interval widens with w.
+ */
+static void set_spread(struct pab_experiment *e, size_t ri, double m, double w)
+{
+	struct pab_row *row = &e->rows[ri];
+	size_t r, n = row->n_reps;
+
+	for (r = 0; r < n; r++) {
+		double u = -1.0 + 2.0 * (double)((r * 5) % n) / (double)(n - 1);
+		double v = 0.5 * (1 + 0.001 * (double)(r % 3));
+
+		row->reps[r].result[0].m[PAB_M_CPU] = v;
+		row->reps[r].result[2].m[PAB_M_CPU] = v;
+		row->reps[r].result[1].m[PAB_M_CPU] = v * (1 + (m + w * u) / 100);
+	}
+}
+
+/*
+ * A row is undecidable (doc/method.md §8b) when an undecided cell that
+ * holds its PASS can reach neither PASS nor FAIL by the cap and no
+ * undecided cell can still FAIL it. cpu required at 2%, 12 reps of a cap
+ * of 24: a change of +0.5% +- 8 reaches neither (undecidable), +0.5% +- 4
+ * may still PASS, +1% +- 8 may still FAIL. Each case is judged as the
+ * first row and as the second, beside another.
+ */
+START_TEST(row_undecidable_outlook)
+{
+	static const struct {
+		double m, w;
+		int pass, fail, undecidable;
+	} k[] = {
+		{ 0.5, 8, 0, 0, 1 },
+		{ 0.5, 4, 1, 0, 0 },
+		{ 1.0, 8, 0, 1, 0 },
+	};
+	static const enum pab_metric_id ms[] = { PAB_M_CPU };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t i, j;
+
+	for (i = 0; i < 3; i++) {
+		make_experiment(&e, 2, 12, 1);
+		e.reps = 12;
+		e.max_reps = 24;
+		set_spread(&e, 0, k[i].m, k[i].w);
+		set_spread(&e, 1, k[(i + 2) % 3].m, k[(i + 2) % 3].w);
+		judge_only(&e, &o, ms, 1);
+		build(&e, &o, &l);
+		for (j = 0; j < 2; j++) {
+			size_t c = j ? (i + 2) % 3 : i;
+			const struct pab_ledger_cell *cell = pab_ledger_find_cell(&l, j, 1, PAB_M_CPU);
+
+			ck_assert_int_eq(cell->role, PAB_ROLE_REQUIRED);
+			ck_assert_int_eq(cell->res.verdict, PAB_INCONCLUSIVE);
+			ck_assert_int_eq(l.rows[j].cap_n, 24);
+			ck_assert_int_eq(cell->outlook.pass_reachable, k[c].pass);
+			ck_assert_int_eq(cell->outlook.fail_reachable, k[c].fail);
+			ck_assert_int_eq(cell->undecidable, k[c].undecidable);
+			ck_assert_int_eq(l.rows[j].verdict, PAB_INCONCLUSIVE);
+			ck_assert_int_eq(l.rows[j].undecidable, k[c].undecidable);
+		}
+		pab_ledger_release(&l);
+		pab_experiment_release(&e);
+	}
+}
+END_TEST
+
+/*
  * A time guard holds a row's PASS until it is resolved (doc/method.md
  * §8a): instructions required and unchanged, cpu guarding; cpu resolved
  * within the guard tolerance lets the row PASS, cpu too noisy to resolve
@@ -1896,6 +1967,7 @@ int main(void)
 	tcase_add_test(tc, memory_credit_allows_cpu);
 	tcase_add_test(tc, required_pass_with_undecided_guard);
 	tcase_add_test(tc, time_guard_holds_until_resolved);
+	tcase_add_test(tc, row_undecidable_outlook);
 	tcase_add_test(tc, plain_command_shows_wall);
 	tcase_add_test(tc, small_peak_drop_earns_no_credit);
 	tcase_add_test(tc, memory_credit_edges);
