@@ -1432,6 +1432,70 @@ START_TEST(few_reps_follow_up)
 END_TEST
 
 /*
+ * Rows measured on more than one CPU model (a pooled fleet): any row
+ * whose model differs from the first row's, a known model against an
+ * unknown one included; one model, or none known anywhere, is not mixed.
+ * A row without a host of its own has the run's.
+ */
+START_TEST(mixed_cpus_by_row)
+{
+	static const struct {
+		const char *models;  /* one letter a row, '-' unknown */
+		int mixed;
+	} k[] = {
+		{ "A", 0 }, { "AAA", 0 }, { "AAB", 1 }, { "ABA", 1 }, { "BAA", 1 },
+		{ "A-", 1 }, { "-A", 1 }, { "--", 0 },
+	};
+	struct pab_experiment e;
+	size_t i, r;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		make_experiment(&e, strlen(k[i].models), 6, 1);
+		for (r = 0; r < e.n_rows; r++) {
+			e.rows[r].host_json = xstrdup("{}");
+			if (k[i].models[r] != '-')
+				e.rows[r].cpu_model = xasprintf("%c", k[i].models[r]);
+		}
+		ck_assert_msg(pab_ledger_mixed_cpus(&e) == k[i].mixed, "rows %s", k[i].models);
+		pab_experiment_release(&e);
+	}
+	/* Rows without a host of their own: the run's model for each. */
+	make_experiment(&e, 2, 6, 1);
+	e.cpu_model = xstrdup("A");
+	ck_assert_int_eq(pab_ledger_mixed_cpus(&e), 0);
+	e.rows[1].host_json = xstrdup("{}");
+	e.rows[1].cpu_model = xstrdup("B");
+	ck_assert_int_eq(pab_ledger_mixed_cpus(&e), 1);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* The disposition's counts say "gain" for one supported gain, else "gains". */
+START_TEST(disposition_gain_words)
+{
+	static const char *const want[] = { "0 supported gains", "1 supported gain)",
+					    "2 supported gains" };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t gains;
+
+	for (gains = 0; gains < 3; gains++) {
+		make_experiment(&e, 2, 12, 1);
+		set_metric(&e, 0, PAB_M_CPU, 0.5, gains >= 1 ? -30 : 0, 0.002);
+		set_metric(&e, 1, PAB_M_CPU, 0.5, gains >= 2 ? -30 : 0, 0.002);
+		judge_only(&e, &o, cpu_peak, 1);
+		build(&e, &o, &l);
+		ck_assert_uint_eq(l.disposition.gains, gains);
+		ck_assert_msg(strstr(l.disposition.summary, want[gains]), "%s lacks '%s'",
+			      l.disposition.summary, want[gains]);
+		pab_ledger_release(&l);
+		pab_experiment_release(&e);
+	}
+}
+END_TEST
+
+/*
  * A run whose required set (run.require) names no judged metric: every
  * judged cell is required (doc/method.md §8a), not the default cpu.
  */
@@ -1980,6 +2044,8 @@ int main(void)
 	tcase_add_test(tc, memgate_judge_edges);
 	tcase_add_test(tc, pass_slightly_worse_is_no_gain);
 	tcase_add_test(tc, few_reps_follow_up);
+	tcase_add_test(tc, mixed_cpus_by_row);
+	tcase_add_test(tc, disposition_gain_words);
 	tcase_add_test(tc, noisy_memory_limited_or_follow_up);
 	tcase_add_test(tc, require_naming_no_judged_metric);
 	tcase_add_test(tc, credit_withheld_not_on_controls);
