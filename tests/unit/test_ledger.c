@@ -1656,6 +1656,55 @@ START_TEST(failed_base_or_environment_no_verdict)
 }
 END_TEST
 
+/*
+ * Who failed a row, as the run recorded it (the arm of a failing child or
+ * warmup run) or as a rep did: the head arm is FAIL with its reason; the
+ * base or null arm is no verdict (the benchmark is broken); an arm the
+ * run does not have is the environment's. A head that failed in the
+ * first rep counts as much as in any.
+ */
+START_TEST(failed_row_by_recorded_arm)
+{
+	static const struct {
+		const char *arm;  /* recorded failing arm, or NULL */
+		int rep_head;     /* a head child failed in rep 0 */
+		enum pab_verdict verdict;
+		const char *why;
+	} k[] = {
+		{ "base", 0, PAB_INCONCLUSIVE, PAB_LEDGER_BASE_FAILED },
+		{ "null", 0, PAB_INCONCLUSIVE, PAB_LEDGER_BASE_FAILED },
+		{ "head", 0, PAB_FAIL, "a child failed (see the row's fail_reason)" },
+		{ "setup", 0, PAB_INCONCLUSIVE, PAB_LEDGER_ENV_FAILED },
+		{ NULL, 1, PAB_FAIL, "a child failed (see the row's fail_reason)" },
+		{ "null", 1, PAB_INCONCLUSIVE, PAB_LEDGER_BASE_FAILED },
+	};
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		make_experiment(&e, 2, 12, 1);
+		set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+		set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
+		e.rows[1].failed = 1;
+		if (k[i].arm)
+			e.rows[1].failed_arm = xstrdup(k[i].arm);
+		if (k[i].rep_head)
+			e.rows[1].reps[0].result[1].failed = 1;
+		judge_only(&e, &o, cpu_peak, 1);
+		build(&e, &o, &l);
+		ck_assert_msg(l.rows[1].verdict == k[i].verdict, "case %zu", i);
+		ck_assert_str_eq(l.rows[1].why, k[i].why);
+		ck_assert_int_eq(l.rows[1].no_verdict, k[i].verdict != PAB_FAIL);
+		ck_assert_int_eq(l.rows[1].undecidable, 0);
+		ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+		pab_ledger_release(&l);
+		pab_experiment_release(&e);
+	}
+}
+END_TEST
+
 /* A judged metric never measured is listed, not judged, and not held. */
 START_TEST(not_measured_is_listed)
 {
@@ -2051,6 +2100,7 @@ int main(void)
 	tcase_add_test(tc, credit_withheld_not_on_controls);
 	tcase_add_test(tc, failed_row_rejects_failure);
 	tcase_add_test(tc, failed_base_or_environment_no_verdict);
+	tcase_add_test(tc, failed_row_by_recorded_arm);
 	tcase_add_test(tc, not_measured_is_listed);
 	tcase_add_test(tc, no_null_arm);
 	tcase_add_test(tc, conf_rules_and_lookup);
