@@ -279,6 +279,10 @@ static int inspect(sqlite3 *db, const char *path, int *rc, char **why)
 	else if (v > PAB_HISTORY_SCHEMA)
 		*why = xasprintf("history database '%s' has schema %d, newer than this perfab's "
 				 "%d: use a newer perfab", path, v, PAB_HISTORY_SCHEMA);
+	else if (v < 0) /* no perfab writes one: a damaged header */
+		*why = xasprintf("history database '%s' has schema %d, which no perfab writes: "
+				 "it is damaged; it was left as it is: restore it from a copy", path,
+				 v);
 	else
 		ret = v;
 out_release:

@@ -72,4 +72,12 @@ grep_err "has schema 4, newer than this perfab's 3"
 expect_rc 7 "$PERFAB" history record --db old.db "$D/p2-gain.json"
 grep_err "has schema 4, newer than this perfab's 3"
 [ "$(sha256sum old.db)" = "$sum" ] || fail "a newer schema was changed"
+
+# A negative schema version (a damaged header: the fuzz smoke found one)
+# is refused with its reason, never an empty one.
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma user_version = -256"); c.commit()' old.db
+expect_rc 2 "$PERFAB" history show --db old.db
+grep_err "has schema -256, which no perfab writes: it is damaged"
+expect_rc 7 "$PERFAB" history record --db old.db "$D/p2-gain.json"
+grep_err "has schema -256, which no perfab writes"
 exit 0
