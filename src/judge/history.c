@@ -91,11 +91,7 @@ static struct pab_history_point copy_point(const struct pab_history_point *p)
 	struct pab_history_merge_row *m = xmalloc(sizeof(*m));
 	struct pab_history_point c = *p;
 
-	m->id = p->merge->id;
-	m->recorded_at = p->merge->recorded_at;
-	m->commit = p->merge->commit ? xstrdup(p->merge->commit) : NULL;
-	m->base = p->merge->base ? xstrdup(p->merge->base) : NULL;
-	m->branch = p->merge->branch ? xstrdup(p->merge->branch) : NULL;
+	pab_history_merge_row_copy(m, p->merge);
 	c.merge = m;
 	return c;
 }
@@ -107,9 +103,7 @@ static void drop_point(struct pab_history_point *p)
 
 	if (!m)
 		return;
-	free(m->commit);
-	free(m->base);
-	free(m->branch);
+	pab_history_merge_row_release(m);
 	free(m);
 	p->merge = NULL;
 }
@@ -145,24 +139,25 @@ struct pab_drift_acc *pab_drift_start(const char *row, const char *arm, const ch
 	return a;
 }
 
-/* Insert k into top[0..*n), the three largest of k's sign by size (sign
- * +1 or -1), a later equal one after the earlier: top takes k's copy, or
- * it is dropped. */
-static void top_insert(struct kept *top, size_t *n, struct kept k, double sign)
+/* Insert point p (index idx, log-ratio l of sign +1 or -1) into
+ * top[0..*n), the three largest of its sign by size, a later equal one
+ * after the earlier; copied only when it is kept. */
+static void top_insert(struct kept *top, size_t *n, const struct pab_history_point *p,
+		       size_t idx, double l, double sign)
 {
 	size_t j;
 
 	if (*n == 3) {
-		if (!(top[2].log * sign < k.log * sign)) {
-			drop_point(&k.p);
+		if (!(top[2].log * sign < l * sign))
 			return;
-		}
 		drop_point(&top[2].p);
 		(*n)--;
 	}
-	for (j = *n; j > 0 && top[j - 1].log * sign < k.log * sign; j--)
+	for (j = *n; j > 0 && top[j - 1].log * sign < l * sign; j--)
 		top[j] = top[j - 1];
-	top[j] = k;
+	top[j].p = copy_point(p);
+	top[j].idx = idx;
+	top[j].log = l;
 	(*n)++;
 }
 
@@ -188,11 +183,9 @@ void pab_drift_add(struct pab_drift_acc *a, const struct pab_history_point *p)
 	if (!isnan(l)) {
 		struct kept *r;
 
-		if (l != 0.0) {
-			struct kept k = { copy_point(p), idx, l };
-
-			top_insert(a->top[l < 0.0], &a->n_top[l < 0.0], k, l < 0.0 ? -1.0 : 1.0);
-		}
+		if (l != 0.0)
+			top_insert(a->top[l < 0.0], &a->n_top[l < 0.0], p, idx, l,
+				   l < 0.0 ? -1.0 : 1.0);
 		if (a->n_chainable < CP_WINDOW && a->n_chainable == a->ring_alloc)
 			a->ring = xgrow(a->ring, sizeof(*a->ring), a->n_chainable + 1, &a->ring_alloc);
 		r = &a->ring[a->n_chainable % CP_WINDOW];
@@ -255,7 +248,8 @@ void pab_drift_finish(struct pab_drift_acc *a, struct pab_drift *d)
 		struct kept *r = &a->ring[(first + cp[i]) % CP_WINDOW];
 
 		d->cp_step[i] = r->idx;
-		d->cp_pt[i] = copy_point(&r->p);
+		d->cp_pt[i] = r->p; /* taken from the ring, freed below otherwise */
+		r->p.merge = NULL;
 	}
 	d->n_cp_step = k > 0 ? (size_t)k : 0;
 	for (i = 0; i < n; i++)

@@ -24,13 +24,26 @@ void pab_history_set_release(struct pab_history_set *set)
 		free(set->series[i].metric);
 	}
 	free(set->series);
-	for (i = 0; i < set->n_merge_rows; i++) {
-		free(set->merge_rows[i].commit);
-		free(set->merge_rows[i].base);
-		free(set->merge_rows[i].branch);
-	}
+	for (i = 0; i < set->n_merge_rows; i++)
+		pab_history_merge_row_release(&set->merge_rows[i]);
 	free(set->merge_rows);
 	memset(set, 0, sizeof(*set));
+}
+
+void pab_history_merge_row_copy(struct pab_history_merge_row *dst,
+				const struct pab_history_merge_row *src)
+{
+	*dst = *src;
+	dst->commit = src->commit ? xstrdup(src->commit) : NULL;
+	dst->base = src->base ? xstrdup(src->base) : NULL;
+	dst->branch = src->branch ? xstrdup(src->branch) : NULL;
+}
+
+void pab_history_merge_row_release(struct pab_history_merge_row *m)
+{
+	free(m->commit);
+	free(m->base);
+	free(m->branch);
 }
 
 int pab_history_names_cmp(const char *row_a, const char *arm_a, const char *metric_a,

@@ -88,6 +88,12 @@ struct pab_history_set {
 /* Free everything set owns and zero it. */
 void pab_history_set_release(struct pab_history_set *set);
 
+/* *dst = src with copies of its strings; pab_history_merge_row_release
+ * frees them (not dst). */
+void pab_history_merge_row_copy(struct pab_history_merge_row *dst,
+				const struct pab_history_merge_row *src);
+void pab_history_merge_row_release(struct pab_history_merge_row *m);
+
 /* The order of series: by row, then arm, then metric (strcmp's sign). */
 int pab_history_names_cmp(const char *row_a, const char *arm_a, const char *metric_a,
 			  const char *row_b, const char *arm_b, const char *metric_b);

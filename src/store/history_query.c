@@ -38,11 +38,7 @@ static void query_point(void *ctx, size_t series, const char *row, const char *a
 	s = &set->series[series];
 	if (!q->mr || q->mr->id != p->merge->id) { /* a merge, once */
 		q->mr = &set->merge_rows[set->n_merge_rows++];
-		q->mr->id = p->merge->id;
-		q->mr->recorded_at = p->merge->recorded_at;
-		q->mr->commit = p->merge->commit ? xstrdup(p->merge->commit) : NULL;
-		q->mr->base = p->merge->base ? xstrdup(p->merge->base) : NULL;
-		q->mr->branch = p->merge->branch ? xstrdup(p->merge->branch) : NULL;
+		pab_history_merge_row_copy(q->mr, p->merge);
 	}
 	/* A series holds at most one point a merge: doubled, but never past
 	 * the number of merges (no slack at the end of a series that has
