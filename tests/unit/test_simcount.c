@@ -204,7 +204,7 @@ START_TEST(argv_wraps_the_command)
 	char *const cmd[] = { "xz", "-6", NULL };
 	char **opts, **argv = pab_simcount_argv("/usr/bin/valgrind", "/tmp/d/count", cmd, &opts);
 	size_t n = 0, i;
-	int tool = 0, nosim = 0, out = 0, novgdb = 0;
+	int tool = 0, nosim = 0, out = 0, novgdb = 0, geometry = 0;
 
 	while (argv[n])
 		n++;
@@ -216,8 +216,12 @@ START_TEST(argv_wraps_the_command)
 		nosim |= !strcmp(argv[i], "--cache-sim=no");
 		out |= !strcmp(argv[i], "--cachegrind-out-file=/tmp/d/count.%p");
 		novgdb |= !strcmp(argv[i], "--vgdb=no"); /* no FIFOs left in /tmp */
+		/* no unused cache model sized from the host's L3 */
+		geometry += !strcmp(argv[i], "--I1=32768,8,64") +
+			!strcmp(argv[i], "--D1=32768,8,64") + !strcmp(argv[i], "--LL=262144,8,64");
 	}
 	ck_assert(tool && nosim && out && novgdb);
+	ck_assert_int_eq(geometry, 3);
 	pab_simcount_argv_free(argv, opts);
 }
 END_TEST
