@@ -333,7 +333,6 @@ START_TEST(unprivileged_reasons)
 		char *argv[] = { "/bin/true", NULL };
 		struct held h;
 		struct pab_counters *c;
-		struct rusage ru;
 		const char *why = "";
 		double v;
 		int st, rc_cs, rc_tc;
