@@ -123,7 +123,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 	if [ -n "$full" ]; then
 		make -j"$jobs" distcheck
 	else
-		make -j"$jobs" distcheck TESTS=
+		# Without tests, distcheck proves that the tarball builds,
+		# installs, uninstalls and cleans; it ships no object, so it
+		# compiles unoptimized (a quarter of its CPU time). The .deb
+		# below is the optimized build.
+		make -j"$jobs" distcheck TESTS= DISTCHECK_CONFIGURE_FLAGS='CFLAGS=-O0'
 	fi
 ) >"$scratch/distcheck.log" 2>&1 || { tail -60 "$scratch/distcheck.log" >&2; die "make distcheck failed"; }
 tarball=perfab-$version.tar.gz
