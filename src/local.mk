@@ -25,6 +25,7 @@ src_libperfab_a_SOURCES = \
 	src/run/failure.c src/run/failure.h \
 	src/run/hooks.c src/run/hooks.h \
 	src/run/measure.c src/run/measure.h \
+	src/run/child_cmd.c src/run/child_cmd.h \
 	src/run/plan.c src/run/plan.h \
 	src/run/plan_data.c src/run/plan_data.h \
 	src/run/progress.c src/run/progress.h \

@@ -13,18 +13,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/suite.h"
 #include "model/argv_split.h"
 #include "probe/counters.h"
 #include "probe/guard.h"
 #include "probe/runchild.h"
 #include "probe/simcount.h"
 #include "run/arms.h"
+#include "run/child_cmd.h"
 #include "run/measure.h"
 #include "run/workload.h"
 #include "term.h"
 #include "test_hooks.h"
-#include "store/digest.h"
 #include "util.h"
 
 extern char **environ;
@@ -96,204 +95,20 @@ void pab_measure_end(struct pab_measure *m)
 	m->n_base_env = 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* The child's command                                                */
-
-/* "changed during the run" for file (role) of arm/row: digest then and now. */
-static int file_changed(const char *path, const char *role, const char *then,
-			const struct pab_arm *arm, const struct pab_row *row, int at_end,
-			struct pab_failure *f)
+/* What every child of the run shares, for run/child_cmd.h. */
+static struct pab_child_shared child_shared(const struct pab_measure *m)
 {
-	char *now = pab_sha256_file(path);
-	int ret;
+	struct pab_child_shared sh = { m->base_env, m->n_base_env, m->scale, m->report_path };
 
-	ret = pab_fail(f, PAB_FAIL_REFUSED, "arm '%s' of row '%s': %s '%s' is not the file "
-		       "checked when the run started (sha256 %s then, %s %s): the run stops; "
-		       "restore it and resume with perfab run --resume, or rerun from scratch",
-		       pab_term_safe(arm->name), pab_term_safe(row->name), role,
-		       pab_term_safe(path), then, now ? now : "unreadable",
-		       at_end ? "at the end of the run" : "before its next exec");
-	free(now);
-	return ret;
+	return sh;
 }
 
-int pab_measure_check_files(const struct pab_row *row, const struct pab_arm *arm, size_t a,
-			    const char *exe, int digest, struct pab_failure *f)
+char *pab_measure_identity(const struct pab_measure *m, const struct pab_experiment *e,
+			   const struct pab_row *row, size_t arm_idx)
 {
-	size_t i;
+	struct pab_child_shared sh = child_shared(m);
 
-	if (row->exes && row->exes[a] && row->exe_sha256 && row->exe_sha256[a]) {
-		int same;
-
-		if (digest) {
-			char *now = pab_sha256_file(row->exes[a]);
-
-			same = now && !strcmp(now, row->exe_sha256[a]);
-			free(now);
-		} else {
-			same = !strcmp(exe, row->exes[a]) && row->exe_id &&
-			       pab_file_id_same(exe, &row->exe_id[a]);
-		}
-		if (!same)
-			return file_changed(strcmp(exe, row->exes[a]) ? exe : row->exes[a],
-					    "program", row->exe_sha256[a], arm, row, digest, f);
-	}
-	for (i = 0; row->inputs && i < row->n_inputs[a]; i++) {
-		const struct pab_input_file *in = &row->inputs[a][i];
-		int same;
-
-		if (digest) {
-			char *now = pab_sha256_file(in->path);
-
-			same = now && !strcmp(now, in->sha256);
-			free(now);
-		} else {
-			same = pab_file_id_same(in->path, &in->id);
-		}
-		if (!same)
-			return file_changed(in->path, in->role, in->sha256, arm, row, digest, f);
-	}
-	return 0;
-}
-
-static char *params_string(const struct pab_row *row)
-{
-	struct pab_strbuf sb = PAB_STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < row->n_params; i++)
-		pab_strbuf_addf(&sb, "%s%s=%s", i ? "," : "", row->params[i].key,
-				row->params[i].value);
-	return pab_strbuf_detach(&sb);
-}
-
-/* The child's command line and complete environment. */
-struct child_cmd {
-	char *exe;
-	char **argv;  /* the arm's words (or exe), then the row's */
-	char **env;   /* base env (less what the arm sets), the arm's, the protocol's */
-	char **own;   /* the strings of env allocated here, NULL-terminated */
-	char **argv_own; /* the words of argv allocated here, NULL-terminated */
-};
-
-/* The environment for (row, arm, mode) into cmd. */
-static void make_env(const struct pab_measure *m, const struct pab_row *row,
-		     const struct pab_arm *arm, const char *mode, uint64_t seed,
-		     struct child_cmd *cmd)
-{
-	size_t n = 0, i, k, n_own = 0;
-	char **env = xcalloc(m->n_base_env + arm->n_env + 8, sizeof(*env));
-	char **own = xcalloc(arm->n_env + 8, sizeof(*own));
-	char *params = params_string(row);
-
-	for (i = 0; i < m->n_base_env; i++) {
-		const char *v = m->base_env[i];
-		int overridden = 0;
-
-		for (k = 0; k < arm->n_env; k++) {
-			size_t kl = strlen(arm->env[k].key);
-
-			if (!strncmp(v, arm->env[k].key, kl) && v[kl] == '=')
-				overridden = 1;
-		}
-		if (!overridden)
-			env[n++] = (char *)v;
-	}
-	for (k = 0; k < arm->n_env; k++)
-		env[n++] = own[n_own++] = xasprintf("%s=%s", arm->env[k].key,
-						    arm->env[k].value);
-	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_PROTOCOL,
-					    PAB_WORKLOAD_PROTOCOL);
-	/* Only built-in rows name a suite row; a plain command keeps its own. */
-	if (row->workload) {
-		env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_ROW, row->workload);
-		env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_PARAMS, params);
-	}
-	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_MODE, mode);
-	env[n++] = own[n_own++] = xasprintf("%s=%llu", PAB_ENV_SEED,
-					    (unsigned long long)seed);
-	env[n++] = own[n_own++] = xasprintf("%s=%.17g", PAB_ENV_SCALE, m->scale);
-	env[n++] = own[n_own++] = xasprintf("%s=%s", PAB_ENV_REPORT, m->report_path);
-	free(params);
-	cmd->env = env;
-	cmd->own = own;
-}
-
-/*
- * The names and values of row's parameters for {NAME} (a plain command's
- * row from a parameter scan; a built-in row's go to the environment), or
- * 0 pairs. Borrowed from row; the arrays are new.
- */
-static size_t row_placeholders(const struct pab_row *row, const char ***names,
-			       const char ***values)
-{
-	size_t i;
-
-	*names = *values = NULL;
-	if (row->workload || !row->n_params)
-		return 0;
-	*names = xcalloc(row->n_params, sizeof(**names));
-	*values = xcalloc(row->n_params, sizeof(**values));
-	for (i = 0; i < row->n_params; i++) {
-		(*names)[i] = row->params[i].key;
-		(*values)[i] = row->params[i].value;
-	}
-	return row->n_params;
-}
-
-/* argv[from..argc) with row's {NAME}s put in, appended to out at *k
- * (new strings, also listed in own at *n_own). */
-static void expand_words(char *const *argv, size_t argc, size_t from,
-			 const struct pab_row *row, char **out, size_t *k,
-			 char **own, size_t *n_own)
-{
-	const char **names, **values;
-	size_t n = row_placeholders(row, &names, &values), i;
-
-	for (i = from; i < argc; i++) {
-		if (!n) {
-			out[(*k)++] = argv[i];
-			continue;
-		}
-		out[*k] = own[(*n_own)++] = pab_argv_expand(argv[i], names, values, n);
-		++*k;
-	}
-	free(names);
-	free(values);
-}
-
-static char **make_argv(const struct pab_arm *arm, const struct pab_row *row,
-			const char *exe, char ***own)
-{
-	size_t n = (arm->argc ? arm->argc : 1) + row->argc, i, k = 0, n_own = 0;
-	char **argv = xcalloc(n + 1, sizeof(*argv));
-
-	*own = xcalloc(n + 1, sizeof(**own));
-	if (arm->argc) {
-		argv[k++] = arm->argv[0];
-		expand_words(arm->argv, arm->argc, 1, row, argv, &k, *own, &n_own);
-	} else {
-		argv[k++] = (char *)exe;
-	}
-	for (i = 0; i < row->argc; i++)
-		argv[k++] = row->argv[i];
-	return argv;
-}
-
-static void child_cmd_release(struct child_cmd *cmd)
-{
-	char **p;
-
-	for (p = cmd->own; p && *p; p++)
-		free(*p);
-	free(cmd->own);
-	for (p = cmd->argv_own; p && *p; p++)
-		free(*p);
-	free(cmd->argv_own);
-	free(cmd->env);
-	free(cmd->argv);
-	free(cmd->exe);
-	memset(cmd, 0, sizeof(*cmd));
+	return pab_child_identity(&sh, e, row, arm_idx);
 }
 
 /* ------------------------------------------------------------------ */
@@ -421,7 +236,7 @@ static void end_child(struct gate_probes *g)
  * The counting pass wraps this same description in valgrind
  * (count_arm), so the counted child is the timed child.
  */
-static void child_opts(const struct pab_measure *m, const struct child_cmd *cmd,
+static void child_opts(const struct pab_measure *m, const struct pab_child_cmd *cmd,
 		       struct pab_spawn_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -438,7 +253,7 @@ static void child_opts(const struct pab_measure *m, const struct child_cmd *cmd,
 }
 
 /* Spawn cmd with m's limits and the probes at its gate; 0 or -1 (errno). */
-static int spawn(struct pab_measure *m, const struct child_cmd *cmd, int latency,
+static int spawn(struct pab_measure *m, const struct pab_child_cmd *cmd, int latency,
 		 struct gate_probes *probes, struct pab_spawn_result *sr)
 {
 	struct pab_spawn_opts o;
@@ -596,7 +411,7 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
  * count tool, bound by m->count_timeout_ns; its count into res's
  * instructions (the other slots are the timed run's). Returns 0, or -1
  * (errno) when it could not be spawned. */
-static int count_arm(struct pab_measure *m, const struct child_cmd *cmd, size_t ri, size_t arm_idx,
+static int count_arm(struct pab_measure *m, const struct pab_child_cmd *cmd, size_t ri, size_t arm_idx,
 		     struct pab_arm_result *res, struct pab_measured *out)
 {
 	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
@@ -648,23 +463,22 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 	const struct pab_arm *arm = &e->arms[arm_idx];
 	struct gate_probes probes = { m, arm_idx, 0, NULL, NULL, NULL };
 	struct pab_spawn_result sr;
-	struct child_cmd cmd = { 0 };
+	struct pab_child_shared sh = child_shared(m);
+	struct pab_child_cmd cmd;
 	char *why;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	cmd.exe = pab_arm_exe(arm, row, &why);
-	if (!cmd.exe) {
+	if (pab_child_cmd_make(&cmd, &sh, row, arm, latency ? "latency" : "throughput", seed,
+			       &why)) {
 		pab_fail(f, PAB_FAIL_USAGE, "%s", why);
 		free(why);
 		return -1;
 	}
-	if (pab_measure_check_files(row, arm, arm_idx, cmd.exe, 0, f)) {
+	if (pab_child_check_files(row, arm, arm_idx, cmd.exe, 0, f)) {
 		ret = -1;
 		goto out;
 	}
-	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
-	make_env(m, row, arm, latency ? "latency" : "throughput", seed, &cmd);
 	if (pass == PAB_MEASURE_COUNT) {
 		if (count_arm(m, &cmd, (size_t)(row - e->rows), arm_idx, res, out))
 			ret = pab_fail_errno(f, "cannot count arm '%s' of row '%s'",
@@ -703,62 +517,8 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 	out->spoke = record_report(m, &sr, res, out) > 0;
 	fill_not_probed(res, &sr);
 out:
-	child_cmd_release(&cmd);
+	pab_child_cmd_release(&cmd);
 	return ret;
-}
-
-/* 1 when the environment entry kv ("NAME=value") sets name. */
-static int env_is(const char *kv, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(kv, name, n) && kv[n] == '=';
-}
-
-/* A variable a CI runner sets anew for every run and job, left out of the
- * identity (doc/method.md, "The count cache"). */
-static int per_run_env(const char *kv)
-{
-	return !strncmp(kv, "GITHUB_", 7) || !strncmp(kv, "RUNNER_", 7) ||
-		!strncmp(kv, "ACTIONS_", 8);
-}
-
-char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,
-			   const struct pab_row *row, size_t arm_idx)
-{
-	const struct pab_arm *arm = &e->arms[arm_idx];
-	struct pab_strbuf sb = PAB_STRBUF_INIT;
-	struct child_cmd cmd = { 0 };
-	char *why, **p;
-	size_t i;
-
-	cmd.exe = pab_arm_exe(arm, row, &why);
-	if (!cmd.exe) {
-		free(why);
-		return NULL;
-	}
-	cmd.argv = make_argv(arm, row, cmd.exe, &cmd.argv_own);
-	make_env(m, row, arm, "throughput", 0, &cmd);
-	/* The program, its digest, argv and environment, one per line; the
-	 * input, the working directory and the limits are the run's own. */
-	pab_strbuf_addf(&sb, "exe %s\nsha256 %s\n", cmd.exe, arm->sha256 ? arm->sha256 : "-");
-	/* What the arm's own prepare leaves, and the files its run reads. */
-	pab_strbuf_addf(&sb, "prepare %zu %s\n", arm->prepare ? strlen(arm->prepare) : 0,
-			arm->prepare ? arm->prepare : "");
-	for (i = 0; row->inputs && row->n_inputs && i < row->n_inputs[arm_idx]; i++)
-		pab_strbuf_addf(&sb, "input %s %s\n", row->inputs[arm_idx][i].sha256 ?
-				row->inputs[arm_idx][i].sha256 : "-", row->inputs[arm_idx][i].path);
-	for (p = cmd.argv; *p; p++)
-		pab_strbuf_addf(&sb, "arg %zu %s\n", strlen(*p), *p);
-	/* Not the rep's seed: every arm of a rep has the same, and a count is
-	 * taken across reps only once two reps' counts, at two seeds, agreed
-	 * (run/counting.h); nor the run's report file, the same for every
-	 * child of a run. */
-	for (p = cmd.env; *p; p++)
-		if (!env_is(*p, PAB_ENV_SEED) && !env_is(*p, PAB_ENV_REPORT) && !per_run_env(*p))
-			pab_strbuf_addf(&sb, "env %zu %s\n", strlen(*p), *p);
-	child_cmd_release(&cmd);
-	return pab_strbuf_detach(&sb);
 }
 
 /* ------------------------------------------------------------------ */
@@ -801,7 +561,7 @@ int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
 		     struct pab_spawn_result *sr, struct pab_failure *f)
 {
 	struct pab_spawn_opts o = { 0 };
-	struct child_cmd cmd = { 0 };
+	struct pab_child_cmd cmd = { 0 };
 	char **words = NULL, *exe;
 	const char *why;
 	size_t n_words, k = 0, n_own = 0;
@@ -813,7 +573,7 @@ int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
 	cmd.argv = xcalloc(n_words + 1, sizeof(*cmd.argv));
 	cmd.argv_own = xcalloc(n_words + 1, sizeof(*cmd.argv_own));
 	cmd.argv[k++] = words[0];
-	expand_words(words, n_words, 1, row, cmd.argv, &k, cmd.argv_own, &n_own);
+	pab_child_expand_words(words, n_words, 1, row, cmd.argv, &k, cmd.argv_own, &n_own);
 	exe = pab_resolve_exe(words[0]);
 	if (!exe) {
 		ret = pab_fail(f, PAB_FAIL_USAGE, "cannot run '%s': '%s': %s (give a path or put "
@@ -843,7 +603,7 @@ int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
 	if (pid > 0)
 		pab_guard_group_done(pid);
 out:
-	child_cmd_release(&cmd);
+	pab_child_cmd_release(&cmd);
 	pab_argv_free(words);
 	return ret;
 }

@@ -123,18 +123,12 @@ int pab_measure_arm(struct pab_measure *m, const struct pab_experiment *e,
 		    struct pab_failure *f);
 
 /*
- * pab_measure_identity: what makes arm arm_idx's child of row the program
- * it is, as text: its program and digest, argv and environment (but the
- * rep's workload seed, the run's report file and the variables a CI
- * runner sets per run: GITHUB_*, RUNNER_*, ACTIONS_*), the arm's own prepare
- * and the digests of the files its run reads (the input, the working
- * directory and the limits are the run's, the same for every child). The
- * same in every rep. Two children with the same identity execute the same
- * instructions wherever counts are exact, so the counting pass counts one
- * of them per rep, and none once two reps' counts agreed (doc/method.md,
- * "Exact counts"). New string, or NULL when the program cannot be found.
+ * pab_measure_identity: pab_child_identity (run/child_cmd.h) of arm
+ * arm_idx's child of row in this run: what makes it the program it is,
+ * as text, the key of its count. New string, or NULL when the program
+ * cannot be found.
  */
-char *pab_measure_identity(struct pab_measure *m, const struct pab_experiment *e,
+char *pab_measure_identity(const struct pab_measure *m, const struct pab_experiment *e,
 			   const struct pab_row *row, size_t arm_idx);
 
 /*
@@ -159,18 +153,5 @@ struct pab_spawn_result;
 int pab_measure_hook(struct pab_measure *m, const struct pab_row *row,
 		     const struct pab_arm *arm, const char *cmd,
 		     struct pab_spawn_result *sr, struct pab_failure *f);
-
-/*
- * pab_measure_check_files: what runs is what was checked. The program arm
- * (index a) runs for row, resolved now as exe, and every input file of
- * row's arm a (arms.c digests them at the start, --resume again): the
- * same files as then — the same path and identity (device, inode, size,
- * mtime; pab_file_id) when digest is 0, as before each exec; the same
- * SHA-256 when digest is 1, as at the end of a run. Returns 0, or -1
- * with f filled (PAB_FAIL_REFUSED) naming the file, its role and both
- * digests. A row that records no digests is not checked.
- */
-int pab_measure_check_files(const struct pab_row *row, const struct pab_arm *arm, size_t a,
-			    const char *exe, int digest, struct pab_failure *f);
 
 #endif /* PAB_RUN_MEASURE_H */

@@ -28,6 +28,7 @@
 #include "probe/simcount.h"
 #include "probe/hostinfo.h"
 #include "run/arms.h"
+#include "run/child_cmd.h"
 #include "run/define.h"
 #include "run/measure.h"
 #include "run/plan.h"
@@ -491,7 +492,7 @@ int pab_plan_recheck(const struct pab_plan *p, struct pab_failure *f)
 			const struct pab_row *row = &p->e.rows[ri];
 
 			if (row->exes && row->exes[a] &&
-			    pab_measure_check_files(row, &p->e.arms[a], a, row->exes[a], 1, f))
+			    pab_child_check_files(row, &p->e.arms[a], a, row->exes[a], 1, f))
 				return -1;
 		}
 	return 0;

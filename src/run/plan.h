@@ -50,7 +50,7 @@ int pab_plan_make(struct pab_plan *p, const struct pab_run_opts *o, struct pab_f
 /*
  * pab_plan_recheck: at the end of a run, every program and input file of
  * every (row, arm) of p->e digested again against its digest at the start
- * (pab_measure_check_files). 0, or -1 with f filled (PAB_FAIL_REFUSED)
+ * (pab_child_check_files). 0, or -1 with f filled (PAB_FAIL_REFUSED)
  * naming the first that changed: then the run must not be finished as if
  * all its reps ran what was checked.
  */
