@@ -880,7 +880,8 @@ END_TEST
  * A time guard holds a row's PASS until it is resolved (doc/method.md
  * §8a): instructions required and unchanged, cpu guarding; cpu resolved
  * within the guard tolerance lets the row PASS, cpu too noisy to resolve
- * holds it INCONCLUSIVE.
+ * holds it INCONCLUSIVE; the allowance the ledger shows it resolving to
+ * is the guard's own (pab_guard_allowance), and no other cell has one.
  */
 START_TEST(time_guard_holds_until_resolved)
 {
@@ -901,6 +902,12 @@ START_TEST(time_guard_holds_until_resolved)
 	ck_assert_int_eq(c->role, PAB_ROLE_GUARD);
 	ck_assert(c->time_guard && !c->held);
 	ck_assert_int_eq(l.rows[0].verdict, PAB_PASS);
+	/* What the ledger says a time guard resolves to: the larger of the
+	 * guard tolerance and the cell's allowance; a cell that guards no
+	 * time has none. */
+	ck_assert(c->guard_allowance >= o.guard_tolerance && c->guard_allowance > 0);
+	ck_assert(fabs(c->guard_allowance - pab_guard_allowance(&c->res, o.guard_tolerance)) < 1e-12);
+	ck_assert(pab_ledger_find_cell(&l, 0, 1, PAB_M_INSTRUCTIONS)->guard_allowance == 0.0);
 	pab_ledger_release(&l);
 	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.3);
 	build(&e, &o, &l);
@@ -1640,6 +1647,7 @@ START_TEST(failed_base_or_environment_no_verdict)
 		build(&e, &o, &l);
 		ck_assert_int_eq(l.rows[1].verdict, PAB_INCONCLUSIVE);
 		ck_assert_int_eq(l.rows[1].no_verdict, 1);
+		ck_assert_int_eq(l.no_verdict, 1);
 		ck_assert_str_eq(l.rows[1].why, cases[i].why);
 		ck_assert_int_eq(l.overall, PAB_INCONCLUSIVE);
 		ck_assert_int_eq(l.disposition.kind, PAB_DISP_NO_VERDICT);
@@ -1653,6 +1661,20 @@ START_TEST(failed_base_or_environment_no_verdict)
 		pab_ledger_release(&l);
 		pab_experiment_release(&e);
 	}
+	/* The ledger's count of rows without a verdict counts the first row
+	 * as any other. */
+	make_experiment(&e, 2, 12, 1);
+	set_metric(&e, 0, PAB_M_CPU, 0.5, 0, 0.002);
+	set_metric(&e, 1, PAB_M_CPU, 0.5, 0, 0.002);
+	e.rows[0].failed = 1;
+	e.rows[0].reps[5].result[0].failed = 1;
+	judge_only(&e, &o, cpu_peak, 1);
+	build(&e, &o, &l);
+	ck_assert_int_eq(l.rows[0].no_verdict, 1);
+	ck_assert_int_eq(l.rows[1].no_verdict, 0);
+	ck_assert_int_eq(l.no_verdict, 1);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
 }
 END_TEST
 
@@ -1702,6 +1724,45 @@ START_TEST(failed_row_by_recorded_arm)
 		pab_ledger_release(&l);
 		pab_experiment_release(&e);
 	}
+}
+END_TEST
+
+/*
+ * Counts' required set is a row's own: in a counted run a row with
+ * instruction counts requires them (cpu and the rest guard); a row the
+ * counting pass did not count (no cell measured) is judged as a run
+ * without counts is, cpu required (doc/method.md 8a, 13).
+ */
+START_TEST(counts_require_only_counted_rows)
+{
+	static const enum pab_metric_id ms[] = { PAB_M_INSTRUCTIONS, PAB_M_CPU, PAB_M_PEAK_RSS };
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t ri;
+
+	make_experiment(&e, 2, 12, 1);
+	e.settings.given |= PAB_RUN_COUNTS;
+	e.settings.count_source = PAB_COUNT_SIM;
+	set_metric(&e, 0, PAB_M_INSTRUCTIONS, 1e8, 0, 0);
+	for (ri = 0; ri < 2; ri++) {
+		set_metric(&e, ri, PAB_M_CPU, 0.5, 0, 0.002);
+		set_metric(&e, ri, PAB_M_PEAK_RSS, 1e7, 0, 0.002);
+	}
+	e.judged.recorded = PAB_JUDGED_METRICS;
+	for (ri = 0; ri < 3; ri++)
+		e.judged.metrics[ms[ri]] = 1;
+	pab_ledger_opts_init(&o, &e);
+	ck_assert_int_eq(o.require_from_counts, 1);
+	build(&e, &o, &l);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_INSTRUCTIONS)->role, PAB_ROLE_REQUIRED);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_CPU)->role, PAB_ROLE_GUARD);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_PEAK_RSS)->role, PAB_ROLE_GUARD);
+	ck_assert_int_eq(cell_verdict(&l, 1, PAB_M_INSTRUCTIONS), PAB_NOT_MEASURED);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 1, 1, PAB_M_CPU)->role, PAB_ROLE_REQUIRED);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 1, 1, PAB_M_PEAK_RSS)->role, PAB_ROLE_GUARD);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
 }
 END_TEST
 
@@ -2100,6 +2161,7 @@ int main(void)
 	tcase_add_test(tc, credit_withheld_not_on_controls);
 	tcase_add_test(tc, failed_row_rejects_failure);
 	tcase_add_test(tc, failed_base_or_environment_no_verdict);
+	tcase_add_test(tc, counts_require_only_counted_rows);
 	tcase_add_test(tc, failed_row_by_recorded_arm);
 	tcase_add_test(tc, not_measured_is_listed);
 	tcase_add_test(tc, no_null_arm);
