@@ -920,8 +920,9 @@ START_TEST(time_guard_holds_until_resolved)
 END_TEST
 
 /*
- * A plain command's throughput is 1/wall: not judged unless named; its
- * wall is shown instead, with its interval, and no part of the verdict.
+ * A plain command's throughput is 1/wall: not judged unless named (in
+ * the judged metrics or the required set); its wall is shown instead,
+ * with its interval, and no part of the verdict.
  */
 START_TEST(plain_command_shows_wall)
 {
@@ -957,6 +958,20 @@ START_TEST(plain_command_shows_wall)
 	c = pab_ledger_find_cell(&l, 0, 1, PAB_M_THROUGHPUT);
 	ck_assert_ptr_nonnull(c);
 	ck_assert_int_eq(c->role, PAB_ROLE_GUARD);
+	ck_assert_ptr_null(pab_ledger_find_cell(&l, 0, 1, PAB_M_WALL));
+	pab_ledger_release(&l);
+	/* A required set that does not name throughput leaves it 1/wall:
+	 * wall shown; one that names it judges it, required. */
+	o.metrics_given = 0;
+	o.require_given = 1;
+	o.required[PAB_M_CPU] = 1;
+	build(&e, &o, &l);
+	ck_assert_ptr_null(pab_ledger_find_cell(&l, 0, 1, PAB_M_THROUGHPUT));
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_WALL)->role, PAB_ROLE_SHOWN);
+	pab_ledger_release(&l);
+	o.required[PAB_M_THROUGHPUT] = 1;
+	build(&e, &o, &l);
+	ck_assert_int_eq(pab_ledger_find_cell(&l, 0, 1, PAB_M_THROUGHPUT)->role, PAB_ROLE_REQUIRED);
 	ck_assert_ptr_null(pab_ledger_find_cell(&l, 0, 1, PAB_M_WALL));
 	pab_ledger_release(&l);
 	pab_experiment_release(&e);
