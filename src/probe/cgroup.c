@@ -539,10 +539,15 @@ int pab_cgroup_kill_path(const char *dir)
 {
 	struct timespec ms = { 0, 1000000 };
 	char *procs = xasprintf("%s/cgroup.procs", dir);
-	int round, ret = -1;
+	int round, ret = -1, freezer;
 
-	int freezer = is_file(dir, "freezer.state");
-
+	/* Empty stays empty (nothing in it can fork): a reaped child's cgroup
+	 * needs no kill, nor a freeze (two writes, ~4 ms a child on v1). */
+	if (procs_empty(procs)) {
+		free(procs);
+		return 0;
+	}
+	freezer = is_file(dir, "freezer.state");
 	/* cgroup v2 (Linux >= 5.14) kills the whole cgroup in one write,
 	 * forks in flight included. */
 	if (is_file(dir, "cgroup.kill"))
@@ -552,18 +557,13 @@ int pab_cgroup_kill_path(const char *dir)
 	 * processes are not listed. */
 	for (round = 0; round < 10000; round++) {
 		char *s, *line, *next;
-		int any = 0, frozen = 0;
+		int any = 0;
 
-		/* A cgroup found empty stays empty (nothing in it can fork):
-		 * the usual case, a reaped child's, needs no freeze, whose two
-		 * writes took ~4 ms a child on cgroup v1. */
-		if (freezer && (round || !procs_empty(procs))) {
+		if (freezer)
 			freeze(dir, "FROZEN");
-			frozen = 1;
-		}
 		s = read_file_max(procs, 1 << 22, NULL);
 		if (!s) {
-			if (frozen)
+			if (freezer)
 				freeze(dir, "THAWED");
 			break; /* gone, or not a cgroup */
 		}
@@ -582,7 +582,7 @@ int pab_cgroup_kill_path(const char *dir)
 		}
 		free(s);
 		/* Thawed, the frozen and killed die at once. */
-		if (frozen)
+		if (freezer)
 			freeze(dir, "THAWED");
 		if (!any) {
 			ret = 0;
