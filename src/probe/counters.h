@@ -45,6 +45,12 @@ struct pab_counters;
  * events already names them. Never returns NULL (dies only when out of
  * memory). The caller owns the set: pab_counters_close() it.
  *
+ * The first call also holds, for the process's life, one disabled
+ * software event of each kind the kernel switches on and off with a
+ * static key (five descriptors, close-on-exec, counting nothing): opening
+ * and closing those per child rewrote kernel text and interrupted every
+ * CPU each time (counters.c).
+ *
  * Reasons an event is unavailable (pab_counters_read's why):
  *   "no hardware PMU on this machine (...)"
  *   "perf_event_paranoid=N forbids it: run as root or set

@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pwd.h>
 #include <signal.h>
@@ -215,6 +216,56 @@ START_TEST(burn_in_grandchild_is_counted)
 }
 END_TEST
 
+/*
+ * The software events' kernel hooks stay on between children: one disabled
+ * event of each kind with a static key (page-faults, context-switches,
+ * minor-faults, major-faults, cpu-migrations) is held on perfab itself,
+ * once, close-on-exec, and outlives every set. Per child, the kernel would
+ * otherwise rewrite its text and interrupt every CPU at each open and
+ * close (counters.c).
+ */
+static int held_perf_fds(int *cloexec)
+{
+	char path[64], target[64];
+	int fd, n = 0;
+
+	*cloexec = 1;
+	for (fd = 0; fd < 1024; fd++) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len < 0)
+			continue;
+		target[len] = '\0';
+		if (strcmp(target, "anon_inode:[perf_event]"))
+			continue;
+		n++;
+		if (!(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+			*cloexec = 0;
+	}
+	return n;
+}
+
+START_TEST(software_event_keys_held)
+{
+	char *argv[] = { "/bin/true", NULL };
+	int round, cloexec;
+
+	for (round = 0; round < 2; round++) {
+		struct held h = hold_child(argv);
+		struct pab_counters *c = pab_counters_open(h.pid, NULL, 0);
+		struct rusage ru;
+
+		release_and_reap(&h, &ru);
+		ck_assert(must_read(c, "page_faults") > 0);
+		pab_counters_close(c);
+		ck_assert_int_eq(held_perf_fds(&cloexec), 5);
+		ck_assert_msg(cloexec, "a held event is inherited across exec");
+	}
+}
+END_TEST
+
 /* A child that never execs never enables its counters: -1, never 0. */
 START_TEST(no_exec_reads_unavailable)
 {
@@ -395,6 +446,7 @@ int main(void)
 	tcase_add_test(tc, defaults_on_true);
 	tcase_add_test(tc, burn_in_grandchild_is_counted);
 	tcase_add_test(tc, no_exec_reads_unavailable);
+	tcase_add_test(tc, software_event_keys_held);
 	tcase_add_test(tc, bogus_event);
 	tcase_add_test(tc, names_and_dedup);
 	tcase_add_test(tc, unprivileged_reasons);
