@@ -324,7 +324,9 @@ static void wait_open(struct waits *w, long tid, double t, struct sample *sm)
 	x->stack = pab_strbuf_detach(&sb);
 }
 
-/* A header line "TID TIME: PERIOD EVENT: TRACE": 1 with its fields, else 0. */
+/* A header line "TID TIME: PERIOD EVENT: TRACE", or a task event "TID
+ * TIME: PERF_RECORD_EXIT(...)" (kind 3, period 0): 1 with its fields,
+ * else 0. */
 static int wall_header(const char *q, const char *le, long *tid, double *t, double *period,
 		       int *kind)
 {
@@ -336,8 +338,14 @@ static int wall_header(const char *q, const char *le, long *tid, double *t, doub
 		return 0;
 	memcpy(line, q, n);
 	line[n] = '\0';
-	if (sscanf(line, " %ld %lf: %lf %63s", tid, t, period, ev) != 4)
-		return 0;
+	if (sscanf(line, " %ld %lf: %lf %63s", tid, t, period, ev) != 4) {
+		if (sscanf(line, " %ld %lf: %63s", tid, t, ev) != 3 ||
+		    strncmp(ev, "PERF_RECORD_", 12))
+			return 0;
+		*period = 0;
+		*kind = 3;
+		return 1;
+	}
 	if (!strncmp(ev, "cpu-clock", 9)) {
 		*kind = 1;
 	} else if (!strcmp(ev, "sched:sched_switch:")) {
@@ -398,13 +406,13 @@ size_t pab_profile_perf_wall_parse(const char *text, size_t len, struct pab_prof
 	return samples;
 }
 
-/* `tool script -i data -F fields` into out_path, read back (new memory,
- * *len), or NULL with *why. */
+/* `tool script -i data -F fields [--show-task-events]` into out_path,
+ * read back (new memory, *len), or NULL with *why. */
 static char *perf_script(const char *tool, const char *data, const char *fields,
-			 const char *out_path, size_t *len, char **why)
+			 int task_events, const char *out_path, size_t *len, char **why)
 {
 	char *argv[] = { (char *)tool, "script", "-i", (char *)data, "-F", (char *)fields,
-			 NULL };
+			 task_events ? "--show-task-events" : NULL, NULL };
 	posix_spawn_file_actions_t fa;
 	char *text;
 	pid_t pid;
@@ -433,7 +441,7 @@ long pab_profile_perf_file(const char *tool, const char *data, const char *out_p
 			   struct pab_profile *p, struct pab_profile *stacks, char **why)
 {
 	size_t len, n;
-	char *text = perf_script(tool, data, "period,ip,sym,dso", out_path, &len, why);
+	char *text = perf_script(tool, data, "period,ip,sym,dso", 0, out_path, &len, why);
 
 	if (!text)
 		return -1;
@@ -449,8 +457,8 @@ long pab_profile_perf_wall_file(const char *tool, const char *data, const char *
 				double *off_ns, char **why)
 {
 	size_t len, n;
-	char *text = perf_script(tool, data, "tid,time,period,event,trace,ip,sym,dso", out_path,
-				 &len, why);
+	char *text = perf_script(tool, data, "tid,time,period,event,trace,ip,sym,dso", 1,
+				 out_path, &len, why);
 
 	if (!text)
 		return -1;

@@ -79,16 +79,19 @@ long pab_profile_perf_file(const char *tool, const char *data, const char *out_p
 
 /*
  * pab_profile_perf_wall_parse: `perf script -F
- * tid,time,period,event,trace,ip,sym,dso` output of a wall profile into p
+ * tid,time,period,event,trace,ip,sym,dso --show-task-events` output of a
+ * wall profile into p
  * and stacks (may be NULL), in ns: a cpu-clock sample as
  * pab_profile_perf_parse counts it (*on_ns sums them); a switch away from
  * the CPU to sleep or wait (prev_state S or D; not a preemption, R) opens
  * a wait of its thread that the thread's next event closes, its time
  * (*off_ns sums them) to "FUNCTION [off-CPU]", FUNCTION the innermost
  * frame outside the kernel, the C library and the loader (usleep's
- * caller), and to the folded stack ending in ";[off-CPU]". A wait no
- * event closes (the thread ended asleep) counts nothing. Returns the
- * samples read (both kinds).
+ * caller), and to the folded stack ending in ";[off-CPU]". The thread's
+ * exit (a PERF_RECORD_EXIT line: the kernel records no switch after it)
+ * closes its wait too: a program that sleeps and then exits within one
+ * sample period still shows its sleep. A wait nothing closes (the data
+ * ends first) counts nothing. Returns the samples read (both kinds).
  */
 size_t pab_profile_perf_wall_parse(const char *text, size_t len, struct pab_profile *p,
 				   struct pab_profile *stacks, double *on_ns, double *off_ns);

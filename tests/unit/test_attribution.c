@@ -332,6 +332,42 @@ START_TEST(perf_wall_script_waits_and_runs)
 }
 END_TEST
 
+/* A program that sleeps and exits before perf samples it again: the
+ * kernel records no switch after the exit, so its exit (a task event of
+ * --show-task-events) closes the wait; a thread that has not exited keeps
+ * its wait open to the end of the data, and counts nothing. */
+static const char perf_wall_exit_script[] =
+	"      7 100.000000:     500000 cpu-clock: \n"
+	"\t            108a main (/t/attr_prog)\n"
+	"\n"
+	"      7 100.001000:          1 sched:sched_switch: prev_comm=a prev_pid=7 "
+	"prev_prio=120 prev_state=S ==> next_comm=b next_pid=8 next_prio=120\n"
+	"\t           ff294 usleep (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+	"\t            11ac wait_for_reply (/t/attr_prog)\n"
+	"\n"
+	"      9 100.002000:          1 sched:sched_switch: prev_comm=a prev_pid=9 "
+	"prev_prio=120 prev_state=S ==> next_comm=b next_pid=8 next_prio=120\n"
+	"\t            11ac poll_loop (/t/attr_prog)\n"
+	"\n"
+	"      7 100.221000: PERF_RECORD_EXIT(7:7):(6:6)\n";
+
+START_TEST(perf_wall_exit_closes_the_wait)
+{
+	struct pab_profile p;
+	double on, off;
+
+	pab_profile_init(&p);
+	ck_assert_uint_eq(pab_profile_perf_wall_parse(perf_wall_exit_script,
+						      sizeof(perf_wall_exit_script) - 1, &p, NULL,
+						      &on, &off), 3);
+	ck_assert(on == 500000);
+	ck_assert(fabs(off - 2.2e8) < 1);
+	ck_assert(fabs(pab_profile_amount(&p, "wait_for_reply [off-CPU]") - 2.2e8) < 1);
+	ck_assert(pab_profile_amount(&p, "poll_loop [off-CPU]") == 0);
+	pab_profile_release(&p);
+}
+END_TEST
+
 /* One attribution, put at the end of a stored artifact. */
 static const char attr_json[] =
 	",\"attribution\":[{\"row\":\"r\",\"arm\":\"head\",\"metric\":\"peak_rss\","
@@ -401,6 +437,7 @@ int main(void)
 	tcase_add_test(tc, elf_names_of_this_test);
 	tcase_add_test(tc, perf_samples_by_function);
 	tcase_add_test(tc, perf_wall_script_waits_and_runs);
+	tcase_add_test(tc, perf_wall_exit_closes_the_wait);
 	tcase_add_test(tc, artifact_keeps_attribution);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
