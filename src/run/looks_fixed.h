@@ -36,8 +36,10 @@ int pab_looks_fixed_fail(const struct pab_experiment *e, const struct pab_counti
  * pab_looks_stop_fixed: after a pass of the run, each row at the end of a
  * block, short of its target and of first_look, whose FAIL is fixed
  * (pab_looks_fixed_fail) gets its target lowered to the reps it has, and
- * a note says so unless quiet. The ledger is built only when some row
- * could stop. Returns how many rows stopped.
+ * a note says so unless quiet. A row is asked once, at the first block
+ * end where no later rep of it counts (after that its exact cells only
+ * repeat their pairs); the ledger is built only when some row is asked.
+ * Returns how many rows stopped.
  */
 size_t pab_looks_stop_fixed(const struct pab_experiment *e, const struct pab_counting *c,
 			    size_t first_look, size_t *row_target, int quiet);

@@ -110,6 +110,23 @@ START_TEST(exact_fail_stops_after_the_counting_reps)
 	ck_assert_uint_eq(target, 12);
 	pab_experiment_release(&e);
 
+	/* Counted in reps 1-3 of 3 and asked again at the next block end
+	 * (6 reps): its counts were settled at 3, where it was asked, and
+	 * nothing that decides the question has moved since: not asked
+	 * again (the ledger is not built at every block end). */
+	row_experiment(&e, 6, 1.05e8, 3, 3);
+	ck_assert_int_eq(verdict(&e), PAB_FAIL);
+	ck_assert_uint_eq(stop(&e, 1, &target), 0);
+	ck_assert_uint_eq(target, 12);
+	pab_experiment_release(&e);
+
+	/* Counts that settle later (4 counting reps): first asked at the
+	 * block end after the last counting rep, 6. */
+	row_experiment(&e, 6, 1.05e8, 4, 4);
+	ck_assert_uint_eq(stop(&e, 1, &target), 1);
+	ck_assert_uint_eq(target, 6);
+	pab_experiment_release(&e);
+
 	/* Mid-block (4 reps): the rotation stays balanced, no. */
 	row_experiment(&e, 4, 1.05e8, 3, 3);
 	ck_assert_uint_eq(stop(&e, 1, &target), 0);
