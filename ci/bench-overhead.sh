@@ -9,10 +9,11 @@
 #  2. the breakdown of that wall: each piece of perfab's own work around a
 #     child left out in turn (PERFAB_TEST_WITHOUT, perfab(1) ENVIRONMENT;
 #     --no-cgroup), its cost = the median wall with it minus without it;
-#  3. whole-run arm runs per second at 50, 500 and 1000 reps, checkpoints
-#     included (target >= 500 at 1000 reps, within 20% at 50), and
-#     hyperfine's runs per second on the same command;
-#  4. perfab's own peak RSS over the 1000-rep run (target <= 10 MiB) and
+#  3. whole-run arm runs per second at 100, 400 and 1600 reps, checkpoints
+#     included, beside the raw loop's rate in the same round (target: within
+#     1.5x of it, flat in the reps), and hyperfine's runs per second on the
+#     same command;
+#  4. perfab's own peak RSS over the 1600-rep run (target <= 10 MiB) and
 #     the sampler thread's CPU share at the default 10 ms interval.
 # Usage: ci/bench-overhead.sh [BUILD_DIR]   (env: N reps per round, ROUNDS)
 set -eu
@@ -88,22 +89,33 @@ awk -v pieces="$pieces" -v rounds="$ROUNDS" -v n="$N" '
 		printf "  %-62s %+5d\n", "what remains vs the raw loop (gate, exec wait, poll loop)", med(d, NR)
 	}' "$t/rounds"
 
-# ---- 3 and 4: whole runs, checkpoints included.
-for reps in 50 500 1000; do
-	t0=$(now)
-	run_true "$t/r$reps.json" "$reps"
-	t1=$(now)
-	jq -r --arg t0 "$t0" --arg t1 "$t1" --argjson reps "$reps" '
-		([.rows[0].reps[].results[]] | length) as $runs |
-		(($t1 | tonumber) - ($t0 | tonumber)) as $s |
-		"arm runs/s at \($reps) reps:" + (" " * (9 - ($reps | tostring | length))) +
-		"\($runs / $s | floor) (\($runs) runs in \($s * 1000 | floor) ms, journal and folds included)"
-	' "$t/r$reps.json"
+# ---- 3 and 4: whole runs, checkpoints included, each beside the raw
+# loop's rate for as many runs in the same round (target: within 1.5x, flat
+# in the reps). With default settings (the two counted /bin/true children
+# of the counting pass included) and with --counts off.
+for reps in 100 400 1600; do
+	for counts in default off; do
+		set --
+		[ "$counts" = default ] || set -- --counts off
+		loop_rate=$("$loop" $((3 * reps)) /bin/true | awk '{ printf "%d", 1 / $1 }')
+		t0=$(now)
+		run_true "$t/r$reps.json" "$reps" --max-reps "$reps" "$@"
+		t1=$(now)
+		jq -r --arg t0 "$t0" --arg t1 "$t1" --argjson reps "$reps" --argjson loop "$loop_rate" \
+			--arg counts "$counts" '
+			([.rows[0].reps[].results[]] | length) as $runs |
+			(($t1 | tonumber) - ($t0 | tonumber)) as $s |
+			"arm runs/s at \($reps) reps, counts \($counts):" +
+			(" " * (16 - ($reps | tostring | length) - ($counts | length))) +
+			"\($runs / $s | floor) (\($runs) runs in \($s * 1000 | floor) ms); raw loop \($loop)/s: " +
+			"\($loop / ($runs / $s) * 100 | floor / 100)x (target <= 1.5x)"
+		' "$t/r$reps.json"
+	done
 done
-jq -r '"perfab peak RSS:          \(.run.perfab_peak_rss / 1048576 * 10 | floor / 10) MiB over the 1000-rep run (target <= 10 MiB)"' "$t/r1000.json"
+jq -r '"perfab peak RSS:          \(.run.perfab_peak_rss / 1048576 * 10 | floor / 10) MiB over the 1600-rep run (target <= 10 MiB)"' "$t/r1600.json"
 jq -r --arg t0 "$t0" --arg t1 "$t1" '
-	"sampler CPU:              \(.run.sampler_cpu_s * 1000 | floor) ms = \(.run.sampler_cpu_s / (($t1 | tonumber) - ($t0 | tonumber)) * 1000 | floor / 10)% of the 1000-rep run, \(.run.sampler_samples) samples"
-' "$t/r1000.json"
+	"sampler CPU:              \(.run.sampler_cpu_s * 1000 | floor) ms = \(.run.sampler_cpu_s / (($t1 | tonumber) - ($t0 | tonumber)) * 1000 | floor / 10)% of the 1600-rep run, \(.run.sampler_samples) samples"
+' "$t/r1600.json"
 if command -v hyperfine >/dev/null 2>&1; then
 	hyperfine -N --runs 2000 --export-json "$t/h.json" /bin/true >/dev/null 2>&1
 	jq -r '.results[0] | "hyperfine /bin/true:      \(1 / .mean | floor) runs/s (mean \(.mean * 1e6 | floor) us, 2000 runs)"' "$t/h.json"
