@@ -29,4 +29,10 @@ dist_noinst_SCRIPTS += ci/mutate.sh ci/mutate-gen.py
 dist_noinst_DATA += ci/mutate-equivalent.txt
 mutate:
 	$(SHELL) $(top_srcdir)/ci/mutate.sh
-.PHONY: mutate
+# make mutate-hand: the hand-made mistakes of ci/mutate-hand.txt in the
+# verdict, store and report code, against make check-fast's tests.
+dist_noinst_SCRIPTS += ci/mutate-hand.sh
+dist_noinst_DATA += ci/mutate-hand.txt
+mutate-hand:
+	$(SHELL) $(top_srcdir)/ci/mutate-hand.sh
+.PHONY: mutate mutate-hand
