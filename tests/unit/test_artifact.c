@@ -73,8 +73,11 @@ START_TEST(artifact_round_trip)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	make_experiment(&e, 6);
+	/* A tolerance above 100% (a noisy metric's; up to 1000% is valid). */
+	e.tolerance[PAB_M_P99] = 150;
 	ck_assert_int_eq(pab_artifact_save(&e, path, &why), 0);
 	ck_assert_int_eq(pab_artifact_load(path, &back, &why), 0);
+	ck_assert_double_eq(back.tolerance[PAB_M_P99], 150);
 	ck_assert_uint_eq(back.n_arms, 3);
 	ck_assert_str_eq(back.arms[1].name, "head");
 	ck_assert_str_eq(pab_kv_get(back.arms[1].env, back.arms[1].n_env, "LD_PRELOAD"), "x.so");
@@ -93,6 +96,45 @@ START_TEST(artifact_round_trip)
 	file = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	ck_assert_int_ne(access(file, F_OK), 0);
 	free(file);
+	unlink(path);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* An artifact whose schema is not perfab's (another tool's file, a newer
+ * perfab's, none) is refused and says why. */
+START_TEST(foreign_schema_refused)
+{
+	static const char *const foreign[] = { "hyperfine/1", "perfab-artifact/999", "" };
+	struct pab_experiment e, back;
+	char path[] = "/tmp/perfab-unit-XXXXXX", *why, *text, *at, *end;
+	int fd = mkstemp(path);
+	size_t i, len;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	make_experiment(&e, 6);
+	ck_assert_int_eq(pab_artifact_save(&e, path, &why), 0);
+	text = read_file_max(path, 1 << 24, &len);
+	ck_assert_ptr_nonnull(text);
+	at = strstr(text, "\"schema\":\"");
+	ck_assert_ptr_nonnull(at);
+	at += strlen("\"schema\":\"");
+	end = strchr(at, '"');
+	for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+		FILE *f = fopen(path, "w");
+
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "%.*s%s%s", (int)(at - text), text, foreign[i], end);
+		fclose(f);
+		why = NULL;
+		ck_assert_int_ne(pab_artifact_load(path, &back, &why), 0);
+		ck_assert_msg(why && (strstr(why, "unknown schema") || strstr(why, "newer perfab")),
+			      "schema '%s': %s", foreign[i],
+			      why ? why : "(no reason)");
+		free(why);
+	}
+	free(text);
 	unlink(path);
 	pab_experiment_release(&e);
 }
@@ -443,6 +485,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, artifact_round_trip);
+	tcase_add_test(tc, foreign_schema_refused);
 	tcase_add_test(tc, journal_torn_tail_and_damage);
 	tcase_add_test(tc, journal_reader_linear);
 	tcase_add_test(tc, artifact_save_failure_keeps_previous);

@@ -115,6 +115,26 @@ static enum pab_verdict cell_verdict(const struct pab_ledger *l, size_t row,
 	return c->res.verdict;
 }
 
+/* A ledger of no row (every row left out, or none run): no verdict to
+ * combine, and the overall verdict is INCONCLUSIVE, never "not measured"
+ * (exit status 3: a gate must not read it as anything else). */
+START_TEST(nothing_measured_is_inconclusive)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+
+	make_experiment(&e, 0, 12, 1);
+	judge_only(&e, &o, cpu_peak, 2);
+	build(&e, &o, &l);
+	ck_assert_uint_eq(l.n_rows, 0);
+	ck_assert_int_eq(l.overall, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(pab_ledger_exit_code(&l), PAB_EXIT_INCONCLUSIVE);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 /* Head equal to base: every cell PASSes, no gain, ACCEPT. */
 START_TEST(equal_arms_accept)
 {
@@ -2140,6 +2160,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, equal_arms_accept);
+	tcase_add_test(tc, nothing_measured_is_inconclusive);
 	tcase_add_test(tc, opts_narrow_keeps_the_required_within);
 	tcase_add_test(tc, history_cells_of_a_ledger);
 	tcase_add_test(tc, history_records_a_fixed_look);

@@ -714,6 +714,20 @@ START_TEST(worked_example_credit_buys_cpu)
 			ck_assert_uint_eq(r.reps_needed, 0);
 		}
 	}
+	/* A credit equal to the tolerance is no credit beyond it: the
+	 * tolerance decides (allowance = max, the credit only when larger). */
+	{
+		struct pab_cell_input in = cpu_input(base, h20, NULL, REPS, PAB_RULES_PERFAB2);
+		struct pab_cell_result r;
+
+		in.tolerance_pct = 5.0;
+		in.saved_pct = 15.0; /* 15 / 3 = a credit of exactly 5 */
+		ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+		ck_assert_double_eq(r.credit, 5.0);
+		ck_assert_double_eq(r.allowance, 5.0);
+		ck_assert_int_eq(r.pass_decider, PAB_DECIDED_TOLERANCE);
+		ck_assert_int_eq(r.fail_decider, PAB_DECIDED_TOLERANCE);
+	}
 }
 END_TEST
 
