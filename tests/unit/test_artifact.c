@@ -75,9 +75,12 @@ START_TEST(artifact_round_trip)
 	make_experiment(&e, 6);
 	/* A tolerance above 100% (a noisy metric's; up to 1000% is valid). */
 	e.tolerance[PAB_M_P99] = 150;
+	e.max_reps = 96;
 	ck_assert_int_eq(pab_artifact_save(&e, path, &why), 0);
 	ck_assert_int_eq(pab_artifact_load(path, &back, &why), 0);
 	ck_assert_double_eq(back.tolerance[PAB_M_P99], 150);
+	ck_assert_uint_eq(back.reps, 6);
+	ck_assert_uint_eq(back.max_reps, 96);
 	ck_assert_uint_eq(back.n_arms, 3);
 	ck_assert_str_eq(back.arms[1].name, "head");
 	ck_assert_str_eq(pab_kv_get(back.arms[1].env, back.arms[1].n_env, "LD_PRELOAD"), "x.so");

@@ -256,21 +256,29 @@ START_TEST(refusals)
 	struct pab_history_db *db;
 	sqlite3 *raw;
 	char *why;
+	int newer;
 
 	/* A reader does not create the file. */
 	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_READ, &db, NULL, &why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "does not exist"));
 	free(why);
 	ck_assert_int_ne(access(path, F_OK), 0);
-	/* A newer schema. */
+	/* A newer schema: the next one, and one far ahead. */
 	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_WRITE, &db, NULL, &why), 0);
 	pab_history_close(db);
-	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(raw, "PRAGMA user_version = 9", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(raw);
-	ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_WRITE, &db, NULL, &why), -1);
-	ck_assert_ptr_nonnull(strstr(why, "has schema 9, newer than this perfab's 3"));
-	free(why);
+	for (newer = PAB_HISTORY_SCHEMA + 1; newer <= 9; newer += 9 - PAB_HISTORY_SCHEMA - 1) {
+		char sql[64], want[80];
+
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", newer);
+		snprintf(want, sizeof(want), "has schema %d, newer than this perfab's %d", newer,
+			 PAB_HISTORY_SCHEMA);
+		ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(raw);
+		ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_WRITE, &db, NULL, &why), -1);
+		ck_assert_msg(strstr(why, want), "schema %d: %s", newer, why);
+		free(why);
+	}
 }
 END_TEST
 
