@@ -22,6 +22,7 @@
 #include "report/format.h"
 #include "store/artifact_read.h"
 #include "store/artifact_write.h"
+#include "store/checkpoint.h"
 #include "store/journal.h"
 #include "store/tempfile.h"
 #include "util.h"
@@ -76,11 +77,19 @@ START_TEST(artifact_round_trip)
 	/* A tolerance above 100% (a noisy metric's; up to 1000% is valid). */
 	e.tolerance[PAB_M_P99] = 150;
 	e.max_reps = 96;
+	/* A child's end as perfab saw it: killed at its timeout. */
+	e.rows[0].reps[2].result[1].timed_out = 1;
+	e.rows[0].reps[2].result[1].failed = 1;
+	e.rows[0].reps[2].result[1].term_signal = 9;
 	ck_assert_int_eq(pab_artifact_save(&e, path, &why), 0);
 	ck_assert_int_eq(pab_artifact_load(path, &back, &why), 0);
 	ck_assert_double_eq(back.tolerance[PAB_M_P99], 150);
 	ck_assert_uint_eq(back.reps, 6);
 	ck_assert_uint_eq(back.max_reps, 96);
+	ck_assert_int_eq(back.rows[0].reps[2].result[1].timed_out, 1);
+	ck_assert_int_eq(back.rows[0].reps[2].result[1].failed, 1);
+	ck_assert_int_eq(back.rows[0].reps[2].result[1].term_signal, 9);
+	ck_assert_int_eq(back.rows[0].reps[2].result[0].timed_out, 0);
 	ck_assert_uint_eq(back.n_arms, 3);
 	ck_assert_str_eq(back.arms[1].name, "head");
 	ck_assert_str_eq(pab_kv_get(back.arms[1].env, back.arms[1].n_env, "LD_PRELOAD"), "x.so");
@@ -139,6 +148,91 @@ START_TEST(foreign_schema_refused)
 	}
 	free(text);
 	unlink(path);
+	pab_experiment_release(&e);
+}
+END_TEST
+
+/* A journal must continue its artifact: one that starts after a record
+ * the artifact does not hold (the artifact folded records up to 4; the
+ * journal starts after 5: record 5's rep would be lost), another run's
+ * (another seed), or a record of a rep the artifact holds already, is
+ * refused. One that starts after 4 fits. */
+START_TEST(journal_must_continue_the_artifact)
+{
+	struct pab_experiment e;
+	char path[] = "/tmp/perfab-unit-XXXXXX", *why = NULL, *jpath, *hdr;
+	int fd = mkstemp(path);
+	uint64_t first;
+	size_t len;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	make_experiment(&e, 6);
+	e.complete = 0;
+	e.journal_id = pab_journal_new_id();
+	e.journal_folded = 4;
+	hdr = pab_artifact_journal_header(&e, &len, &why);
+	ck_assert_ptr_nonnull(hdr);
+	jpath = pab_artifact_journal_path(path);
+	for (first = 4; first <= 5; first++) {
+		struct pab_journal_info info = { 0 };
+		struct pab_journal *j;
+		int ret;
+
+		ck_assert_int_eq(pab_journal_create(jpath, first, hdr, len, &j, &why), 0);
+		pab_journal_close(j);
+		why = NULL;
+		ret = pab_checkpoint_apply(path, &e, &info, &why);
+		if (first == 4) {
+			ck_assert_msg(ret == 0, "a journal after record 4: %s", why ? why : "");
+		} else {
+			ck_assert_int_eq(ret, -1);
+			ck_assert_msg(why && strstr(why, "records are missing"), "%s",
+				      why ? why : "(no reason)");
+			free(why);
+		}
+	}
+	/* Another run's journal (its header names another seed). */
+	{
+		struct pab_journal_info info = { 0 };
+		struct pab_journal *j;
+		char *other;
+		size_t olen;
+
+		e.seed++;
+		other = pab_artifact_journal_header(&e, &olen, &why);
+		e.seed--;
+		ck_assert_int_eq(pab_journal_create(jpath, 4, other, olen, &j, &why), 0);
+		pab_journal_close(j);
+		why = NULL;
+		ck_assert_int_eq(pab_checkpoint_apply(path, &e, &info, &why), -1);
+		ck_assert_msg(why && strstr(why, "belongs to another run"), "%s",
+			      why ? why : "(no reason)");
+		free(why);
+		free(other);
+	}
+	/* A record of a rep the artifact holds already (its 6th, again). */
+	{
+		struct pab_journal_info info = { 0 };
+		struct pab_journal *j;
+		char *rec = pab_artifact_rep_record(&e, 0, &len, &why);
+
+		ck_assert_ptr_nonnull(rec);
+		ck_assert_int_eq(pab_journal_create(jpath, 4, hdr, strlen(hdr), &j, &why), 0);
+		ck_assert_int_eq(pab_journal_append(j, rec, len, &why), 0);
+		pab_journal_close(j);
+		why = NULL;
+		ck_assert_int_eq(pab_checkpoint_apply(path, &e, &info, &why), -1);
+		ck_assert_msg(why && strstr(why, "does not continue the artifact"), "%s",
+			      why ? why : "(no reason)");
+		ck_assert_uint_eq(e.rows[0].n_reps, 6);
+		free(why);
+		free(rec);
+	}
+	unlink(jpath);
+	unlink(path);
+	free(jpath);
+	free(hdr);
 	pab_experiment_release(&e);
 }
 END_TEST
@@ -489,6 +583,7 @@ int main(void)
 
 	tcase_add_test(tc, artifact_round_trip);
 	tcase_add_test(tc, foreign_schema_refused);
+	tcase_add_test(tc, journal_must_continue_the_artifact);
 	tcase_add_test(tc, journal_torn_tail_and_damage);
 	tcase_add_test(tc, journal_reader_linear);
 	tcase_add_test(tc, artifact_save_failure_keeps_previous);

@@ -17,6 +17,7 @@
 #include "model/experiment.h"
 #include "model/rotation.h"
 #include "report/format.h"
+#include "report/markup.h"
 #include "report/report.h"
 #include "store/artifact_read.h"
 #include "store/artifact_write.h"
@@ -95,10 +96,22 @@ START_TEST(format_values_si)
 	ck_assert_str_eq(buf, "1.50 M ops/s");
 	pab_fmt_value(buf, sizeof(buf), PAB_M_CPU, 0.00152);
 	ck_assert_str_eq(buf, "1.52 ms");
+	/* A time that rounds to 1000 of a unit is 1.00 of the next. */
+	pab_fmt_value(buf, sizeof(buf), PAB_M_CPU, 999.7e-9);
+	ck_assert_str_eq(buf, "1.00 us");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_CPU, 999.7e-6);
+	ck_assert_str_eq(buf, "1.00 ms");
 	pab_fmt_value(buf, sizeof(buf), PAB_M_P99, 935);
 	ck_assert_str_eq(buf, "935 ns");
 	pab_fmt_value(buf, sizeof(buf), PAB_M_PEAK_RSS, 71.3 * 1048576);
 	ck_assert_str_eq(buf, "71.3 MiB");
+	/* Binary units step at 1024, not 1000 (1023.5 rounds up to it). */
+	pab_fmt_value(buf, sizeof(buf), PAB_M_PEAK_RSS, 1000);
+	ck_assert_str_eq(buf, "1000 B");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_PEAK_RSS, 1000 * 1024.0);
+	ck_assert_str_eq(buf, "1000 KiB");
+	pab_fmt_value(buf, sizeof(buf), PAB_M_PEAK_RSS, 1024 * 1024.0);
+	ck_assert_str_eq(buf, "1.00 MiB");
 	pab_fmt_value(buf, sizeof(buf), PAB_M_PEAK_RSS, NAN);
 	ck_assert_str_eq(buf, "n/a");
 	pab_fmt_pair(buf, sizeof(buf), PAB_M_THROUGHPUT, 3.35e6, 5.12e6, 0);
@@ -229,6 +242,43 @@ START_TEST(report_format_table)
 }
 END_TEST
 
+/* What a field becomes: CSV as RFC 4180 quotes it (a quote doubled inside
+ * quotes), HTML with its five special characters as entities. */
+static char *written(void (*write)(FILE *, const char *), const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	write(f, s);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(csv_and_html_fields_escaped)
+{
+	static const struct { const char *in, *csv, *html; } cases[] = {
+		{ "plain", "plain", "plain" },
+		{ "a,b", "\"a,b\"", "a,b" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"", "say &quot;hi&quot;" },
+		{ "2 lines\nx", "\"2 lines\nx\"", "2 lines\nx" },
+		{ "<b>&'", "<b>&'", "&lt;b&gt;&amp;&#39;" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *csv = written(pab_fmt_csv_field, cases[i].in);
+		char *html = written(pab_fmt_escape, cases[i].in);
+
+		ck_assert_str_eq(csv, cases[i].csv);
+		ck_assert_str_eq(html, cases[i].html);
+		free(csv);
+		free(html);
+	}
+}
+END_TEST
+
 START_TEST(term_safe_escapes_controls)
 {
 	/* Control characters, DEL, C1 and broken UTF-8 escaped; UTF-8 kept. */
@@ -280,6 +330,7 @@ int main(void)
 	tcase_add_test(tc, format_reasons_name_their_bounds);
 	tcase_add_test(tc, report_format_table);
 	tcase_add_test(tc, term_safe_escapes_controls);
+	tcase_add_test(tc, csv_and_html_fields_escaped);
 	tcase_add_test(tc, term_safe_frees_a_threads_buffers);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

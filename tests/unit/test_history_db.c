@@ -279,6 +279,18 @@ START_TEST(refusals)
 		ck_assert_msg(strstr(why, want), "schema %d: %s", newer, why);
 		free(why);
 	}
+	/* A schema below 0, the nearest and a far one: no perfab writes one. */
+	for (newer = -1; newer >= -256; newer -= 255) {
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", newer);
+		ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(raw);
+		ck_assert_int_eq(pab_history_open(path, PAB_HISTORY_READ, &db, NULL, &why), -1);
+		ck_assert_msg(strstr(why, "which no perfab writes"), "schema %d: %s", newer, why);
+		free(why);
+	}
 }
 END_TEST
 
