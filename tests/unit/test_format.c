@@ -16,6 +16,8 @@
 
 #include "model/experiment.h"
 #include "model/rotation.h"
+#include "judge/ledger.h"
+#include "report/csv.h"
 #include "report/format.h"
 #include "report/markup.h"
 #include "report/report.h"
@@ -207,6 +209,54 @@ START_TEST(format_reasons_name_their_bounds)
 }
 END_TEST
 
+/* The CSV ledger of the demo's artifact: the columns in the documented
+ * order (csv.h), and in every line whose interval exists its low end no
+ * higher than its high end (the columns hold what their names say). */
+START_TEST(csv_ledger_columns)
+{
+	struct pab_experiment e;
+	struct pab_ledger_opts o;
+	struct pab_ledger l;
+	size_t len, lines = 0;
+	char *text = unit_data("demo-run.json", &len), *why = NULL, *csv = NULL, *line, *save;
+	FILE *f;
+	static const char head[] = "row,arm,base,n,row_verdict,metric,unit,verdict,base_median,"
+				   "head_median,change,change_lo,change_hi,interval_exists,";
+
+	ck_assert_int_eq(pab_artifact_parse(text, len, &e, &why), 0);
+	pab_ledger_opts_init(&o, &e);
+	ck_assert_int_eq(pab_ledger_build(&e, &o, &l, &why), 0);
+	f = open_memstream(&csv, &len);
+	pab_report_csv(f, &e, &l);
+	fclose(f);
+	ck_assert_msg(!strncmp(csv, head, strlen(head)), "header: %.200s", csv);
+	for (line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *field[14], *p = line;
+		size_t k;
+
+		if (line == csv)
+			continue; /* the header */
+		for (k = 0; k < 14 && p; k++) {
+			field[k] = p;
+			p = strchr(p, ',');
+			if (p)
+				*p++ = '\0';
+		}
+		if (k < 14 || strcmp(field[13], "true"))
+			continue;
+		ck_assert_msg(strtod(field[11], NULL) <= strtod(field[12], NULL),
+			      "%s %s: change_lo %s > change_hi %s", field[0], field[5], field[11],
+			      field[12]);
+		lines++;
+	}
+	ck_assert_uint_gt(lines, 4);
+	free(csv);
+	free(text);
+	pab_ledger_release(&l);
+	pab_experiment_release(&e);
+}
+END_TEST
+
 /* The format table: every name reads back, "md" is Markdown, and only the
  * formats that can print a thing are given it (report.h). */
 START_TEST(report_format_table)
@@ -331,6 +381,7 @@ int main(void)
 	tcase_add_test(tc, report_format_table);
 	tcase_add_test(tc, term_safe_escapes_controls);
 	tcase_add_test(tc, csv_and_html_fields_escaped);
+	tcase_add_test(tc, csv_ledger_columns);
 	tcase_add_test(tc, term_safe_frees_a_threads_buffers);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
