@@ -26,7 +26,7 @@ bench: src/perfab ci/spawnloop ci/bench-history
 # decides verdicts (ci/mutate.sh, doc/hacking.md "Mutation run"); slow, so
 # not part of make check.
 dist_noinst_SCRIPTS += ci/mutate.sh ci/mutate-gen.py
-dist_noinst_DATA += ci/mutate-equivalent.txt
+dist_noinst_DATA += ci/mutate-equivalent.txt ci/scratch-tree.sh
 mutate:
 	$(SHELL) $(top_srcdir)/ci/mutate.sh
 # make mutate-hand: the hand-made mistakes of ci/mutate-hand.txt in the

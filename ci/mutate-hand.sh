@@ -30,6 +30,8 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=ci/scratch-tree.sh
+. "$top/ci/scratch-tree.sh"
 LIST=${LIST:-$top/ci/mutate-hand.txt}
 JOBS=${JOBS:-1}
 TIMEOUT=${TIMEOUT:-600}
@@ -78,17 +80,11 @@ run_fast() {
 	return 0
 }
 
-# setup_tree J: the tracked files of the working tree (so an uncommitted
-# test is used), configured, built, and the fast tests passing unmutated.
+# setup_tree J: scratch tree J (ci/scratch-tree.sh), built, and the fast
+# tests passing unmutated.
 setup_tree() {
 	src=$work/src$1 bld=$work/build$1
-	if [ ! -f "$bld/src/perfab" ]; then
-		rm -rf "$src" "$bld"
-		mkdir -p "$src" "$bld"
-		(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$src")
-		(cd "$src" && autoreconf -fi >/dev/null 2>&1)
-		(cd "$bld" && "$src/configure" ${PERFAB_CONFIGURE_FLAGS:-} >/dev/null)
-	fi
+	scratch_tree "$top" "$src" "$bld"
 	make -C "$bld" -s -j2 all >/dev/null 2>&1
 	make -C "$bld" -s -j2 check TESTS= >/dev/null 2>&1
 	# make check-fast's list, the cheapest and most telling first.

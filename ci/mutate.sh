@@ -39,6 +39,8 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=ci/scratch-tree.sh
+. "$top/ci/scratch-tree.sh"
 FILES=${FILES:-"$(cd "$top" && echo stats/*.c src/judge/*.c) src/model/pool.c src/model/pool_check.c src/model/rotation.c"}
 MAX=${MAX:-12}
 [ "${FULL:-0}" != 1 ] || MAX=0
@@ -92,27 +94,13 @@ programs() {
 	echo src/perfab
 }
 
-# One scratch tree per job: the tracked files of the working tree (so an
-# uncommitted test is used), configured and built once.
+# One scratch tree per job (ci/scratch-tree.sh), built once.
 setup_tree() {
 	j=$1
 	src=$work/src$j
 	bld=$work/build$j
-	if [ ! -f "$bld/src/perfab" ]; then
-		rm -rf "$src" "$bld"
-		mkdir -p "$src" "$bld"
-		(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$src")
-		(cd "$src" && autoreconf -fi >/dev/null 2>&1)
-		(cd "$bld" && "$src/configure" ${PERFAB_CONFIGURE_FLAGS:-} >/dev/null)
-		make -C "$bld" -s -j"$JOBS" all >/dev/null 2>&1
-	else
-		# A kept scratch tree (MUTATE_DIR, KEEP=1): bring it to the
-		# working tree's content, a file whose content differs copied
-		# anew (so make sees it newer), the rest left as built.
-		(cd "$top" && git ls-files) | while IFS= read -r f; do
-			cmp -s "$top/$f" "$src/$f" || { mkdir -p "$(dirname "$src/$f")"; cp "$top/$f" "$src/$f"; }
-		done
-	fi
+	scratch_tree "$top" "$src" "$bld"
+	make -C "$bld" -s -j"$JOBS" all >/dev/null 2>&1
 	# shellcheck disable=SC2046
 	make -C "$bld" -s -j"$JOBS" $(programs stats/drift.c) $(programs src/judge/memgate.c) \
 		$(programs stats/calibrate.c) $(programs stats/edivisive.c) >/dev/null 2>&1
