@@ -39,6 +39,7 @@ src_libperfab_a_SOURCES = \
 	src/run/looks_fixed.c src/run/looks_fixed.h \
 	src/run/workload.c src/run/workload.h \
 	src/probe/cgroup.c src/probe/cgroup.h \
+	src/probe/cgroup_reset.c src/probe/cgroup_reset.h \
 	src/probe/checklist.c src/probe/checklist.h \
 	src/probe/counters.c src/probe/counters.h \
 	src/probe/guard.c src/probe/guard.h \

@@ -28,6 +28,7 @@ measure_tests = \
 	tests/e2e/measure_exec_window.sh \
 	tests/e2e/measure_peak_rss.sh \
 	tests/e2e/measure_tree_sample.sh \
-	tests/e2e/measure_probes.sh
+	tests/e2e/measure_probes.sh \
+	tests/e2e/measure_cgroup_reuse.sh
 TESTS += $(measure_tests)
 dist_noinst_SCRIPTS += $(measure_tests)

@@ -57,6 +57,8 @@ int pab_measure_start(struct pab_measure *m, size_t n_arms, struct pab_failure *
 				      getenv("TMPDIR") && *getenv("TMPDIR") ?
 				      getenv("TMPDIR") : "/tmp");
 	m->report_path = xasprintf("%s/report.json", m->tmpdir);
+	if (m->use_cgroup)
+		m->resetter = pab_cgroup_resetter_new(m->pin);
 	return 0;
 }
 
@@ -65,6 +67,8 @@ static void release_cgroup(struct pab_measure *m, size_t arm)
 {
 	if (!m->cg[arm])
 		return;
+	if (m->resetter)
+		(void)pab_cgroup_resetter_wait(m->resetter, m->cg[arm]);
 	pab_guard_cgroup_done(pab_cgroup_path(m->cg[arm]));
 	if (pab_cgroup_freezer_path(m->cg[arm]))
 		pab_guard_cgroup_done(pab_cgroup_freezer_path(m->cg[arm]));
@@ -80,6 +84,8 @@ void pab_measure_end(struct pab_measure *m)
 		release_cgroup(m, a);
 		free(m->cg_why[a]);
 	}
+	pab_cgroup_resetter_free(m->resetter);
+	m->resetter = NULL;
 	free(m->cg);
 	free(m->cg_why);
 	m->cg = NULL;
@@ -124,9 +130,12 @@ struct gate_probes {
 	const char *cgroup_why;
 };
 
-/* The arm's cgroup, made at its first child and reused; NULL + why. */
+/* The arm's cgroup, made at its first child and reused once its reset is
+ * done (a new one when it could not be reset); NULL + why. */
 static struct pab_cgroup *arm_cgroup(struct pab_measure *m, size_t arm)
 {
+	if (m->cg[arm] && m->resetter && pab_cgroup_resetter_wait(m->resetter, m->cg[arm]))
+		release_cgroup(m, arm);
 	if (!m->cg[arm] && !m->cg_why[arm]) {
 		m->cg[arm] = pab_cgroup_new(&m->cg_why[arm]);
 		if (m->cg[arm])
@@ -204,8 +213,15 @@ static void collect_probes(struct gate_probes *g, struct pab_arm_result *res)
 			res->m[PAB_M_CGROUP_PEAK] = peak;
 		else
 			pab_arm_result_null(res, PAB_M_CGROUP_PEAK, why);
-		if (pab_cgroup_reset(g->cgroup))
+		if (g->m->resetter) {
+			/* Nothing the child left runs on; the rest of the reset
+			 * overlaps the next children (arm_cgroup waits). */
+			pab_cgroup_kill(g->cgroup);
+			pab_cgroup_resetter_start(g->m->resetter, g->cgroup);
+			g->cgroup = NULL;
+		} else if (pab_cgroup_reset(g->cgroup)) {
 			release_cgroup(g->m, g->arm); /* a new one for the next child */
+		}
 	} else {
 		pab_arm_result_null(res, PAB_M_CGROUP_PEAK,
 				    g->cgroup_why ? g->cgroup_why : "no cgroup");

@@ -19,6 +19,7 @@
 
 #include "model/experiment.h"
 #include "probe/cgroup.h"
+#include "probe/cgroup_reset.h"
 #include "probe/pin.h"
 #include "probe/sampler.h"
 #include "run/failure.h"
@@ -66,6 +67,8 @@ struct pab_measure {
 	char *tmpdir, *report_path;
 	struct pab_cgroup **cg;    /* per arm, or NULL before its first child */
 	char **cg_why;             /* per arm: why it has no cgroup */
+	struct pab_cgroup_resetter *resetter; /* resets off the children's PU
+				    * (probe/cgroup_reset.h), or NULL: in line */
 	size_t n_arms;
 };
 
