@@ -57,6 +57,7 @@ src_libperfab_a_SOURCES = \
 	src/model/argv_split.c src/model/argv_split.h \
 	src/model/experiment.c src/model/experiment.h \
 	src/model/experiment_copy.c src/model/experiment_copy.h \
+	src/model/reasons.c src/model/reasons.h \
 	src/model/attribution.c src/model/attribution.h \
 	src/model/file_id.h \
 	src/model/history.c src/model/history.h \

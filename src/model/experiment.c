@@ -12,6 +12,7 @@
 #include "model/argv_split.h"
 #include "model/attribution.h"
 #include "model/experiment.h"
+#include "model/reasons.h"
 #include "model/rotation.h"
 #include "model/sanity.h"
 #include "util.h"
@@ -282,10 +283,6 @@ void pab_arm_result_init(struct pab_arm_result *r)
 
 void pab_arm_result_release(struct pab_arm_result *r)
 {
-	size_t i;
-
-	for (i = 0; i < PAB_M_COUNT; i++)
-		free(r->reason[i]);
 	free(r->checksum);
 	free(r->stderr_tail);
 	pab_arm_result_init(r);
@@ -295,8 +292,7 @@ void pab_arm_result_null(struct pab_arm_result *r, enum pab_metric_id id,
 			 const char *reason)
 {
 	r->m[id] = NAN;
-	free(r->reason[id]);
-	r->reason[id] = xstrdup(reason);
+	r->reason[id] = pab_reason_intern(reason);
 }
 
 int pab_arm_result_exit_ignored(const struct pab_arm_result *r)

@@ -61,7 +61,7 @@ int pab_count_origin_parse(const char *s, enum pab_count_origin *o);
 struct pab_arm_result {
 	double m[PAB_M_COUNT];      /* NaN = not measured */
 	enum pab_count_origin count_origin; /* of m[PAB_M_INSTRUCTIONS] */
-	char *reason[PAB_M_COUNT];  /* why m[i] is NaN (owned), else NULL */
+	const char *reason[PAB_M_COUNT]; /* why m[i] is NaN, else NULL; pooled (model/reasons.h) */
 	int exit_code;              /* -1 when killed by a signal */
 	int term_signal;            /* 0 unless killed by a signal */
 	int timed_out;

@@ -52,11 +52,7 @@ static void arm_copy(struct pab_arm *dst, const struct pab_arm *src)
 static void result_copy(struct pab_arm_result *dst,
 			const struct pab_arm_result *src)
 {
-	size_t m;
-
-	*dst = *src;
-	for (m = 0; m < PAB_M_COUNT; m++)
-		dst->reason[m] = strdup_or_null(src->reason[m]);
+	*dst = *src; /* the reasons are pooled: shared */
 	dst->checksum = strdup_or_null(src->checksum);
 	dst->stderr_tail = strdup_or_null(src->stderr_tail);
 }

@@ -85,7 +85,6 @@ static void take_count(struct pab_arm_result *res, double x, enum pab_count_orig
 {
 	res->m[PAB_M_INSTRUCTIONS] = x;
 	res->count_origin = origin;
-	free(res->reason[PAB_M_INSTRUCTIONS]);
 	res->reason[PAB_M_INSTRUCTIONS] = NULL;
 }
 

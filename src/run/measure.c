@@ -412,10 +412,8 @@ static void record_count(struct pab_measure *m, const struct pab_spawn_result *s
 	}
 	if (why)
 		pab_arm_result_null(res, PAB_M_INSTRUCTIONS, why);
-	else {
-		free(res->reason[PAB_M_INSTRUCTIONS]);
+	else
 		res->reason[PAB_M_INSTRUCTIONS] = NULL;
-	}
 	free(why);
 	/* Whatever a stopped run left behind goes too. */
 	if (!pab_simcount_collect(prefix, 0, NULL, &t, &why))

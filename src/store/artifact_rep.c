@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model/reasons.h"
 #include "store/artifact_rep.h"
 #include "util.h"
 
@@ -206,7 +207,7 @@ static void load_arm_status(const cJSON *st, const cJSON *why, const cJSON *sum,
 	for (m = 0; cJSON_IsObject(why) && m < PAB_M_COUNT; m++) {
 		v = cJSON_GetObjectItemCaseSensitive(why, pab_metrics[m].name);
 		if (cJSON_IsString(v) && !isfinite(r->m[m]))
-			r->reason[m] = xstrdup(v->valuestring);
+			r->reason[m] = pab_reason_intern(v->valuestring);
 	}
 	if (cJSON_IsObject(st)) {
 		v = cJSON_GetObjectItemCaseSensitive(st, "exit_code");

@@ -18,6 +18,8 @@
 #include <nettle/sha2.h>
 
 #include "model/experiment.h"
+#include "model/experiment_copy.h"
+#include "model/reasons.h"
 #include "model/rotation.h"
 #include "report/format.h"
 #include "store/artifact_read.h"
@@ -110,6 +112,52 @@ START_TEST(artifact_round_trip)
 	free(file);
 	unlink(path);
 	pab_experiment_release(&e);
+}
+END_TEST
+
+/* A null reason is held once however many results give it (model/reasons.h):
+ * written, read back and copied, every rep's "no PMU" is one pointer; the
+ * pool keeps distinct texts apart as it grows. */
+START_TEST(null_reasons_pooled)
+{
+	struct pab_experiment e, back, copy;
+	char path[] = "/tmp/perfab-unit-XXXXXX", *why, text[32];
+	const char *first[300];
+	int fd = mkstemp(path);
+	size_t r, a, i;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	make_experiment(&e, 6);
+	ck_assert_int_eq(pab_artifact_save(&e, path, &why), 0);
+	ck_assert_int_eq(pab_artifact_load(path, &back, &why), 0);
+	pab_experiment_copy(&copy, &back);
+	for (r = 0; r < 6; r++)
+		for (a = 0; a < 3; a++) {
+			ck_assert_ptr_eq(e.rows[0].reps[r].result[a].reason[PAB_M_CYCLES],
+					 e.rows[0].reps[0].result[0].reason[PAB_M_CYCLES]);
+			ck_assert_ptr_eq(back.rows[0].reps[r].result[a].reason[PAB_M_CYCLES],
+					 e.rows[0].reps[0].result[0].reason[PAB_M_CYCLES]);
+			ck_assert_ptr_eq(copy.rows[0].reps[r].result[a].reason[PAB_M_CYCLES],
+					 e.rows[0].reps[0].result[0].reason[PAB_M_CYCLES]);
+		}
+	ck_assert_str_eq(copy.rows[0].reps[5].result[2].reason[PAB_M_CYCLES], "no PMU");
+	/* The copy and the original are released apart (nothing freed twice). */
+	pab_experiment_release(&copy);
+	pab_experiment_release(&back);
+	pab_experiment_release(&e);
+	unlink(path);
+	ck_assert_ptr_null(pab_reason_intern(NULL));
+	for (i = 0; i < 300; i++) {
+		snprintf(text, sizeof(text), "reason %zu", i);
+		first[i] = pab_reason_intern(text);
+		ck_assert_str_eq(first[i], text);
+	}
+	for (i = 0; i < 300; i++) {
+		snprintf(text, sizeof(text), "reason %zu", i);
+		ck_assert_ptr_eq(pab_reason_intern(text), first[i]);
+		ck_assert_ptr_ne(first[i], first[(i + 1) % 300]);
+	}
 }
 END_TEST
 
@@ -582,6 +630,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, artifact_round_trip);
+	tcase_add_test(tc, null_reasons_pooled);
 	tcase_add_test(tc, foreign_schema_refused);
 	tcase_add_test(tc, journal_must_continue_the_artifact);
 	tcase_add_test(tc, journal_torn_tail_and_damage);
