@@ -53,6 +53,9 @@ const struct pab_test_hook_def pab_test_hooks[PAB_TEST_HOOK_COUNT] = {
 	[PAB_TEST_PERF_WALL_MAX_MIB] = { "PERFAB_TEST_PERF_WALL_MAX_MIB",
 		"N: the wall profile's perf file is capped at N MiB, not 256",
 		"tests/e2e/attribution_time.sh" },
+	[PAB_TEST_PERF_WALL_LOSE_WAITS] = { "PERFAB_TEST_PERF_WALL_LOSE_WAITS",
+		"N: the first N wall profiles read lose their waits, as when perf drops events",
+		"tests/e2e/attribution_time.sh" },
 };
 
 const char *pab_test_hook(enum pab_test_hook hook)

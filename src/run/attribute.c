@@ -27,6 +27,10 @@
 #include "term.h"
 #include "util.h"
 
+/* Wall profiles made at most of one arm when perf loses events
+ * (wall_profile). */
+#define PAB_ATTR_WALL_TRIES 3
+
 typedef char **(*wrap_fn)(const char *tool, const char *out_prefix, char *const *argv,
 			  char ***opts_out);
 
@@ -345,19 +349,20 @@ static void scale(struct pab_profile *p, double k)
 	p->total *= k;
 }
 
-/* Seconds by function (and by folded stack) of arm a of row ri, one extra
- * run under perf, scaled so that they sum to the arm's median of metric m:
- * for cpu, the CPU's samples; for wall, those and the time off the CPU,
- * waiting (doc/attribution.md §3). 0, or -1 with *why. */
-static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_metric_id m,
-			struct pab_profile *p, struct pab_profile *stacks, char **why)
+/* The wall profile of arm a of row ri into p and stacks (unscaled): one
+ * extra run under perf, made again when what perf saw on and off the CPU
+ * is under half the arm's median wall time med — perf lost events (its
+ * reader fell behind on a loaded machine), and a wait with them —
+ * PAB_ATTR_WALL_TRIES runs at most (doc/attribution.md §3). *seen: the
+ * share of med the kept profile saw. 0, or -1 with *why. */
+static int wall_profile(struct pab_attribute *at, size_t ri, size_t a, double med,
+			const char *data, const char *script, struct pab_profile *p,
+			struct pab_profile *stacks, double *seen, char **why)
 {
-	char *pre = prefix_of(ri, a), *data = xasprintf("%s/%s.data", at->keep_perf, pre);
-	char *script = xasprintf("%s/%s.script", at->keep_perf, pre);
-	double med = median_seconds(&at->r->e->rows[ri], a, m), k, on_ns, off_ns;
-	int ret = -1;
+	double on_ns, off_ns;
+	int attempt;
 
-	if (m == PAB_M_WALL) {
+	for (attempt = 1;; attempt++) {
 		if (extra_run(at, ri, a, at->perf, pab_perf_wall_argv, at->keep_perf, why)) {
 			/* perf ends the run with SIGTERM at its file's cap. */
 			if (at->run_signal == SIGTERM) {
@@ -366,10 +371,36 @@ static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_
 						 "the run (a long run, or one that waits very often): "
 						 "profile it by hand", pab_perf_wall_max_mib());
 			}
-			goto out;
+			return -1;
 		}
 		if (pab_profile_perf_wall_file(at->perf, data, script, p, stacks, &on_ns, &off_ns,
 					       why) <= 0)
+			return -1;
+		*seen = isfinite(med) && med > 0 ? p->total * 1e-9 / med : 1;
+		if (*seen >= 0.5 || attempt == PAB_ATTR_WALL_TRIES)
+			return 0;
+		pab_profile_release(p), pab_profile_init(p);
+		pab_profile_release(stacks), pab_profile_init(stacks);
+	}
+}
+
+/* Seconds by function (and by folded stack) of arm a of row ri, one extra
+ * run under perf, scaled so that they sum to the arm's median of metric m:
+ * for cpu, the CPU's samples; for wall, those and the time off the CPU,
+ * waiting (doc/attribution.md §3). *seen: the share of the median a wall
+ * profile saw before scaling (1 for cpu). 0, or -1 with *why. */
+static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_metric_id m,
+			struct pab_profile *p, struct pab_profile *stacks, double *seen,
+			char **why)
+{
+	char *pre = prefix_of(ri, a), *data = xasprintf("%s/%s.data", at->keep_perf, pre);
+	char *script = xasprintf("%s/%s.script", at->keep_perf, pre);
+	double med = median_seconds(&at->r->e->rows[ri], a, m), k;
+	int ret = -1;
+
+	*seen = 1;
+	if (m == PAB_M_WALL) {
+		if (wall_profile(at, ri, a, med, data, script, p, stacks, seen, why))
 			goto out;
 	} else if (extra_run(at, ri, a, at->perf, pab_perf_argv, at->keep_perf, why) ||
 		   pab_profile_perf_file(at->perf, data, script, p, stacks, why) <= 0) {
@@ -394,6 +425,7 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 	struct pab_profile pb, ph, sb, sh;
 	struct pab_profile_move *moves;
 	char *why = NULL;
+	double seen_base, seen_head;
 	size_t n;
 
 	if (!at->perf_looked_up) {
@@ -405,8 +437,18 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 	out->source = xstrdup("extra run");
 	if (!at->perf)
 		why = xstrdup(at->perf_why);
-	else if (!time_profile(at, ri, base, m, &pb, &sb, &why) &&
-		 !time_profile(at, ri, head, m, &ph, &sh, &why)) {
+	else if (!time_profile(at, ri, base, m, &pb, &sb, &seen_base, &why) &&
+		 !time_profile(at, ri, head, m, &ph, &sh, &seen_head, &why)) {
+		if (seen_base < 0.5 || seen_head < 0.5) {
+			char *note = xasprintf("perf saw only %.0f%% of %s's median wall time in "
+					       "%d runs (it lost events: a loaded machine?); "
+					       "what it saw is scaled up to it",
+					       100 * (seen_base < seen_head ? seen_base : seen_head),
+					       at->r->e->arms[seen_base < seen_head ? base : head].name,
+					       PAB_ATTR_WALL_TRIES);
+			add_note(out, note);
+			free(note);
+		}
 		out->base_total = pb.total;
 		out->head_total = ph.total;
 		pab_profile_diff(&pb, &ph, PAB_ATTR_TOP, &moves, &n);

@@ -73,6 +73,29 @@ expect_rc 1 "$PERFAB" gate wait.json
 grep_err "command · head: wall moved most: wait_for_reply \[off-CPU\] +"
 pass "200 ms more in usleep: wait_for_reply [off-CPU] first, $(echo "$w" | jq '(.items[0].head - .items[0].base) / (.head_total - .base_total) * 100 | floor')% of the wall change"
 
+# perf loses events when its reader falls behind (a loaded machine), a
+# switch to wait with them: a wall profile that sees under half the arm's
+# median wall time is made again. Here the first two profiles (base's and
+# head's) lose their waits through the test hook: each is made again and
+# the wait is named as above; when every run loses them, the note says so.
+# lose_waits N OUT: the wait pair above, the first N wall profiles losing their waits.
+lose_waits() {
+	PERFAB_TEST_PERF_WALL_LOSE_WAITS=$1 expect_rc 1 "$PERFAB" run --counts off --reps 6 \
+		--max-reps 6 --no-sanity-gate --metrics wall,cpu --require wall --out "$2" \
+		--arm "base=$PROG wait_ms=20" --arm "head=$PROG wait_ms=220"
+}
+lose_waits 2 lost.json
+w=$(jq -c '[.attribution[] | select(.metric == "wall")][0]' lost.json)
+echo "$w" | jq -e '.items[0].name == "wait_for_reply [off-CPU]" and
+	(.items[0].head - .items[0].base) > 0.15 and .note == null' >/dev/null ||
+	fail "a wall profile that lost its waits was not made again: $(echo "$w" | jq -c '.note, [.items[:3][] | {name, base, head}]')"
+pass "a wall profile that lost its waits is made again"
+lose_waits 9 lost3.json
+jq -e '[.attribution[] | select(.metric == "wall")][0].note |
+	test("perf saw only [0-9]+% of (base|head).s median wall time in 3 runs")' lost3.json >/dev/null ||
+	fail "no note when every wall profile lost its waits: $(jq -c '[.attribution[] | select(.metric == "wall")][0].note' lost3.json)"
+pass "when every run loses them, the note says so"
+
 # At its file's cap (256 MiB; 1 MiB here through the test hook) perf ends
 # the profiled run with SIGTERM: the note says so, the verdict stands. The
 # arms spend ~70 ms on the CPU, 2000 samples a second of 8 KiB stacks.
