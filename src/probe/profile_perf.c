@@ -248,7 +248,7 @@ size_t pab_profile_perf_parse(const char *text, size_t len, struct pab_profile *
 struct wait {
 	long tid;
 	double since;    /* seconds, perf's clock */
-	char *function;  /* the function that waited */
+	char *function;  /* the function that waited; NULL: preempted, ready */
 	char *stack;     /* folded, ending in PAB_PERF_OFF_CPU */
 };
 
@@ -268,9 +268,10 @@ static struct wait *wait_of(struct waits *w, long tid)
 	return NULL;
 }
 
-/* Close tid's open wait at t, into p and stacks. */
+/* Close tid's open wait at t, into p and stacks (a time ready to run into
+ * times->ready_ns alone). */
 static void wait_close(struct waits *w, long tid, double t, struct pab_profile *p,
-		       struct pab_profile *stacks, double *off_ns)
+		       struct pab_profile *stacks, struct pab_perf_wall_times *times)
 {
 	struct wait *x = wait_of(w, tid);
 	double ns;
@@ -278,11 +279,13 @@ static void wait_close(struct waits *w, long tid, double t, struct pab_profile *
 	if (!x)
 		return;
 	ns = (t - x->since) * 1e9;
-	if (ns > 0) {
+	if (ns > 0 && !x->function) {
+		times->ready_ns += ns;
+	} else if (ns > 0) {
 		pab_profile_add(p, x->function, NULL, ns, NAN);
 		if (stacks)
 			pab_profile_add(stacks, x->stack, NULL, ns, NAN);
-		*off_ns += ns;
+		times->off_ns += ns;
 	}
 	free(x->function);
 	free(x->stack);
@@ -324,9 +327,19 @@ static void wait_open(struct waits *w, long tid, double t, struct sample *sm)
 	x->stack = pab_strbuf_detach(&sb);
 }
 
-/* A header line "TID TIME: PERIOD EVENT: TRACE", or a task event "TID
- * TIME: PERF_RECORD_EXIT(...)" (kind 3, period 0): 1 with its fields,
- * else 0. */
+/* The preemption of tid at t opens its time ready to run. */
+static void ready_open(struct waits *w, long tid, double t)
+{
+	ALLOC_GROW(w->v, w->n + 1, w->alloc);
+	w->v[w->n].tid = tid;
+	w->v[w->n].since = t;
+	w->v[w->n].function = w->v[w->n].stack = NULL;
+	w->n++;
+}
+
+/* A header line "TID TIME: PERIOD EVENT: TRACE" (kind 1: on the CPU, 2: a
+ * switch to wait, 4: a preemption), or a task event "TID TIME:
+ * PERF_RECORD_EXIT(...)" (kind 3, period 0): 1 with its fields, else 0. */
 static int wall_header(const char *q, const char *le, long *tid, double *t, double *period,
 		       int *kind)
 {
@@ -350,7 +363,8 @@ static int wall_header(const char *q, const char *le, long *tid, double *t, doub
 		*kind = 1;
 	} else if (!strcmp(ev, "sched:sched_switch:")) {
 		trace = strstr(line, " prev_state=");
-		*kind = trace && (trace[12] == 'S' || trace[12] == 'D') ? 2 : 3;
+		*kind = !trace ? 3 : trace[12] == 'S' || trace[12] == 'D' ? 2 :
+			trace[12] == 'R' ? 4 : 3;
 	} else {
 		*kind = 3;
 	}
@@ -358,17 +372,17 @@ static int wall_header(const char *q, const char *le, long *tid, double *t, doub
 }
 
 size_t pab_profile_perf_wall_parse(const char *text, size_t len, struct pab_profile *p,
-				   struct pab_profile *stacks, double *on_ns, double *off_ns)
+				   struct pab_profile *stacks, struct pab_perf_wall_times *times)
 {
 	const char *q = text, *end = text + len;
 	struct sample sm = { 0 };
 	struct waits w = { 0 };
 	size_t samples = 0, i;
 	long tid = 0;
-	double t = 0, period = 0;
+	double t = 0, period = 0, t_first = NAN;
 	int kind = 0;
 
-	*on_ns = *off_ns = 0;
+	memset(times, 0, sizeof(*times));
 	while (q <= end) {
 		const char *nl = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
 		const char *le = nl ? nl : end;
@@ -377,17 +391,24 @@ size_t pab_profile_perf_wall_parse(const char *text, size_t len, struct pab_prof
 			 * a switch to wait, the thread's wait opens. */
 			if (sm.open && kind == 1) {
 				sample_end(&sm, p, stacks);
-				*on_ns += period;
+				times->on_ns += period;
 			} else if (sm.open && kind == 2) {
 				wait_open(&w, tid, t, &sm);
 			}
 			sample_drop(&sm);
 		} else if (*q != '\t' && wall_header(q, le, &tid, &t, &period, &kind)) {
 			sample_drop(&sm);
-			wait_close(&w, tid, t, p, stacks, off_ns);
+			wait_close(&w, tid, t, p, stacks, times);
+			if (kind == 4)
+				ready_open(&w, tid, t);
+			/* perf stamps the tasks it found at its start with time 0. */
+			if (isnan(t_first) && t > 0)
+				t_first = t;
+			if (t > 0)
+				times->span_ns = (t - t_first) * 1e9;
 			sm.period = period;
-			sm.open = kind != 3;
-			samples += kind != 3;
+			sm.open = kind == 1 || kind == 2;
+			samples += kind == 1 || kind == 2;
 		} else if (*q == '\t' && sm.open) {
 			sample_frame(&sm, q, le);
 		}
@@ -453,7 +474,9 @@ long pab_profile_perf_file(const char *tool, const char *data, const char *out_p
 }
 
 /* Test hook: the first N wall profiles lose their switches to wait, as
- * when perf's reader falls behind and drops events (tests/e2e/attribution_time.sh). */
+ * when perf's reader falls behind and drops events: each becomes a
+ * switch of a thread that ended (X), which opens nothing
+ * (tests/e2e/attribution_time.sh). */
 static void lose_waits_for_test(char *text)
 {
 	static long lost;
@@ -466,12 +489,12 @@ static void lose_waits_for_test(char *text)
 	lost++;
 	for (s = text; (s = strstr(s, " prev_state=")); s += 12)
 		if (s[12] == 'S' || s[12] == 'D')
-			s[12] = 'R';
+			s[12] = 'X';
 }
 
 long pab_profile_perf_wall_file(const char *tool, const char *data, const char *out_path,
-				struct pab_profile *p, struct pab_profile *stacks, double *on_ns,
-				double *off_ns, char **why)
+				struct pab_profile *p, struct pab_profile *stacks,
+				struct pab_perf_wall_times *times, char **why)
 {
 	size_t len, n;
 	char *text = perf_script(tool, data, "tid,time,period,event,trace,ip,sym,dso", 1,
@@ -480,7 +503,7 @@ long pab_profile_perf_wall_file(const char *tool, const char *data, const char *
 	if (!text)
 		return -1;
 	lose_waits_for_test(text);
-	n = pab_profile_perf_wall_parse(text, len, p, stacks, on_ns, off_ns);
+	n = pab_profile_perf_wall_parse(text, len, p, stacks, times);
 	free(text);
 	if (!n)
 		*why = xasprintf("perf recorded no sample in '%s'", data);

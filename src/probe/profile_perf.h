@@ -91,14 +91,21 @@ long pab_profile_perf_file(const char *tool, const char *data, const char *out_p
  * exit (a PERF_RECORD_EXIT line: the kernel records no switch after it)
  * closes its wait too: a program that sleeps and then exits within one
  * sample period still shows its sleep. A wait nothing closes (the data
- * ends first) counts nothing. Returns the samples read (both kinds).
+ * ends first) counts nothing. A preemption opens the thread's time ready
+ * to run, closed the same way (*ready_ns, in no profile). *span_ns: from
+ * the first event to the last. Returns the samples read (both kinds).
  */
+struct pab_perf_wall_times {
+	double on_ns, off_ns; /* on the CPU (sampled), waiting */
+	double ready_ns;      /* preempted, ready to run (a loaded machine) */
+	double span_ns;       /* the record's first event to its last */
+};
 size_t pab_profile_perf_wall_parse(const char *text, size_t len, struct pab_profile *p,
-				   struct pab_profile *stacks, double *on_ns, double *off_ns);
+				   struct pab_profile *stacks, struct pab_perf_wall_times *times);
 
 /* pab_profile_perf_file for a wall profile (pab_profile_perf_wall_parse). */
 long pab_profile_perf_wall_file(const char *tool, const char *data, const char *out_path,
-				struct pab_profile *p, struct pab_profile *stacks, double *on_ns,
-				double *off_ns, char **why);
+				struct pab_profile *p, struct pab_profile *stacks,
+				struct pab_perf_wall_times *times, char **why);
 
 #endif /* PAB_PROFILE_PERF_H */

@@ -350,16 +350,16 @@ static void scale(struct pab_profile *p, double k)
 }
 
 /* The wall profile of arm a of row ri into p and stacks (unscaled): one
- * extra run under perf, made again when what perf saw on and off the CPU
- * is under half the arm's median wall time med — perf lost events (its
- * reader fell behind on a loaded machine), and a wait with them —
+ * extra run under perf, made again when its record accounts (on the CPU,
+ * waiting, or preempted) for under half of its own span — perf lost
+ * events (its reader fell behind on a loaded machine), a wait with them —
  * PAB_ATTR_WALL_TRIES runs at most (doc/attribution.md §3). *seen: the
- * share of med the kept profile saw. 0, or -1 with *why. */
-static int wall_profile(struct pab_attribute *at, size_t ri, size_t a, double med,
-			const char *data, const char *script, struct pab_profile *p,
-			struct pab_profile *stacks, double *seen, char **why)
+ * share the kept profile accounted for. 0, or -1 with *why. */
+static int wall_profile(struct pab_attribute *at, size_t ri, size_t a, const char *data,
+			const char *script, struct pab_profile *p, struct pab_profile *stacks,
+			double *seen, char **why)
 {
-	double on_ns, off_ns;
+	struct pab_perf_wall_times tm;
 	int attempt;
 
 	for (attempt = 1;; attempt++) {
@@ -373,10 +373,9 @@ static int wall_profile(struct pab_attribute *at, size_t ri, size_t a, double me
 			}
 			return -1;
 		}
-		if (pab_profile_perf_wall_file(at->perf, data, script, p, stacks, &on_ns, &off_ns,
-					       why) <= 0)
+		if (pab_profile_perf_wall_file(at->perf, data, script, p, stacks, &tm, why) <= 0)
 			return -1;
-		*seen = isfinite(med) && med > 0 ? p->total * 1e-9 / med : 1;
+		*seen = tm.span_ns > 0 ? (tm.on_ns + tm.off_ns + tm.ready_ns) / tm.span_ns : 1;
 		if (*seen >= 0.5 || attempt == PAB_ATTR_WALL_TRIES)
 			return 0;
 		pab_profile_release(p), pab_profile_init(p);
@@ -387,8 +386,8 @@ static int wall_profile(struct pab_attribute *at, size_t ri, size_t a, double me
 /* Seconds by function (and by folded stack) of arm a of row ri, one extra
  * run under perf, scaled so that they sum to the arm's median of metric m:
  * for cpu, the CPU's samples; for wall, those and the time off the CPU,
- * waiting (doc/attribution.md §3). *seen: the share of the median a wall
- * profile saw before scaling (1 for cpu). 0, or -1 with *why. */
+ * waiting (doc/attribution.md §3). *seen: the share of its run a wall
+ * profile accounted for (1 for cpu). 0, or -1 with *why. */
 static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_metric_id m,
 			struct pab_profile *p, struct pab_profile *stacks, double *seen,
 			char **why)
@@ -400,7 +399,7 @@ static int time_profile(struct pab_attribute *at, size_t ri, size_t a, enum pab_
 
 	*seen = 1;
 	if (m == PAB_M_WALL) {
-		if (wall_profile(at, ri, a, med, data, script, p, stacks, seen, why))
+		if (wall_profile(at, ri, a, data, script, p, stacks, seen, why))
 			goto out;
 	} else if (extra_run(at, ri, a, at->perf, pab_perf_argv, at->keep_perf, why) ||
 		   pab_profile_perf_file(at->perf, data, script, p, stacks, why) <= 0) {
@@ -440,11 +439,12 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 	else if (!time_profile(at, ri, base, m, &pb, &sb, &seen_base, &why) &&
 		 !time_profile(at, ri, head, m, &ph, &sh, &seen_head, &why)) {
 		if (seen_base < 0.5 || seen_head < 0.5) {
-			char *note = xasprintf("perf saw only %.0f%% of %s's median wall time in "
-					       "%d runs (it lost events: a loaded machine?); "
-					       "what it saw is scaled up to it",
-					       100 * (seen_base < seen_head ? seen_base : seen_head),
+			char *note = xasprintf("perf's record of %s's run accounted for only "
+					       "%.0f%% of its time in %d runs (it lost events: a "
+					       "loaded machine?); what it saw is scaled up to the "
+					       "arm's median",
 					       at->r->e->arms[seen_base < seen_head ? base : head].name,
+					       100 * (seen_base < seen_head ? seen_base : seen_head),
 					       PAB_ATTR_WALL_TRIES);
 			add_note(out, note);
 			free(note);

@@ -74,8 +74,8 @@ grep_err "command · head: wall moved most: wait_for_reply \[off-CPU\] +"
 pass "200 ms more in usleep: wait_for_reply [off-CPU] first, $(echo "$w" | jq '(.items[0].head - .items[0].base) / (.head_total - .base_total) * 100 | floor')% of the wall change"
 
 # perf loses events when its reader falls behind (a loaded machine), a
-# switch to wait with them: a wall profile that sees under half the arm's
-# median wall time is made again. Here the first two profiles (base's and
+# switch to wait with them: a wall profile whose record accounts for under
+# half of its own span (on the CPU, waiting or preempted) is made again. Here the first two profiles (base's and
 # head's) lose their waits through the test hook: each is made again and
 # the wait is named as above; when every run loses them, the note says so.
 # lose_waits N OUT: the wait pair above, the first N wall profiles losing their waits.
@@ -92,7 +92,7 @@ echo "$w" | jq -e '.items[0].name == "wait_for_reply [off-CPU]" and
 pass "a wall profile that lost its waits is made again"
 lose_waits 9 lost3.json
 jq -e '[.attribution[] | select(.metric == "wall")][0].note |
-	test("perf saw only [0-9]+% of (base|head).s median wall time in 3 runs")' lost3.json >/dev/null ||
+	test("perf.s record of (base|head).s run accounted for only [0-9]+% of its time in 3 runs")' lost3.json >/dev/null ||
 	fail "no note when every wall profile lost its waits: $(jq -c '[.attribution[] | select(.metric == "wall")][0].note' lost3.json)"
 pass "when every run loses them, the note says so"
 

@@ -277,7 +277,8 @@ END_TEST
 /* `perf script -F tid,time,period,event,trace,ip,sym,dso` of a wall
  * profile: thread 7 runs (a cpu-clock sample), sleeps in usleep called by
  * wait_for_reply for 0.2 s (closed by its next sample), is preempted
- * (R: the machine's load, not a wait) and sleeps at the end unclosed. */
+ * (R: the machine's load, not a wait: time ready to run, in no profile)
+ * and sleeps at the end unclosed. */
 static const char perf_wall_script[] =
 	"      7 100.000000:     500000 cpu-clock: \n"
 	"\t            11f3 sort_keys (/t/attr_prog)\n"
@@ -310,16 +311,19 @@ static const char perf_wall_script[] =
 START_TEST(perf_wall_script_waits_and_runs)
 {
 	struct pab_profile p, st;
-	double on, off;
+	struct pab_perf_wall_times tm;
 
 	pab_profile_init(&p);
 	pab_profile_init(&st);
 	ck_assert_uint_eq(pab_profile_perf_wall_parse(perf_wall_script, sizeof(perf_wall_script) - 1,
-						      &p, &st, &on, &off), 5);
-	ck_assert(on == 1500000);
+						      &p, &st, &tm), 5);
+	ck_assert(tm.on_ns == 1500000);
 	/* The sleep: 0.2 s to usleep's caller, not to the C library; the
-	 * preemption's 0.698 s until the next sample is no wait. */
-	ck_assert(fabs(off - 2e8) < 1);
+	 * preemption's 0.698 s until the next sample is no wait but time
+	 * ready to run; the record spans 0.901 s. */
+	ck_assert(fabs(tm.off_ns - 2e8) < 1);
+	ck_assert(fabs(tm.ready_ns - 6.98e8) < 1);
+	ck_assert(fabs(tm.span_ns - 9.01e8) < 1);
 	ck_assert(fabs(pab_profile_amount(&p, "wait_for_reply [off-CPU]") - 2e8) < 1);
 	ck_assert(pab_profile_amount(&p, "usleep [off-CPU]") == 0);
 	ck_assert(pab_profile_amount(&p, "sort_keys") == 1500000);
@@ -335,8 +339,12 @@ END_TEST
 /* A program that sleeps and exits before perf samples it again: the
  * kernel records no switch after the exit, so its exit (a task event of
  * --show-task-events) closes the wait; a thread that has not exited keeps
- * its wait open to the end of the data, and counts nothing. */
+ * its wait open to the end of the data, and counts nothing. The record
+ * spans its events from the exec to the exit: the task perf found at its
+ * start is stamped 0 and left out. */
 static const char perf_wall_exit_script[] =
+	"      0     0.000000: PERF_RECORD_COMM: perf-exec:7/7\n"
+	"      7 100.000000: PERF_RECORD_COMM exec: attr_prog:7/7\n"
 	"      7 100.000000:     500000 cpu-clock: \n"
 	"\t            108a main (/t/attr_prog)\n"
 	"\n"
@@ -354,14 +362,16 @@ static const char perf_wall_exit_script[] =
 START_TEST(perf_wall_exit_closes_the_wait)
 {
 	struct pab_profile p;
-	double on, off;
+	struct pab_perf_wall_times tm;
 
 	pab_profile_init(&p);
 	ck_assert_uint_eq(pab_profile_perf_wall_parse(perf_wall_exit_script,
 						      sizeof(perf_wall_exit_script) - 1, &p, NULL,
-						      &on, &off), 3);
-	ck_assert(on == 500000);
-	ck_assert(fabs(off - 2.2e8) < 1);
+						      &tm), 3);
+	ck_assert(tm.on_ns == 500000);
+	ck_assert(fabs(tm.off_ns - 2.2e8) < 1);
+	ck_assert(tm.ready_ns == 0);
+	ck_assert(fabs(tm.span_ns - 2.21e8) < 1);
 	ck_assert(fabs(pab_profile_amount(&p, "wait_for_reply [off-CPU]") - 2.2e8) < 1);
 	ck_assert(pab_profile_amount(&p, "poll_loop [off-CPU]") == 0);
 	pab_profile_release(&p);
