@@ -30,6 +30,9 @@
 /* Wall profiles made at most of one arm when perf loses events
  * (wall_profile). */
 #define PAB_ATTR_WALL_TRIES 3
+/* The least share of its own span a wall profile's record accounts for
+ * before it counts as having lost events (wall_profile). */
+#define PAB_ATTR_WALL_SEEN_MIN 0.5
 
 typedef char **(*wrap_fn)(const char *tool, const char *out_prefix, char *const *argv,
 			  char ***opts_out);
@@ -376,7 +379,7 @@ static int wall_profile(struct pab_attribute *at, size_t ri, size_t a, const cha
 		if (pab_profile_perf_wall_file(at->perf, data, script, p, stacks, &tm, why) <= 0)
 			return -1;
 		*seen = tm.span_ns > 0 ? (tm.on_ns + tm.off_ns + tm.ready_ns) / tm.span_ns : 1;
-		if (*seen >= 0.5 || attempt == PAB_ATTR_WALL_TRIES)
+		if (*seen >= PAB_ATTR_WALL_SEEN_MIN || attempt == PAB_ATTR_WALL_TRIES)
 			return 0;
 		pab_profile_release(p), pab_profile_init(p);
 		pab_profile_release(stacks), pab_profile_init(stacks);
@@ -438,7 +441,7 @@ static void attribute_time(struct pab_attribute *at, size_t ri, size_t base, siz
 		why = xstrdup(at->perf_why);
 	else if (!time_profile(at, ri, base, m, &pb, &sb, &seen_base, &why) &&
 		 !time_profile(at, ri, head, m, &ph, &sh, &seen_head, &why)) {
-		if (seen_base < 0.5 || seen_head < 0.5) {
+		if (seen_base < PAB_ATTR_WALL_SEEN_MIN || seen_head < PAB_ATTR_WALL_SEEN_MIN) {
 			char *note = xasprintf("perf's record of %s's run accounted for only "
 					       "%.0f%% of its time in %d runs (it lost events: a "
 					       "loaded machine?); what it saw is scaled up to the "
