@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ci/sanitize.sh [DIR] — perfab under the sanitizers and valgrind
-# (doc/hacking.md "The sanitizer pass", doc/fuzzing.md):
+# (doc/hacking.md "The sanitizer pass", doc/fuzzing.md).
+# ci/sanitize.sh --print-selection — in a configured build tree: the tests
+# of step 1 (ci/test.sh runs the others, so each test runs once).
 #
 #  1. an out-of-tree build in DIR/asan (default <top>/_sanitize/asan) with
 #     -fsanitize=address,undefined -fno-sanitize-recover=all, and there,
@@ -22,13 +24,11 @@
 #         first rep, a base that fails, a stop signal, a build that fails
 #         in a bisection (run_hooks.sh, ledger_no_verdict.sh,
 #         bisect_counts.sh).
-#     counts_exact.sh among them counts instructions as a user's run does
-#     (valgrind, no PMU), so the reader of valgrind's output is under the
-#     sanitizers too, and counts_cache.sh feeds the count cache's
-#     reader corrupt and malformed files. Those two and bisect_counts.sh
-#     count as a user's run does; the other end-to-end tests of the pass
-#     run with PERFAB_COUNTS=off: a counted child is valgrind's work, not
-#     perfab's, and the plain pass runs them counting;
+#     They run here only, not in ci/test.sh's plain pass too, and as a
+#     user's run does: counting instructions (valgrind where there is no
+#     PMU), so the reader of valgrind's output is under the sanitizers
+#     (counts_exact.sh), as is the count cache's reader of corrupt and
+#     malformed files (counts_cache.sh);
 #  2. valgrind memcheck (--leak-check=full) of the core unit tests
 #     (test_stats, test_rotation_argv, test_artifact, test_format, test_values, test_workloads_suite, and the pure
 #     modules: test_ledger, test_pool, test_runconf, test_options,
@@ -52,6 +52,46 @@
 # e.g. the whole suite: SANITIZE_TESTS=all).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+
+# The selection of step 1 (the rule is at the top of this file), from the
+# TESTS of the Makefile in the current directory. A test named in
+# sanitize_e2e that the tree no longer has is an error: a renamed test must
+# not drop out of the pass unseen.
+sanitize_e2e="tests/e2e/reliability_hostile_inputs.sh tests/e2e/ledger_corpus.sh
+	tests/e2e/ledger_input.sh tests/e2e/memgate_input.sh tests/e2e/pool_refuse.sh
+	tests/e2e/reliability_tamper.sh tests/e2e/reliability_resume_trust.sh tests/e2e/reliability_journal.sh
+	tests/e2e/reliability_report_reader.sh tests/e2e/history_migrate.sh
+	tests/e2e/history_foreign.sh tests/e2e/history_readonly.sh
+	tests/e2e/reliability_small_hardening.sh tests/e2e/reliability_term_safe.sh
+	tests/e2e/reliability_hostile_children.sh
+	tests/e2e/reliability_kill9.sh tests/e2e/reliability_disk_full.sh tests/e2e/reliability_safe_write.sh
+	tests/e2e/counts_exact.sh tests/e2e/counts_cache.sh
+	tests/e2e/run_hooks.sh tests/e2e/ledger_no_verdict.sh tests/e2e/bisect_counts.sh"
+all_tests() {
+	# shellcheck disable=SC2016 # make syntax, not shell
+	printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests
+}
+selection() {
+	all=$(all_tests)
+	# The fuzz smoke first: the longest of the pass, it should not end it alone.
+	sel=
+	case " $all " in *" tests/fuzz/smoke.sh "*) sel=" tests/fuzz/smoke.sh" ;; esac
+	for t in $all; do
+		case $t in tests/unit/* | tests/sim/*) sel="$sel $t" ;; esac
+	done
+	for t in $sanitize_e2e; do
+		case " $all " in
+		*" $t "*) sel="$sel $t" ;;
+		*) echo "sanitize: '$t' is not a test of this tree: update sanitize_e2e in ci/sanitize.sh" >&2; return 1 ;;
+		esac
+	done
+	echo "${sel# }"
+}
+if [ "${1:-}" = --print-selection ]; then
+	selection
+	exit
+fi
+
 out=${1:-$top/_sanitize}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -99,36 +139,10 @@ rm -f $wl_progs $wl_objs
 make -j"$jobs" CFLAGS="-O1 -gdwarf-4 $ubsan" LDFLAGS="$ubsan" $wl_progs >>build.log 2>&1 ||
 	{ cat build.log; echo "sanitize: rebuilding the workloads failed"; exit 1; }
 
-# The selection (the rule is at the top of this file). A test named here
-# that the tree no longer has is an error: a renamed test must not drop out
-# of the pass unseen.
-sanitize_e2e="tests/e2e/reliability_hostile_inputs.sh tests/e2e/ledger_corpus.sh
-	tests/e2e/ledger_input.sh tests/e2e/memgate_input.sh tests/e2e/pool_refuse.sh
-	tests/e2e/reliability_tamper.sh tests/e2e/reliability_resume_trust.sh tests/e2e/reliability_journal.sh
-	tests/e2e/reliability_report_reader.sh tests/e2e/history_migrate.sh
-	tests/e2e/history_foreign.sh tests/e2e/history_readonly.sh
-	tests/e2e/reliability_small_hardening.sh tests/e2e/reliability_term_safe.sh
-	tests/e2e/reliability_hostile_children.sh
-	tests/e2e/reliability_kill9.sh tests/e2e/reliability_disk_full.sh tests/e2e/reliability_safe_write.sh
-	tests/e2e/counts_exact.sh tests/e2e/counts_cache.sh
-	tests/e2e/run_hooks.sh tests/e2e/ledger_no_verdict.sh tests/e2e/bisect_counts.sh"
-# shellcheck disable=SC2016 # make syntax, not shell
-all=$(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests)
-# The fuzz smoke first: the longest of the pass, it should not end it alone.
-sel=
-case " $all " in *" tests/fuzz/smoke.sh "*) sel=" tests/fuzz/smoke.sh" ;; esac
-for t in $all; do
-	case $t in tests/unit/* | tests/sim/*) sel="$sel $t" ;; esac
-done
-for t in $sanitize_e2e; do
-	case " $all " in
-	*" $t "*) sel="$sel $t" ;;
-	*) echo "sanitize: '$t' is not a test of this tree: update sanitize_e2e in ci/sanitize.sh"; exit 1 ;;
-	esac
-done
+sel=$(selection) || exit 1
 case ${SANITIZE_TESTS:-} in
 '') ;;
-all) sel=$all ;;
+all) sel=$(all_tests) ;;
 *) sel=$SANITIZE_TESTS ;;
 esac
 sel=${sel# }
@@ -139,12 +153,7 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 find . -name '*.trs' -exec rm -f {} +
 set +e
-# (TESTS_ENVIRONMENT is the user's variable; "$log" is the test's log, set
-# by automake's harness before it.)
-counted='tests/e2e/counts_exact.log|tests/e2e/counts_cache.log|tests/e2e/bisect_counts.log'
-make -j"$jobs" -k check TESTS="$sel" \
-	TESTS_ENVIRONMENT="case \$\$log in $counted) ;; *) PERFAB_COUNTS=off; export PERFAB_COUNTS ;; esac;" \
-	>check.out 2>&1
+make -j"$jobs" -k check TESTS="$sel" >check.out 2>&1
 rc=$?
 set -e
 trs=$(find . -name '*.trs')

@@ -1,18 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ci/test.sh — the README's test command: install packages, build, run the
-# test suite (make check, perfab counting instructions as a user's default
-# run does: valgrind where there is no PMU), then the sanitizer pass
-# (ci/sanitize.sh: the unit, simulation, fuzz smoke and the end-to-end tests
-# of untrusted input under ASan+UBSan, and valgrind memcheck), beside the
-# make check: the two passes share no build tree, and together they keep
+# test suite, each test once, perfab counting instructions as a user's
+# default run does (valgrind where there is no PMU): the sanitizer pass
+# (ci/sanitize.sh: the unit, simulation, fuzz smoke and the end-to-end
+# tests of untrusted input and of runs cut short, under ASan+UBSan, then
+# valgrind memcheck) and, beside it, make check of every other test in the
+# plain build: the two passes share no build tree, and together they keep
 # both CPUs busy while one pass's tests wait on their children. Prints each
 # failed test's log, the 10 slowest tests with their wall times (every
 # test's log ends in "test-time: S s", tests/lib/timed.sh), the time each
-# stage took, and last "N passed, N failed". Exit 0 only when nothing failed.
-#
-# The fuzz smoke (tests/fuzz/smoke.sh) runs once, in the sanitizer pass:
-# its harnesses are ASan builds whichever pass starts them.
+# stage took, and last "N passed, N failed" over both passes (a memcheck
+# run is one check). Exit 0 only when nothing failed.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build
@@ -32,9 +31,15 @@ t_build=$(date +%s)
 mkdir -p "$top/_sanitize"
 "$top/ci/sanitize.sh" "$top/_sanitize" >"$top/_sanitize/sanitize.out" 2>&1 &
 san_pid=$!
+# Each test runs once: those of the sanitizer pass's selection there (the
+# Check programs, the fuzz smoke, the end-to-end tests of untrusted input
+# and of runs cut short), the others here.
+sanitized=$("$top/ci/sanitize.sh" --print-selection) || { echo "ci/sanitize.sh --print-selection failed"; echo "0 passed, 1 failed"; exit 1; }
+tests=
 # shellcheck disable=SC2016 # make syntax, not shell
-tests=$(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests |
-	tr ' ' '\n' | grep -v -x 'tests/fuzz/smoke.sh' | tr '\n' ' ')
+for t in $(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests); do
+	case " $sanitized " in *" $t "*) ;; *) tests="$tests $t" ;; esac
+done
 # The longest tests start first (make starts them in this order), so that
 # the run does not end on one of them alone; they are those of the 10
 # slowest that ci/test.sh printed at recent runs. A name the tree no longer
@@ -89,10 +94,29 @@ san=$?
 set -e
 t_san=$(date +%s)
 cat "$top/_sanitize/sanitize.out"
-if [ "$san" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "ci/sanitize.sh failed ($san)"; fi
+# The sanitizer pass's results, test by test: its tests' results, and
+# each memcheck run as one check.
+strs=$(find "$top/_sanitize/asan" -name '*.trs' 2>/dev/null)
+scount() { # PATTERN: how many results of the sanitizer pass match
+	[ -n "$strs" ] || { echo 0; return; }
+	# shellcheck disable=SC2086 # paths without blanks
+	cat $strs | grep -c -E "^:test-result: ($1)" || true
+}
+s_fail=$(scount 'FAIL|ERROR|XPASS')
+v=$(sed -n 's/^sanitize: valgrind memcheck: \([0-9]*\) clean, \([0-9]*\) with errors.*/\1 \2/p' "$top/_sanitize/sanitize.out")
+v_clean=${v% *}
+v_bad=${v#* }
+pass=$((pass + $(scount PASS) + ${v_clean:-0}))
+fail=$((fail + s_fail + ${v_bad:-0}))
+skip=$((skip + $(scount SKIP)))
+if [ "$san" != 0 ]; then
+	echo "ci/sanitize.sh failed ($san)"
+	# The build or the harness failed, or memcheck did not run.
+	[ "$s_fail" != 0 ] || [ "${v_bad:-0}" != 0 ] || fail=$((fail + 1))
+fi
 # Each skipped test by name, with the reasons its log gives (its SKIP: lines).
 # shellcheck disable=SC2086,SC2013 # paths without blanks
-for f in $(grep -l '^:test-result: SKIP' $trs 2>/dev/null); do
+for f in $(grep -l '^:test-result: SKIP' $trs $strs 2>/dev/null); do
 	why=$(grep '^SKIP: ' "${f%.trs}.log" 2>/dev/null | sed 's/^SKIP: //' | paste -sd ';' -)
 	echo "SKIP: ${f%.trs}: ${why:-no reason given}"
 done
