@@ -189,8 +189,10 @@ static void text_row(FILE *f, const struct pab_experiment *e,
 		fprintf(f, "  measured on: %s\n", pab_fmt_cpu_model(e, row));
 	if (lr->floor_inconsistent)
 		fprintf(f, "  the RSS floor is above the lowest peak: inconsistent, no memory credit\n");
-	if (lr->credit_why)
-		fprintf(f, "  no memory credit: %s\n", lr->credit_why);
+	if (lr->credit_why) {
+		fputs("  no memory credit: ", f);
+		pab_print_folded(f, strlen("  no memory credit: "), 4, lr->credit_why);
+	}
 	if (lr->gate_note) {
 		fprintf(f, "  %s: ", PAB_LEDGER_GATE_WHY);
 		pab_print_folded(f, strlen(PAB_LEDGER_GATE_WHY) + 4, 4, lr->gate_note);

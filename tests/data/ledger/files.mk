@@ -187,6 +187,18 @@ ledger_corpus_files = \
 	tests/data/ledger/expected/memory-fail.text.out \
 	tests/data/ledger/expected/memory-fail.wide.err \
 	tests/data/ledger/expected/memory-fail.wide.out \
+	tests/data/ledger/expected/memory-floor.html.err \
+	tests/data/ledger/expected/memory-floor.html.out \
+	tests/data/ledger/expected/memory-floor.json.err \
+	tests/data/ledger/expected/memory-floor.json.out \
+	tests/data/ledger/expected/memory-floor.junit.err \
+	tests/data/ledger/expected/memory-floor.junit.out \
+	tests/data/ledger/expected/memory-floor.markdown.err \
+	tests/data/ledger/expected/memory-floor.markdown.out \
+	tests/data/ledger/expected/memory-floor.text.err \
+	tests/data/ledger/expected/memory-floor.text.out \
+	tests/data/ledger/expected/memory-floor.wide.err \
+	tests/data/ledger/expected/memory-floor.wide.out \
 	tests/data/ledger/expected/metrics-subset.html.err \
 	tests/data/ledger/expected/metrics-subset.html.out \
 	tests/data/ledger/expected/metrics-subset.json.err \
@@ -485,6 +497,7 @@ ledger_corpus_files = \
 	tests/data/ledger/make-corpus.sh \
 	tests/data/ledger/memory-credit.json \
 	tests/data/ledger/memory-fail.json \
+	tests/data/ledger/memory-floor.json \
 	tests/data/ledger/metrics-subset.json \
 	tests/data/ledger/p1-nonull.json \
 	tests/data/ledger/p1-null.json \

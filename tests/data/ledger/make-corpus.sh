@@ -111,6 +111,11 @@ mk_memory_credit() {
 	CFG
 	run memory-credit --config memory-credit.cfg -w '=random-large/1' --scale 0.05
 }
+mk_memory_floor() {
+	# The same artifact with a 64 MiB memory floor recorded: head's peak
+	# fell by less than it, so no memory credit (and the reason is said).
+	edit memory-floor memory-credit '.run.floors.bytes = 67108864'
+}
 mk_memory_fail() {
 	# Head holds 6 MiB more: below the sanity gate, above every allowance.
 	run memory-fail --seed 15 --reps 6 --max-reps 6 --scale 0.01 --metrics peak_rss,drain_rss,cpu \
@@ -251,7 +256,7 @@ mk_hostile_arm() {
 
 all="p2_null_fail p2_nonull_fail p2_pass p2_gain p2_inconclusive_spin p1_null p1_nonull
 rule12_null rule12_nonull head_env3 arms4 workloads_spin workloads_alloc memory_credit
-memory_fail metrics_subset p99 tolerance_margin few_reps adaptive budget sanity_gate
+memory_floor memory_fail metrics_subset p99 tolerance_margin few_reps adaptive budget sanity_gate
 failed_exit failed_signal failed_timeout pool_shards pool_blocks incomplete unbalanced
 hostile_rows hostile_arm"
 # shellcheck disable=SC2086 # the names are words
