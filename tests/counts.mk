@@ -13,6 +13,7 @@ tests_unit_test_count_cache_LDADD = $(UNIT_LDADD)
 counts_tests = \
 	tests/e2e/counts_exact.sh \
 	tests/e2e/counts_child.sh \
-	tests/e2e/counts_cache.sh
+	tests/e2e/counts_cache.sh \
+	tests/e2e/counts_debug_hidden.sh
 TESTS += $(counts_tests)
 dist_noinst_SCRIPTS += $(counts_tests)

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
@@ -148,6 +149,21 @@ static void exec_checked(const struct child_args *c)
 	execve(c->o->exe, c->o->argv, c->o->envp);
 }
 
+/* Hide dir from the child (runchild.h, hide_dir), best effort: without
+ * the right to make a mount namespace (not root), nothing happens. Only
+ * system calls, as child_main. */
+__attribute__((no_sanitize("address", "undefined")))
+static void hide_dir(const char *dir)
+{
+	if (unshare(CLONE_NEWNS))
+		return;
+	/* Private first, so the tmpfs never shows in perfab's namespace. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return;
+	mount("perfab-hidden", dir, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	      "size=4k,mode=0755");
+}
+
 /*
  * The child, cloned with CLONE_VM: it shares perfab's memory until its
  * execve, so exec never has to tear down a copy of perfab's address space
@@ -193,6 +209,8 @@ static int child_main(void *arg)
 		;
 	if (go != 'g')
 		_exit(126);
+	if (c->o->hide_dir)
+		hide_dir(c->o->hide_dir);
 	exec_checked(c);
 	err = errno;
 	while (write(c->errfd, &err, sizeof(err)) < 0 && errno == EINTR)

@@ -59,6 +59,11 @@ struct pab_spawn_opts {
 	int pu_given;         /* bind to PU pu alone, not to pin's children's set
 			       * (pin->obtained is left alone) */
 	unsigned pu;
+	/* A directory the child does not see: an empty read-only tmpfs over
+	 * it, in a mount namespace of the child's own, where the kernel lets
+	 * perfab make one (as root); elsewhere the child sees it as it is.
+	 * NULL: nothing hidden. */
+	const char *hide_dir;
 	int *stop_shared;     /* a stop signal taken by any of the batch's waits
 			       * is stored here, and every wait that sees it
 			       * stops its child as if it had taken it; NULL:

@@ -175,16 +175,18 @@ out_free:
 	return ret;
 }
 
-/* 1 when text[0..len) has a line that is exactly line. */
-static int has_line(const char *text, size_t len, const char *line)
+/* 1 when text[0..len) names function fn: a line "fn=FN", or "fn=FN@..."
+ * (a versioned name from a library's dynamic symbol table). */
+static int has_fn(const char *text, size_t len, const char *fn)
 {
-	size_t ll = strlen(line), i = 0;
+	size_t fl = strlen(fn), i = 0;
 
 	while (i < len) {
 		const char *nl = memchr(text + i, '\n', len - i);
-		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t end = nl ? (size_t)(nl - text) : len, n = end - i;
 
-		if (end - i == ll && !memcmp(text + i, line, ll))
+		if (n >= 3 + fl && !memcmp(text + i, "fn=", 3) && !memcmp(text + i + 3, fn, fl) &&
+		    (n == 3 + fl || text[i + 3 + fl] == '@'))
 			return 1;
 		i = end + 1;
 	}
@@ -241,8 +243,11 @@ static int collect_one(const char *path, int top, const char *top_exe,
 	}
 	t->ir += v;
 	t->n_files++;
-	/* glibc runs every new thread's function through start_thread. */
-	t->threads |= has_line(text, len, "fn=start_thread");
+	/* glibc runs every new thread's function through start_thread, a
+	 * name only its debug information gives; pthread_create is in its
+	 * dynamic symbols, which a counted child hidden from that
+	 * information still sees (PAB_SIMCOUNT_DEBUG_DIR). */
+	t->threads |= has_fn(text, len, "start_thread") || has_fn(text, len, "pthread_create");
 	if (top) {
 		free(t->top_cmd);
 		t->top_cmd = line_after(text, len, "cmd:");

@@ -31,6 +31,15 @@
 #define PAB_SIMCOUNT_START_S 0.6
 #define PAB_SIMCOUNT_TYPICAL_SLOWDOWN 10
 
+/* The system's detached debug information (Debian's libc6-dbg, on which
+ * valgrind depends, and any -dbgsym package). Valgrind reads the
+ * libraries' at every start: 0.25 s of its ~0.4 s start-up for /bin/true.
+ * A count does not depend on it, only the names of a system library's
+ * internal functions in a profile, so every counting child runs with it
+ * hidden where perfab may (runchild.h, hide_dir), and attribution's
+ * profiling runs see it (doc/method.md, "Exact counts"). */
+#define PAB_SIMCOUNT_DEBUG_DIR "/usr/lib/debug"
+
 /*
  * pab_simcount_tool: the valgrind executable to count with, $PERFAB_VALGRIND
  * when set, else `valgrind` on PATH, checked to be executable. New string,

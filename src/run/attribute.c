@@ -114,6 +114,7 @@ static int extra_run(struct pab_attribute *at, size_t ri, size_t a, const char *
 	m->count_tool = tool;
 	m->count_keep = keep;
 	m->wrap = wrap;
+	m->profiling = 1;
 	m->count_timeout_ns = m->timeout_ns * PAB_SIMCOUNT_SLOWDOWN;
 	m->count_limit_budget = 0;
 	ret = pab_measure_arm(m, r->e, &r->e->rows[ri], a, PAB_MEASURE_COUNT, seed, &res, &out,
@@ -121,6 +122,7 @@ static int extra_run(struct pab_attribute *at, size_t ri, size_t a, const char *
 	m->count_tool = saved_tool;
 	m->count_keep = saved_keep;
 	m->wrap = NULL;
+	m->profiling = 0;
 	if (ret) {
 		*why = f.why ? f.why : xstrdup("the profiling run could not start");
 		f.why = NULL;

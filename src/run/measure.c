@@ -448,6 +448,8 @@ static int count_arm(struct pab_measure *m, const struct pab_child_cmd *cmd, siz
 	o.pu_given = m->count_pu_given;
 	o.pu = m->count_pu;
 	o.stop_shared = m->count_stop_shared;
+	if (!m->profiling)
+		o.hide_dir = PAB_SIMCOUNT_DEBUG_DIR;
 	o.at_gate = at_gate_group;
 	o.at_gate_arg = &probes;
 	ret = pab_spawn_measure(&o, &sr);

@@ -54,6 +54,10 @@ struct pab_measure {
 	const char *count_keep;
 	char **(*wrap)(const char *tool, const char *out_prefix, char *const *argv,
 		       char ***opts_out);
+	/* 1 in attribution's profiling runs: the tool sees the system's
+	 * debug information, which every counting child has hidden
+	 * (simcount.h, PAB_SIMCOUNT_DEBUG_DIR). */
+	int profiling;
 	/* Counting children side by side (run/count_batch.h), each with its
 	 * own copy of this struct and its own tmpdir: */
 	int count_pu_given;        /* the counted child goes on PU count_pu alone */

@@ -179,6 +179,20 @@ START_TEST(collect_tells_exec_and_threads)
 	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
 	ck_assert_int_eq(t.threads, 0);
 	pab_simcount_tree_release(&t);
+	/* Without libc's debug information there is no start_thread; its
+	 * dynamic symbol pthread_create, plain or versioned, tells. */
+	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=pthread_create\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	ck_assert_int_eq(t.threads, 1);
+	pab_simcount_tree_release(&t);
+	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=pthread_create@@GLIBC_2.34\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	ck_assert_int_eq(t.threads, 1);
+	pab_simcount_tree_release(&t);
+	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=pthread_create_ex\nsummary: 10\n");
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	ck_assert_int_eq(t.threads, 0);
+	pab_simcount_tree_release(&t);
 	rmdir(dir);
 	free(prefix);
 	free(p1);
