@@ -158,7 +158,7 @@ static void hide_dir(const char *dir)
 	if (unshare(CLONE_NEWNS))
 		return;
 	/* Private first, so the tmpfs never shows in perfab's namespace. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL))
 		return;
 	mount("perfab-hidden", dir, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 	      "size=4k,mode=0755");
