@@ -73,7 +73,6 @@ all_tests() {
 }
 selection() {
 	all=$(all_tests)
-	# The fuzz smoke first: the longest of the pass, it should not end it alone.
 	sel=
 	case " $all " in *" tests/fuzz/smoke.sh "*) sel=" tests/fuzz/smoke.sh" ;; esac
 	for t in $all; do
@@ -146,6 +145,15 @@ all) sel=$(all_tests) ;;
 *) sel=$SANITIZE_TESTS ;;
 esac
 sel=${sel# }
+# The longest tests of the pass start first (ci/long-first.sh), so that
+# it does not end on one of them alone: those of the 10 slowest that
+# ci/test.sh printed at recent runs.
+long="tests/fuzz/smoke.sh tests/sim/test_gate_sim tests/e2e/reliability_hostile_inputs.sh
+	tests/sim/test_calibrate_gate_sim tests/e2e/ledger_corpus.sh tests/e2e/bisect_counts.sh
+	tests/e2e/counts_exact.sh tests/e2e/memgate_input.sh"
+# shellcheck source=ci/long-first.sh
+. "$top/ci/long-first.sh"
+sel=$(long_first "$long" "$sel")
 echo "sanitize: ASan+UBSan on $(echo "$sel" | wc -w) tests: $sel"
 
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=2}
@@ -153,7 +161,8 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 find . -name '*.trs' -exec rm -f {} +
 set +e
-make -j"$jobs" -k check TESTS="$sel" >check.out 2>&1
+# One job more than CPUs: its end-to-end tests wait on their children.
+make -j"$((jobs + 1))" -k check TESTS="$sel" >check.out 2>&1
 rc=$?
 set -e
 trs=$(find . -name '*.trs')

@@ -40,22 +40,14 @@ tests=
 for t in $(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests); do
 	case " $sanitized " in *" $t "*) ;; *) tests="$tests $t" ;; esac
 done
-# The longest tests start first (make starts them in this order), so that
-# the run does not end on one of them alone; they are those of the 10
-# slowest that ci/test.sh printed at recent runs. A name the tree no longer
-# has is only not moved.
+# The longest tests start first (ci/long-first.sh): those of the 10
+# slowest that ci/test.sh printed at recent runs.
 long="tests/e2e/release.sh tests/e2e/action_emulated.sh tests/e2e/workloads_through_run.sh
 	tests/e2e/man_examples.sh tests/e2e/reliability_crash_matrix.sh tests/e2e/action_trust.sh
 	tests/e2e/counts_child.sh tests/e2e/memgate_leak.sh tests/e2e/memgate_filtered.sh"
-first=
-for t in $long; do
-	case " $tests " in *" $t "*) first="$first $t" ;; esac
-done
-rest=
-for t in $tests; do
-	case " $first " in *" $t "*) ;; *) rest="$rest $t" ;; esac
-done
-tests="${first# }$rest"
+# shellcheck source=ci/long-first.sh
+. "$top/ci/long-first.sh"
+tests=$(long_first "$long" "$tests")
 find . -name '*.trs' -exec rm -f {} +
 set +e
 # Two jobs more than CPUs: a test spends most of its time waiting on its
