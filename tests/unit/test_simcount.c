@@ -97,6 +97,22 @@ static void write_text(const char *path, const char *text)
 	fclose(f);
 }
 
+/* Whether pab_simcount_collect finds threads in a tree of one file,
+ * PREFIX.100, holding fn_line among the lines of a one-process count. */
+static int threads_in(const char *prefix, const char *path, const char *fn_line)
+{
+	struct pab_simcount_tree t;
+	char *text = xasprintf("cmd: /bin/prog\nevents: Ir\n%s\nsummary: 10\n", fn_line), *why = NULL;
+	int threads;
+
+	write_text(path, text);
+	free(text);
+	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
+	threads = t.threads;
+	pab_simcount_tree_release(&t);
+	return threads;
+}
+
 START_TEST(collect_sums_the_tree)
 {
 	char dir[] = "/tmp/pab-simcount.XXXXXX", *prefix, *p1, *p2, *other, *why = NULL;
@@ -175,24 +191,12 @@ START_TEST(collect_tells_exec_and_threads)
 	ck_assert(t.ir == 20.0);
 	pab_simcount_tree_release(&t);
 	/* A function that only starts alike is no thread. */
-	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=start_thread_pool\nsummary: 10\n");
-	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
-	ck_assert_int_eq(t.threads, 0);
-	pab_simcount_tree_release(&t);
+	ck_assert_int_eq(threads_in(prefix, p1, "fn=start_thread_pool"), 0);
 	/* Without libc's debug information there is no start_thread; its
 	 * dynamic symbol pthread_create, plain or versioned, tells. */
-	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=pthread_create\nsummary: 10\n");
-	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
-	ck_assert_int_eq(t.threads, 1);
-	pab_simcount_tree_release(&t);
-	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=pthread_create@@GLIBC_2.34\nsummary: 10\n");
-	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
-	ck_assert_int_eq(t.threads, 1);
-	pab_simcount_tree_release(&t);
-	write_text(p1, "cmd: /bin/prog\nevents: Ir\nfn=pthread_create_ex\nsummary: 10\n");
-	ck_assert_int_eq(pab_simcount_collect(prefix, 100, "/bin/prog", &t, &why), 0);
-	ck_assert_int_eq(t.threads, 0);
-	pab_simcount_tree_release(&t);
+	ck_assert_int_eq(threads_in(prefix, p1, "fn=pthread_create"), 1);
+	ck_assert_int_eq(threads_in(prefix, p1, "fn=pthread_create@@GLIBC_2.34"), 1);
+	ck_assert_int_eq(threads_in(prefix, p1, "fn=pthread_create_ex"), 0);
 	rmdir(dir);
 	free(prefix);
 	free(p1);
