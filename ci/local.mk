@@ -2,7 +2,7 @@
 # ci/local.mk — the scripts CI and people run, shipped in the tarball.
 dist_noinst_SCRIPTS += ci/setup-debian.sh ci/build.sh ci/test.sh ci/demo.sh \
 	ci/setup-runtime.sh ci/setup-build.sh ci/setup-test.sh ci/action.sh ci/release.sh
-dist_noinst_DATA += ci/setup-lib.sh ci/long-first.sh
+dist_noinst_DATA += ci/setup-lib.sh ci/test-lists.sh
 dist_noinst_DATA += ci/demo.json
 dist_noinst_SCRIPTS += ci/bench-overhead.sh ci/bench-ledger.sh ci/bench-verdicts.sh \
 	ci/bench-history.sh \

@@ -67,10 +67,8 @@ sanitize_e2e="tests/e2e/reliability_hostile_inputs.sh tests/e2e/ledger_corpus.sh
 	tests/e2e/reliability_kill9.sh tests/e2e/reliability_disk_full.sh tests/e2e/reliability_safe_write.sh
 	tests/e2e/counts_exact.sh tests/e2e/counts_cache.sh
 	tests/e2e/run_hooks.sh tests/e2e/ledger_no_verdict.sh tests/e2e/bisect_counts.sh"
-all_tests() {
-	# shellcheck disable=SC2016 # make syntax, not shell
-	printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests
-}
+# shellcheck source=ci/test-lists.sh
+. "$top/ci/test-lists.sh"
 selection() {
 	all=$(all_tests)
 	sel=
@@ -145,14 +143,11 @@ all) sel=$(all_tests) ;;
 *) sel=$SANITIZE_TESTS ;;
 esac
 sel=${sel# }
-# The longest tests of the pass start first (ci/long-first.sh), so that
-# it does not end on one of them alone: those of the 10 slowest that
-# ci/test.sh printed at recent runs.
+# The longest tests of the pass start first (ci/test-lists.sh): those of
+# the 10 slowest that ci/test.sh printed at recent runs.
 long="tests/fuzz/smoke.sh tests/sim/test_gate_sim tests/e2e/reliability_hostile_inputs.sh
 	tests/sim/test_calibrate_gate_sim tests/e2e/ledger_corpus.sh tests/e2e/bisect_counts.sh
 	tests/e2e/counts_exact.sh tests/e2e/memgate_input.sh"
-# shellcheck source=ci/long-first.sh
-. "$top/ci/long-first.sh"
 sel=$(long_first "$long" "$sel")
 echo "sanitize: ASan+UBSan on $(echo "$sel" | wc -w) tests: $sel"
 

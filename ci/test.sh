@@ -35,18 +35,17 @@ san_pid=$!
 # Check programs, the fuzz smoke, the end-to-end tests of untrusted input
 # and of runs cut short), the others here.
 sanitized=$("$top/ci/sanitize.sh" --print-selection) || { echo "ci/sanitize.sh --print-selection failed"; echo "0 passed, 1 failed"; exit 1; }
+# shellcheck source=ci/test-lists.sh
+. "$top/ci/test-lists.sh"
 tests=
-# shellcheck disable=SC2016 # make syntax, not shell
-for t in $(printf 'pab-print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - pab-print-tests); do
+for t in $(all_tests); do
 	case " $sanitized " in *" $t "*) ;; *) tests="$tests $t" ;; esac
 done
-# The longest tests start first (ci/long-first.sh): those of the 10
+# The longest tests start first (ci/test-lists.sh): those of the 10
 # slowest that ci/test.sh printed at recent runs.
 long="tests/e2e/release.sh tests/e2e/action_emulated.sh tests/e2e/workloads_through_run.sh
 	tests/e2e/man_examples.sh tests/e2e/reliability_crash_matrix.sh tests/e2e/action_trust.sh
 	tests/e2e/counts_child.sh tests/e2e/memgate_leak.sh tests/e2e/memgate_filtered.sh"
-# shellcheck source=ci/long-first.sh
-. "$top/ci/long-first.sh"
 tests=$(long_first "$long" "$tests")
 find . -name '*.trs' -exec rm -f {} +
 set +e
@@ -60,15 +59,14 @@ set -e
 t_check=$(date +%s)
 cat check.out
 trs=$(find . -name '*.trs')
-# count PATTERN: how many results of the plain pass match.
-count() {
-	[ -n "$trs" ] || { echo 0; return; }
+count() { # FILES PATTERN: how many results in the .trs FILES match
+	[ -n "$1" ] || { echo 0; return; }
 	# shellcheck disable=SC2086 # paths without blanks
-	cat $trs | grep -c -E "^:test-result: ($1)" || true
+	cat $1 | grep -c -E "^:test-result: ($2)" || true
 }
-pass=$(count PASS)
-fail=$(count 'FAIL|ERROR|XPASS')
-skip=$(count SKIP)
+pass=$(count "$trs" PASS)
+fail=$(count "$trs" 'FAIL|ERROR|XPASS')
+skip=$(count "$trs" SKIP)
 if [ "$rc" != 0 ] && [ "$fail" = 0 ]; then
 	fail=1 # the build or harness itself failed
 fi
@@ -89,18 +87,13 @@ cat "$top/_sanitize/sanitize.out"
 # The sanitizer pass's results, test by test: its tests' results, and
 # each memcheck run as one check.
 strs=$(find "$top/_sanitize/asan" -name '*.trs' 2>/dev/null)
-scount() { # PATTERN: how many results of the sanitizer pass match
-	[ -n "$strs" ] || { echo 0; return; }
-	# shellcheck disable=SC2086 # paths without blanks
-	cat $strs | grep -c -E "^:test-result: ($1)" || true
-}
-s_fail=$(scount 'FAIL|ERROR|XPASS')
+s_fail=$(count "$strs" 'FAIL|ERROR|XPASS')
 v=$(sed -n 's/^sanitize: valgrind memcheck: \([0-9]*\) clean, \([0-9]*\) with errors.*/\1 \2/p' "$top/_sanitize/sanitize.out")
 v_clean=${v% *}
 v_bad=${v#* }
-pass=$((pass + $(scount PASS) + ${v_clean:-0}))
+pass=$((pass + $(count "$strs" PASS) + ${v_clean:-0}))
 fail=$((fail + s_fail + ${v_bad:-0}))
-skip=$((skip + $(scount SKIP)))
+skip=$((skip + $(count "$strs" SKIP)))
 if [ "$san" != 0 ]; then
 	echo "ci/sanitize.sh failed ($san)"
 	# The build or the harness failed, or memcheck did not run.
