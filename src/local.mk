@@ -76,6 +76,7 @@ src_libperfab_a_SOURCES = \
 	src/judge/sanity_gate.c src/judge/sanity_gate.h \
 	src/judge/memgate.c src/judge/memgate.h \
 	src/report/format.c src/report/format.h \
+	src/report/reason.c src/report/reason.h \
 	src/report/markup.c src/report/markup.h \
 	src/report/env.c src/report/env.h \
 	src/report/report.c src/report/report.h \

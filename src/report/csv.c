@@ -19,6 +19,7 @@
 #include "pab_stats.h"
 #include "report/csv.h"
 #include "report/format.h"
+#include "report/reason.h"
 #include "report/markup.h"
 #include "report/json.h"
 #include "util.h"

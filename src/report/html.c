@@ -17,6 +17,7 @@
 #include "judge/ledger.h"
 #include "report/attribution.h"
 #include "report/format.h"
+#include "report/reason.h"
 #include "report/markup.h"
 #include "report/html.h"
 #include "report/svg.h"

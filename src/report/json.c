@@ -14,6 +14,7 @@
 #include "judge/ledger.h"
 #include "model/attribution.h"
 #include "report/format.h"
+#include "report/reason.h"
 #include "report/json.h"
 #include "util.h"
 

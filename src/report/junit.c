@@ -18,6 +18,7 @@
 
 #include "report/attribution.h"
 #include "report/format.h"
+#include "report/reason.h"
 #include "report/markup.h"
 #include "report/junit.h"
 #include "term.h"

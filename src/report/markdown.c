@@ -13,6 +13,7 @@
 #include "model/attribution.h"
 #include "report/attribution.h"
 #include "report/format.h"
+#include "report/reason.h"
 #include "report/markdown.h"
 #include "term.h"
 #include "util.h"

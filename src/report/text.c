@@ -12,6 +12,7 @@
 #include "judge/ledger.h"
 #include "report/attribution.h"
 #include "report/format.h"
+#include "report/reason.h"
 #include "report/text.h"
 #include "term.h"
 #include "util.h"

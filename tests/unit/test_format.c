@@ -19,6 +19,7 @@
 #include "judge/ledger.h"
 #include "report/csv.h"
 #include "report/format.h"
+#include "report/reason.h"
 #include "report/markup.h"
 #include "report/report.h"
 #include "store/artifact_read.h"
