@@ -507,6 +507,16 @@ static int null_intervals(const struct pab_cell_input *in, struct pab_cell_resul
 	return 0;
 }
 
+/* Whether the head-vs-null interval lies outside the margin on the side
+ * the head-vs-base one does. */
+static int moved_alike(const struct pab_interval *change,
+		       const struct pab_interval *head_null, double margin_pct)
+{
+	if (pab_equivalent(head_null, margin_pct) != PAB_EQUIV_NO)
+		return 0;
+	return (change->lo > margin_pct) == (head_null->lo > margin_pct);
+}
+
 /* The verdict of a cell whose change, thresholds and null intervals are
  * set (doc/method.md §6), and a control's equivalence (§7). */
 static void decide(const struct pab_cell_input *in, struct pab_cell_result *out)
@@ -536,6 +546,12 @@ static void decide(const struct pab_cell_input *in, struct pab_cell_result *out)
 	if (in->control) {
 		out->equivalence = pab_equivalent(&out->change,
 						  in->equivalence_margin_pct);
+		/* Guarded as a FAIL is: the control must also have moved
+		 * against the null arm, the same way (doc/method.md §7). */
+		if (out->equivalence == PAB_EQUIV_NO && out->fail_guarded &&
+		    !moved_alike(&out->change, &out->head_null,
+				 in->equivalence_margin_pct))
+			out->equivalence = PAB_EQUIV_UNKNOWN;
 		if (out->equivalence == PAB_EQUIV_NO &&
 		    out->verdict != PAB_FAIL) {
 			out->verdict = PAB_FAIL;

@@ -139,6 +139,26 @@ static void add_outlook(char *buf, size_t len, const struct pab_cell_result *r,
 	add_estimate(buf, len, r->reps_needed > ctx->n ? r->reps_needed - ctx->n : 0, ctx);
 }
 
+/* A control's equivalence FAIL: its interval, and under the null arm's
+ * guard the one against the null arm, outside +-margin. */
+static void control_moved(char *buf, size_t len, const struct pab_cell_result *r,
+			  double margin)
+{
+	char lo[32], hi[32], nlo[32], nhi[32];
+
+	pab_fmt_pct(lo, sizeof(lo), r->change.lo);
+	pab_fmt_pct(hi, sizeof(hi), r->change.hi);
+	pab_fmt_pct(nlo, sizeof(nlo), r->head_null.lo);
+	pab_fmt_pct(nhi, sizeof(nhi), r->head_null.hi);
+	if (r->fail_guarded)
+		snprintf(buf, len, "a control must stay within +-%.1f%%: its interval [%s, %s] "
+			 "and that against the null arm [%s, %s] lie outside", margin, lo, hi,
+			 nlo, nhi);
+	else
+		snprintf(buf, len, "a control must stay within +-%.1f%%: its interval [%s, %s] "
+			 "lies outside", margin, lo, hi);
+}
+
 void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 		    const struct pab_reason_ctx *ctx)
 {
@@ -155,10 +175,7 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 	pab_fmt_bound(al, sizeof(al), m, r->allowance);
 	if (r->verdict == PAB_FAIL) {
 		if (r->fail_decider == PAB_DECIDED_EQUIVALENCE) {
-			pab_fmt_pct(lo, sizeof(lo), r->change.lo);
-			pab_fmt_pct(hi, sizeof(hi), r->change.hi);
-			snprintf(buf, len, "a control must stay within +-%.1f%%: "
-				 "its interval [%s, %s] lies outside", ctx->margin, lo, hi);
+			control_moved(buf, len, r, ctx->margin);
 			return;
 		}
 		snprintf(buf, len, "its lower end %s is beyond the %s %s",

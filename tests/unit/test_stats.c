@@ -1329,6 +1329,46 @@ START_TEST(control_equivalence)
 }
 END_TEST
 
+/* Under perfab/2 with a null arm a control's equivalence FAIL is guarded
+ * as any FAIL is: it needs head vs null outside the margin too, on the
+ * same side. A control that moved against base alone is INCONCLUSIVE. */
+START_TEST(control_equivalence_guarded_by_null)
+{
+	static const double dfast[REPS] = { -9, -8.5, -8, -7.5, -7, -7, -6.5, -6, -5.5, -5, -4.5, -4 };
+	double base[REPS], head[REPS], null[REPS], slow_null[REPS];
+	struct pab_cell_input in;
+	struct pab_cell_result r;
+	size_t i;
+
+	exact_changes(base, head, dfast, REPS);
+	for (i = 0; i < REPS; i++)
+		slow_null[i] = head[i] - 10; /* head ~20% slower than null */
+	in = cpu_input(base, head, base, REPS, PAB_RULES_PERFAB2);
+	in.control = 1;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_FAIL); /* moved against both */
+	ck_assert_int_eq(r.equivalence, PAB_EQUIV_NO);
+	ck_assert_int_eq(r.fail_decider, PAB_DECIDED_EQUIVALENCE);
+
+	memcpy(null, head, sizeof(null)); /* head vs null: no change */
+	in.null = null;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_INCONCLUSIVE);
+	ck_assert_int_eq(r.equivalence, PAB_EQUIV_UNKNOWN);
+	ck_assert_int_eq(r.pass_decider, PAB_DECIDED_EQUIVALENCE);
+
+	in.null = slow_null; /* faster than base, slower than null */
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_ne(r.verdict, PAB_FAIL);
+	ck_assert_int_eq(r.equivalence, PAB_EQUIV_UNKNOWN);
+
+	in.rules = PAB_RULES_PERFAB1; /* no guard: base alone decides */
+	in.null = null;
+	ck_assert_int_eq(pab_judge_cell(&in, &r), 0);
+	ck_assert_int_eq(r.verdict, PAB_FAIL);
+}
+END_TEST
+
 /* The sign-test ranks at every n and every step of them: just above the
  * confidence 1 - 2 P(Bin(n, 1/2) <= J) the lower rank is J (no interval
  * for J = 0), just below it more than J; below the minimum n the
@@ -2014,6 +2054,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, noise_guards_fail_under_perfab1);
 	tcase_add_test(tc, reps_needed_estimate);
 	tcase_add_test(tc, control_equivalence);
+	tcase_add_test(tc, control_equivalence_guarded_by_null);
 	tcase_add_test(tc, judge_invalid);
 	suite_add_tcase(s, tc);
 	return s;

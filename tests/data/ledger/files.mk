@@ -19,6 +19,8 @@ ledger_corpus_files = \
 	tests/data/ledger/expected/adaptive.text.out \
 	tests/data/ledger/expected/adaptive.wide.err \
 	tests/data/ledger/expected/adaptive.wide.out \
+	tests/data/ledger/expected/arms4.controls.text.err \
+	tests/data/ledger/expected/arms4.controls.text.out \
 	tests/data/ledger/expected/arms4.html.err \
 	tests/data/ledger/expected/arms4.html.out \
 	tests/data/ledger/expected/arms4.json.err \
