@@ -102,6 +102,10 @@ int pab_measure_start(struct pab_measure *m, size_t n_arms, struct pab_failure *
  * twice. */
 void pab_measure_end(struct pab_measure *m);
 
+/* p99's reason in a rep whose latency replays were not run: a replay
+ * doubles a workload row's children, so it runs only where p99 is judged. */
+#define PAB_NO_REPLAY_WHY "not judged in this run (--metrics ...,p99 runs the latency replay)"
+
 /* Which run of an arm pab_measure_arm() makes. */
 enum pab_measure_pass {
 	PAB_MEASURE_TIMED = 0,   /* the throughput run: every probe */

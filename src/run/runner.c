@@ -344,8 +344,7 @@ static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a,
 		   enum pab_measure_pass pass, uint64_t seed, struct pab_measured *out,
 		   struct pab_failure *f)
 {
-	static const char *const label[] = { "", " (latency replay)",
-					     " (counting under valgrind)" };
+	static const char *const label[] = { "", " (latency replay)", " (counting under valgrind)" };
 	struct pab_row *row = &r->e->rows[ri];
 	struct pab_arm_result *res = &row->reps[rep_idx].result[a];
 	int latency = pass != PAB_MEASURE_TIMED;
@@ -356,12 +355,11 @@ static int run_arm(struct pab_runner *r, size_t ri, size_t rep_idx, size_t a,
 	if (pab_measure_arm(&r->m, r->e, row, a, pass, seed, res, out, f))
 		return -1;
 	r->interrupted = out->interrupted;
-	if (out->report_why) {
+	if (out->report_why)
 		warning("row '%s' arm '%s': %s", pab_term_safe(row->name),
 			pab_term_safe(r->e->arms[a].name), out->report_why);
-		free(out->report_why);
-		out->report_why = NULL;
-	}
+	free(out->report_why);
+	out->report_why = NULL;
 	if (pass == PAB_MEASURE_TIMED && !r->plan->quiet && pab_arm_result_exit_ignored(res) &&
 	    !exit_ignored_before(row, r->e->n_arms, rep_idx, a))
 		pab_progress_exit_ignored(&r->pg, ri, rep_idx, a, res);
@@ -490,8 +488,8 @@ static int count_rep(struct pab_runner *r, size_t ri, size_t rep_idx, uint64_t s
 }
 
 /* One rep of row ri: every arm in rotation order, then latency replays
- * (p99 from a separate replay, so the throughput run has no clocks), then
- * the counting pass. */
+ * (p99 from a separate replay, so the throughput run has no clocks; only
+ * where p99 is judged: doc/perfab.1), then the counting pass. */
 static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 {
 	struct pab_row *row = &r->e->rows[ri];
@@ -515,7 +513,9 @@ static int run_rep(struct pab_runner *r, size_t ri, struct pab_failure *f)
 		all_spoke &= out.spoke;
 	}
 	for (k = 0; all_spoke && !row->failed && k < n; k++) {
-		if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_LATENCY, seed, &out, f))
+		if (!r->e->judged.metrics[PAB_M_P99])
+			pab_arm_result_null(&rep->result[k], PAB_M_P99, PAB_NO_REPLAY_WHY);
+		else if (run_arm(r, ri, rep_idx, rep->order[k], PAB_MEASURE_LATENCY, seed, &out, f))
 			return -1;
 		if (r->interrupted)
 			return 0;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The crash matrix: kill -9 perfab at many points of a run — before
-# children, before latency replays, inside journal appends (record half
+# children (p99 is not judged, so no rep has latency replays: a kill before
+# one is a kill inside a rep, as before a child), inside journal appends (record half
 # written, written not synced, synced) and inside folds of the journal
 # into the artifact (before the temp file, half written, synced but not
 # renamed, renamed but the directory not synced), and at the end (the last

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The workload suite through perfab itself: every allocator row reports p99 from its
-# latency replay (plain commands: null with a reason), arms running the same
+# latency replay when p99 is judged (plain commands, and workload rows of a run
+# that does not judge p99, run no replay: null with a reason), arms running the same
 # row and seed report the same operation checksum, the leak knob shows in
 # drain_rss, and an injected 30% slowdown makes throughput FAIL.
 . "${top_srcdir}/tests/lib/test-lib.sh"
@@ -15,7 +16,8 @@ cat >alloc.json <<CFG
 CFG
 [ -n "$jemalloc" ] || sed -i 's/"LD_PRELOAD": ""/"PAB_NO_JEMALLOC": "1"/' alloc.json
 # Two reps a row: INCONCLUSIVE.
-expect_rc 3 "$PERFAB" run -q --no-sanity-gate --config alloc.json --out a.json
+expect_rc 3 "$PERFAB" run -q --no-sanity-gate --config alloc.json --out a.json \
+	--metrics throughput,cpu,minor_faults,peak_rss,drain_rss,p99
 rows=$(jq '.rows | length' a.json)
 [ "$rows" -ge 8 ] || fail "expected the 8 allocator rows, got $rows"
 jq -e '[.rows[].reps[].results[] | .p99 > 0] | all' a.json >/dev/null ||
@@ -37,6 +39,9 @@ expect_rc 3 "$PERFAB" run -q --counts off --no-sanity-gate --reps 2 --max-reps 2
 	--arm "head=$spin leak_mib=64" --out leak.json
 jq -e '[.rows[0].reps[] | .results.head.drain_rss - .results.base.drain_rss >= 62 * 1048576] | all' leak.json >/dev/null ||
 	fail "leak_mib=64 not in drain_rss: $(jq -c '[.rows[0].reps[] | [.results.base.drain_rss, .results.head.drain_rss]]' leak.json)"
+# p99 is not judged by default: no latency replay ran, and p99 says why.
+jq -e '[.rows[0].reps[] | .results.base.p99 == null and (.null_reasons.head.p99 | test("not judged"))] | all' \
+	leak.json >/dev/null || fail "a default run replayed for p99: $(jq -c '.rows[0].reps[0]' leak.json)"
 
 spin="$WL/perfab-spin work=30000000 drain_ms=5 release_bound_ms=10"
 # No null arm here: this checks that the knob reaches throughput. Under a
