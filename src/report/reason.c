@@ -139,10 +139,13 @@ static void add_outlook(char *buf, size_t len, const struct pab_cell_result *r,
 	add_estimate(buf, len, r->reps_needed > ctx->n ? r->reps_needed - ctx->n : 0, ctx);
 }
 
-/* A control's equivalence FAIL: its interval, and under the null arm's
- * guard the one against the null arm, outside +-margin. */
-static void control_moved(char *buf, size_t len, const struct pab_cell_result *r,
-			  double margin)
+/*
+ * A control's equivalence, when it FAILed or holds a PASS: its interval,
+ * and under the null arm's guard the one against the null arm, against
+ * +-margin. A control held by that guard moved against base alone.
+ */
+static void control_reason(char *buf, size_t len, const struct pab_cell_result *r,
+			   double margin)
 {
 	char lo[32], hi[32], nlo[32], nhi[32];
 
@@ -150,13 +153,20 @@ static void control_moved(char *buf, size_t len, const struct pab_cell_result *r
 	pab_fmt_pct(hi, sizeof(hi), r->change.hi);
 	pab_fmt_pct(nlo, sizeof(nlo), r->head_null.lo);
 	pab_fmt_pct(nhi, sizeof(nhi), r->head_null.hi);
-	if (r->fail_guarded)
+	if (r->verdict == PAB_FAIL && r->fail_guarded)
 		snprintf(buf, len, "a control must stay within +-%.1f%%: its interval [%s, %s] "
 			 "and that against the null arm [%s, %s] lie outside", margin, lo, hi,
 			 nlo, nhi);
-	else
+	else if (r->verdict == PAB_FAIL)
 		snprintf(buf, len, "a control must stay within +-%.1f%%: its interval [%s, %s] "
 			 "lies outside", margin, lo, hi);
+	else if (pab_equivalent(&r->change, margin) == PAB_EQUIV_NO)
+		snprintf(buf, len, "a control must be shown within +-%.1f%%: its interval [%s, %s] "
+			 "lies outside, but that against the null arm [%s, %s] not on the same "
+			 "side: FAIL needs both", margin, lo, hi, nlo, nhi);
+	else
+		snprintf(buf, len, "a control must be shown within +-%.1f%%: its interval [%s, %s] "
+			 "is wider", margin, lo, hi);
 }
 
 void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
@@ -175,7 +185,7 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 	pab_fmt_bound(al, sizeof(al), m, r->allowance);
 	if (r->verdict == PAB_FAIL) {
 		if (r->fail_decider == PAB_DECIDED_EQUIVALENCE) {
-			control_moved(buf, len, r, ctx->margin);
+			control_reason(buf, len, r, ctx->margin);
 			return;
 		}
 		snprintf(buf, len, "its lower end %s is beyond the %s %s",
@@ -209,10 +219,7 @@ void pab_fmt_reason(char *buf, size_t len, const struct pab_cell_result *r,
 		return;
 	}
 	if (r->pass_decider == PAB_DECIDED_EQUIVALENCE) {
-		pab_fmt_pct(lo, sizeof(lo), r->change.lo);
-		pab_fmt_pct(hi, sizeof(hi), r->change.hi);
-		snprintf(buf, len, "a control must be shown within +-%.1f%%: "
-			 "its interval [%s, %s] is wider", ctx->margin, lo, hi);
+		control_reason(buf, len, r, ctx->margin);
 	} else if (r->change.lo > r->allowance) {
 		/* Above the allowance: FAIL waits only for its other bounds. */
 		for (i = 0; i < nb && b[i].lo > b[i].threshold; i++)

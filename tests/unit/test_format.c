@@ -210,6 +210,41 @@ START_TEST(format_reasons_name_their_bounds)
 }
 END_TEST
 
+/* A control's reason says which of its intervals lies outside the margin:
+ * both (FAIL), base's alone (held by the null arm's guard), or one that
+ * straddles an edge. */
+START_TEST(format_control_reasons)
+{
+	struct pab_cell_result r;
+	struct pab_reason_ctx ctx = { .metric = PAB_M_CPU, .n = 12, .block = 3,
+				      .rep_seconds = 1.0, .control = 1, .margin = 3.0,
+				      .conf = 0.95 };
+	char buf[512];
+
+	memset(&r, 0, sizeof(r));
+	r.verdict = PAB_FAIL;
+	r.fail_decider = PAB_DECIDED_EQUIVALENCE;
+	r.fail_guarded = 1;
+	r.change = iv(-20, -33.2, -11.3);
+	r.head_null = iv(-18, -30.0, -9.5);
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "a control must stay within +-3.0%: its interval [-33.2, -11.3] and "
+			 "that against the null arm [-30.0, -9.5] lie outside");
+	r.verdict = PAB_INCONCLUSIVE;
+	r.pass_decider = PAB_DECIDED_EQUIVALENCE;
+	r.head_null = iv(-1, -6.0, +4.0);
+	r.reps_needed = 24;
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "a control must be shown within +-3.0%: its interval [-33.2, -11.3] "
+			 "lies outside, but that against the null arm [-6.0, +4.0] not on the same "
+			 "side: FAIL needs both; about 12 more reps, ~12 s");
+	r.change = iv(-1, -4.0, 1.2);
+	pab_fmt_reason(buf, sizeof(buf), &r, &ctx);
+	ck_assert_str_eq(buf, "a control must be shown within +-3.0%: its interval [-4.0, +1.2] is "
+			 "wider; about 12 more reps, ~12 s");
+}
+END_TEST
+
 /* The CSV ledger of the demo's artifact: the columns in the documented
  * order (csv.h), and in every line whose interval exists its low end no
  * higher than its high end (the columns hold what their names say). */
@@ -379,6 +414,7 @@ int main(void)
 	tcase_add_test(tc, format_change_reads_as_ratio);
 	tcase_add_test(tc, format_values_si);
 	tcase_add_test(tc, format_reasons_name_their_bounds);
+	tcase_add_test(tc, format_control_reasons);
 	tcase_add_test(tc, report_format_table);
 	tcase_add_test(tc, term_safe_escapes_controls);
 	tcase_add_test(tc, csv_and_html_fields_escaped);
